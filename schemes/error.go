@@ -1,0 +1,150 @@
+package schemes
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// Kind classifies a failure. Each kind maps to one exit status of the urlget
+// command, so scripts can tell "not there" from "not allowed" from "could
+// not reach".
+type Kind int
+
+// The kinds of failure, in the order of the urlget command's exit statuses.
+const (
+	KindOther       Kind = iota // anything else (exit 1)
+	KindUsage                   // bad flags or a malformed URL (exit 2)
+	KindNotFound                // no such file, selector, article or document (exit 3)
+	KindPermission              // login or permission refused (exit 4)
+	KindConnect                 // could not connect, DNS failure (exit 5)
+	KindTimeout                 // a deadline passed (exit 5)
+	KindProtocol                // a reply the client cannot use (exit 6)
+	KindSafety                  // refused by a safety rule (exit 7)
+	KindUnsupported             // scheme or feature not supported (exit 8)
+	KindCanceled                // the caller canceled the context (exit 1)
+)
+
+var kindNames = [...]string{
+	KindOther: "other", KindUsage: "usage", KindNotFound: "not_found",
+	KindPermission: "permission", KindConnect: "connect", KindTimeout: "timeout",
+	KindProtocol: "protocol", KindSafety: "safety", KindUnsupported: "unsupported",
+	KindCanceled: "canceled",
+}
+
+// String returns the kind's name as it appears in --json output.
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "other"
+	}
+	return kindNames[k]
+}
+
+// ExitCode is the urlget command's exit status for a failure of this kind.
+func (k Kind) ExitCode() int {
+	switch k {
+	case KindUsage:
+		return 2
+	case KindNotFound:
+		return 3
+	case KindPermission:
+		return 4
+	case KindConnect, KindTimeout:
+		return 5
+	case KindProtocol:
+		return 6
+	case KindSafety:
+		return 7
+	case KindUnsupported:
+		return 8
+	}
+	return 1
+}
+
+// Error is the one error type of urlget. Every layer returns it (or wraps
+// it), so callers can read the scheme, the phase of the access algorithm, the
+// kind, the server's reply code and the URL part at fault without parsing
+// text. URL is always redacted: it never holds a password.
+type Error struct {
+	Scheme    string // "ftp", "http", ...; empty before the scheme is known
+	Phase     string // step of the access algorithm: "parse", "dial", "login", "cwd", "retr", ...
+	Kind      Kind
+	Code      int    // the server's reply code (FTP 550, HTTP 404, NNTP 430), 0 if none
+	URL       string // redacted URL, or the raw text given when it did not parse
+	Part      string // the URL part at fault ("port", "typecode", "selector"), if one is
+	Msg       string // what went wrong, for a person
+	Retryable bool   // a retry might succeed (broken data connection, 421, timeout)
+	Err       error  // underlying cause, if any
+}
+
+// Error formats as "URL: message[: cause]", e.g.
+// `ftp://h/x;type=q: bad typecode "q" (want a, i or d)`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.URL != "" {
+		b.WriteString(e.URL)
+		b.WriteString(": ")
+	}
+	msg := e.Msg
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	} else if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	if msg == "" {
+		msg = e.Kind.String()
+	}
+	b.WriteString(msg)
+	return b.String()
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is lets errors.Is match the standard sentinels a kind corresponds to:
+// fs.ErrNotExist, fs.ErrPermission, os.ErrDeadlineExceeded and
+// context.Canceled.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case fs.ErrNotExist:
+		return e.Kind == KindNotFound
+	case fs.ErrPermission:
+		return e.Kind == KindPermission
+	case os.ErrDeadlineExceeded, context.DeadlineExceeded:
+		return e.Kind == KindTimeout
+	case context.Canceled:
+		return e.Kind == KindCanceled
+	}
+	return false
+}
+
+// KindOf returns the kind of err: the Kind of the first *Error in its chain,
+// or a kind inferred from context errors; KindOther otherwise.
+func KindOf(err error) Kind {
+	var e *Error
+	switch {
+	case err == nil:
+		return KindOther
+	case errors.As(err, &e):
+		return e.Kind
+	case errors.Is(err, context.Canceled):
+		return KindCanceled
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return KindTimeout
+	}
+	return KindOther
+}
+
+// IsRetryable reports whether err is marked retryable.
+func IsRetryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Retryable
+}
+
+// SyntaxError returns a KindUsage error for a malformed URL, naming the part
+// at fault. raw is redacted before it is stored.
+func SyntaxError(scheme, raw, part, msg string) *Error {
+	return &Error{Scheme: scheme, Phase: "parse", Kind: KindUsage, URL: RedactString(raw), Part: part, Msg: msg}
+}

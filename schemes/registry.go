@@ -1,0 +1,80 @@
+package schemes
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Scheme describes one URL scheme: how to parse it and, when urlget
+// implements its access algorithm, how to carry that out. Scheme packages
+// build their values in a Schemes function; nothing registers itself.
+type Scheme struct {
+	// Name is the lower-case scheme name ("ftp").
+	Name string
+	// Parse turns the generic URL into the scheme's typed value, checking
+	// the scheme-specific syntax. Errors are *Error of KindUsage naming the
+	// part at fault.
+	Parse func(u *URL) (Locator, error)
+	// Handler carries out the access algorithm; nil when urlget parses the
+	// scheme but cannot (yet) retrieve it. A non-nil Handler must also
+	// implement Explainer.
+	Handler Handler
+}
+
+// Registry maps scheme names to Schemes. It is filled explicitly by its
+// owner (see fetch.NewRegistry), never by package init functions.
+type Registry struct {
+	schemes map[string]Scheme
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{schemes: map[string]Scheme{}} }
+
+// Register adds s. It panics if the name is already registered, if Parse is
+// nil, or if a handler does not implement Explainer: all are programming
+// errors in the registry's owner.
+func (r *Registry) Register(s Scheme) {
+	if s.Name == "" || s.Parse == nil {
+		panic("schemes: Register of a scheme without name or parser")
+	}
+	if _, dup := r.schemes[s.Name]; dup {
+		panic(fmt.Sprintf("schemes: Register called twice for scheme %q", s.Name))
+	}
+	if s.Handler != nil {
+		if _, ok := s.Handler.(Explainer); !ok {
+			panic(fmt.Sprintf("schemes: handler for %q does not implement Explainer", s.Name))
+		}
+	}
+	r.schemes[s.Name] = s
+}
+
+// Lookup returns the scheme registered under name (lower-case).
+func (r *Registry) Lookup(name string) (Scheme, bool) {
+	s, ok := r.schemes[name]
+	return s, ok
+}
+
+// Names returns the registered scheme names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.schemes))
+	for n := range r.schemes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Parse reads raw as an absolute URL and then with its scheme's parser. An
+// unknown scheme is a KindUnsupported error.
+func (r *Registry) Parse(raw string) (Locator, error) {
+	u, err := Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := r.schemes[u.Scheme]
+	if !ok {
+		return nil, &Error{Scheme: u.Scheme, Phase: "parse", Kind: KindUnsupported, URL: RedactString(raw),
+			Part: "scheme", Msg: fmt.Sprintf("unsupported scheme %q", u.Scheme)}
+	}
+	return s.Parse(u)
+}
