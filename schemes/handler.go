@@ -99,14 +99,20 @@ type Prompter func(ctx context.Context, prompt string, secret bool) (string, err
 // Request is one retrieval: the parsed URL and everything from the caller's
 // policy that the handler needs to carry it out.
 type Request struct {
-	URL         Locator
-	Dialer      Dialer
-	Trace       Trace       // never nil when the fetch package builds the request
-	TLS         *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
-	Offset      int64       // resume: ask the server to start at this byte (0: from the start)
-	Credentials Credentials // may be nil
-	Prompt      Prompter    // may be nil: no terminal
-	Timeout     time.Duration
+	URL    Locator
+	Dialer Dialer
+	Trace  Trace       // never nil when the fetch package builds the request
+	TLS    *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
+	Offset int64       // resume: ask the server to start at this byte (0: from the start)
+	// ResumeModTime is the modification time of the local data being
+	// resumed, zero if unknown. Handlers that can validate (HTTP If-Range,
+	// FTP MDTM) send the whole resource instead, with Response.Offset 0,
+	// when the remote resource changed since, so a stale file is never
+	// appended to.
+	ResumeModTime time.Time
+	Credentials   Credentials // may be nil
+	Prompt        Prompter    // may be nil: no terminal
+	Timeout       time.Duration
 }
 
 // Response is what a handler returns for a retrieved resource.
@@ -132,8 +138,15 @@ type Response struct {
 	// SHA256 is the resource's expected SHA-256 in lower-case hex, when the
 	// server published one; Download verifies it.
 	SHA256 string
-	// Location is the final URL after redirects or referrals, when it differs.
-	Location string
+	// Redirect is set when the server referred the client elsewhere (an HTTP
+	// 3xx Location, a gopher "URL:" item, a Prospero forward) instead of
+	// sending the resource: the absolute URL to go to. Body is then an empty
+	// reader. Handlers never follow redirects themselves; the fetch Client
+	// does, within its limit, so that policy lives in one place.
+	Redirect string
+	// Status is the server's final reply code (HTTP 200/206, FTP 226, ...),
+	// 0 when the protocol has none.
+	Status int
 }
 
 // EntryKind says what an Entry refers to.
