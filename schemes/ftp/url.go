@@ -1,0 +1,176 @@
+// Package ftp holds the typed value of ftp and ftps URLs (RFC 1738 §3.2):
+// the working directories to CWD into, the name to retrieve or list, and
+// the optional ";type=" typecode. It parses only; it does no I/O.
+package ftp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// segmentReserved are the characters RFC 1738 §3.2.2 reserves inside a cwd
+// or name component: they are always written %XX. The BNF's fsegment allows
+// "?", ":", "@", "&" and "=" literally, so those stay as they are.
+const segmentReserved = "/;"
+
+// URL is a parsed ftp or ftps URL:
+//
+//	ftp://user:password@host:port/<cwd1>/.../<cwdN>/<name>;type=<typecode>
+//
+// Cwd and Name are decoded (raw bytes: "%2F" gives "/", "%0D%0A" gives CR
+// LF; a handler checks them before putting them on a command line).
+type URL struct {
+	// Cwd are the directory components, each the argument of one CWD
+	// command, in order. A component may be empty: "ftp://h//etc/motd"
+	// has Cwd ["", "etc"] and means "CWD " with a null argument first.
+	Cwd []string
+	// Name is the last component: the file to RETR, or with Type 'd' the
+	// argument of NLST. It may be empty ("ftp://h/pub/").
+	Name string
+	// Type is the typecode in lower case, 'a', 'i' or 'd', or 0 when the
+	// URL has no ";type=" and the client must guess (§3.2.3).
+	Type byte
+
+	u *schemes.URL
+}
+
+var _ schemes.Locator = (*URL)(nil)
+
+// Parse reads the ftp-specific parts of a generic URL whose scheme is ftp or
+// ftps. Errors are *schemes.Error of KindUsage naming the part at fault:
+// "scheme", "host", "user", "cwd", "name" or "typecode".
+//
+// A ";" is allowed only to start the ";type=" suffix of the last
+// component; anywhere else it is an error, because §3.2.2 reserves ";"
+// in cwd and name components (a name with a ";" is written %3B).
+func Parse(u *schemes.URL) (*URL, error) {
+	if u.Scheme != "ftp" && u.Scheme != "ftps" {
+		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not ftp or ftps", u.Scheme))
+	}
+	if !u.Authority || u.Host == "" {
+		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://host/path)")
+	}
+	f := &URL{Cwd: []string{}, u: u}
+	if !u.HasPath {
+		return f, nil
+	}
+	segs := strings.Split(u.Path, "/")
+	last := len(segs) - 1
+	if i := strings.IndexByte(segs[last], ';'); i >= 0 {
+		t, err := parseTypecode(u, segs[last][i+1:])
+		if err != nil {
+			return nil, err
+		}
+		f.Type, segs[last] = t, segs[last][:i]
+	}
+	for i, s := range segs {
+		part := "cwd"
+		if i == last {
+			part = "name"
+		}
+		if strings.IndexByte(s, ';') >= 0 {
+			return nil, syntaxError(u, part, fmt.Sprintf(`literal ";" in %s component %q (write it as %%3B)`, part, s))
+		}
+		d, err := schemes.Unescape(s)
+		if err != nil {
+			return nil, syntaxError(u, part, fmt.Sprintf("bad %s component %q: %v", part, s, err))
+		}
+		if i == last {
+			f.Name = d
+		} else {
+			f.Cwd = append(f.Cwd, d)
+		}
+	}
+	return f, nil
+}
+
+// parseTypecode reads what follows the last ";" of the url-path, which must
+// be "type=" and one of a, i, d. "type" and the code are matched without
+// regard to case (the BNF lists "A", "I", "D" too) and the code may be
+// escaped like any unreserved character ("%61" is "a").
+func parseTypecode(u *schemes.URL, param string) (byte, error) {
+	key, code, ok := strings.Cut(param, "=")
+	if !ok || !strings.EqualFold(key, "type") {
+		return 0, syntaxError(u, "name",
+			fmt.Sprintf(`bad parameter ";%s" (only ";type=" may follow the name; write a ";" in a name as %%3B)`, param))
+	}
+	d, err := schemes.Unescape(code)
+	if err == nil && len(d) == 1 {
+		switch c := d[0] | 0x20; c { // ASCII lower case; other bytes cannot match
+		case 'a', 'i', 'd':
+			return c, nil
+		}
+	}
+	return 0, syntaxError(u, "typecode", fmt.Sprintf("bad typecode %q (want a, i or d)", code))
+}
+
+func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
+	return schemes.SyntaxError(u.Scheme, u.String(), part, msg)
+}
+
+// Generic returns the scheme-independent parts (user, password, host, port).
+func (f *URL) Generic() *schemes.URL { return f.u }
+
+// String formats the URL from its typed fields, escaping "/" and ";" in
+// every component. It includes the password.
+func (f *URL) String() string { return f.format(false) }
+
+// Redacted is String with the password written as "****".
+func (f *URL) Redacted() string { return f.format(true) }
+
+func (f *URL) format(redact bool) string {
+	var b strings.Builder
+	b.WriteString(f.u.Scheme)
+	b.WriteByte(':')
+	b.WriteString(f.u.AuthorityString(redact))
+	// Keep a lone "/" when it was written, so "ftp://h/" stays as it is.
+	if f.u.HasPath || len(f.Cwd) > 0 || f.Name != "" || f.Type != 0 {
+		for _, c := range f.Cwd {
+			b.WriteByte('/')
+			b.WriteString(schemes.Escape(c, segmentReserved))
+		}
+		b.WriteByte('/')
+		b.WriteString(schemes.Escape(f.Name, segmentReserved))
+		if f.Type != 0 {
+			b.WriteString(";type=")
+			b.WriteByte(f.Type)
+		}
+	}
+	if f.u.Fragment != nil {
+		b.WriteByte('#')
+		b.WriteString(*f.u.Fragment)
+	}
+	return b.String()
+}
+
+// TypeCode is the typecode as a string: "a", "i", "d", or "" when absent.
+func (f *URL) TypeCode() string {
+	if f.Type == 0 {
+		return ""
+	}
+	return string(f.Type)
+}
+
+// Path joins Cwd and Name with "/" for display (decoded, so it is
+// ambiguous when a component holds a "/"; never send it to a server).
+func (f *URL) Path() string {
+	return strings.Join(append(append([]string(nil), f.Cwd...), f.Name), "/")
+}
+
+// Fields is the JSON object printed by `urlget parse`:
+// {"cwd": [...], "name": "...", "type": "a"|"i"|"d"|""}.
+func (f *URL) Fields() any {
+	cwd := f.Cwd
+	if cwd == nil {
+		cwd = []string{}
+	}
+	return fields{Cwd: cwd, Name: f.Name, Type: f.TypeCode()}
+}
+
+type fields struct {
+	Cwd  []string `json:"cwd"`
+	Name string   `json:"name"`
+	Type string   `json:"type"`
+}
