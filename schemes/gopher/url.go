@@ -1,0 +1,143 @@
+// Package gopher holds the typed value of gopher and gophers URLs (RFC 1738
+// §3.4): the item type, the selector, and the optional search string and
+// Gopher+ string. It parses only; it does no I/O.
+package gopher
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// tab is the escaped TAB that separates selector, search and Gopher+ string
+// in a gopher-path. The path is split on it before anything is decoded, so
+// the three parts never hold a TAB of their own, except the Gopher+ string,
+// the last part, which may (a submitted form, §3.4.9).
+const tab = "%09"
+
+// URL is a parsed gopher or gophers URL:
+//
+//	gopher://host:port/<type><selector>[%09<search>[%09<gopher+_string>]]
+//
+// "Within the gopher-path, no characters are reserved": "/", "?" and ";"
+// are selector data. Selector, Search and Plus are decoded raw bytes (they
+// may hold CR or LF; a handler checks before sending).
+type URL struct {
+	// Type is the gopher item type. It tells the client how to read the
+	// reply and is not sent. An empty gopher-path means type '1'.
+	Type byte
+	// Selector is the selector string; "" is the server's top menu.
+	Selector string
+	// Search is the search string, nil when the URL has none. It is
+	// present, possibly "", whenever Plus is: §3.4.3 makes a Gopher+ URL
+	// carry "%09<search>" even when the search is empty, so
+	// "1sel%09%09+" has Search "" and Plus "+".
+	Search *string
+	// Plus is the Gopher+ string ("+", "!", "$", "?", "+<view> <lang>",
+	// "!+ABSTRACT +SMELL", or a whole form submission), nil if none.
+	Plus *string
+
+	u *schemes.URL
+}
+
+var _ schemes.Locator = (*URL)(nil)
+
+// Parse reads the gopher-specific parts of a generic URL whose scheme is
+// gopher or gophers. Errors are *schemes.Error of KindUsage naming the part
+// at fault: "scheme", "host", "user" or "type".
+func Parse(u *schemes.URL) (*URL, error) {
+	if u.Scheme != "gopher" && u.Scheme != "gophers" {
+		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not gopher or gophers", u.Scheme))
+	}
+	if !u.Authority || u.Host == "" {
+		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://host/<type><selector>)")
+	}
+	if u.User != nil {
+		// The BNF has only hostport: a user would be silently dropped.
+		return nil, syntaxError(u, "user", u.Scheme+" URLs have no user or password")
+	}
+	g := &URL{Type: '1', u: u}
+	path := u.Path
+	if path == "" {
+		return g, nil
+	}
+	n := 1
+	if path[0] == '%' { // the type may itself be escaped (gtype = xchar)
+		n = 3
+	}
+	t, _ := schemes.Unescape(path[:n]) // the generic parser checked the escapes
+	if c := t[0]; c <= ' ' || c >= 0x7F {
+		return nil, syntaxError(u, "type", fmt.Sprintf("bad gopher type %q (want a printable character)", path[:n]))
+	}
+	g.Type = t[0]
+	parts := strings.SplitN(path[n:], tab, 3)
+	g.Selector, _ = schemes.Unescape(parts[0])
+	if len(parts) > 1 {
+		s, _ := schemes.Unescape(parts[1])
+		g.Search = &s
+	}
+	if len(parts) > 2 {
+		p, _ := schemes.Unescape(parts[2])
+		g.Plus = &p
+	}
+	return g, nil
+}
+
+func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
+	return schemes.SyntaxError(u.Scheme, u.String(), part, msg)
+}
+
+// Generic returns the scheme-independent parts (host, port).
+func (g *URL) Generic() *schemes.URL { return g.u }
+
+// String formats the URL from its typed fields. Every TAB, CR, LF, space
+// and unsafe character is written %XX; nothing else is, as no character is
+// reserved in a gopher-path. The top menu (type '1', empty selector, no
+// search) is written without a gopher-path, or as "/" if one was written.
+func (g *URL) String() string { return g.format(false) }
+
+// Redacted is String; gopher URLs carry no password, but Locator wants it.
+func (g *URL) Redacted() string { return g.format(true) }
+
+func (g *URL) format(redact bool) string {
+	var b strings.Builder
+	b.WriteString(g.u.Scheme)
+	b.WriteByte(':')
+	b.WriteString(g.u.AuthorityString(redact))
+	if g.Type != '1' || g.Selector != "" || g.Search != nil || g.Plus != nil {
+		b.WriteByte('/')
+		b.WriteString(schemes.Escape(string(g.Type), ""))
+		b.WriteString(schemes.Escape(g.Selector, ""))
+		if g.Search != nil || g.Plus != nil {
+			b.WriteString(tab)
+			if g.Search != nil {
+				b.WriteString(schemes.Escape(*g.Search, ""))
+			}
+		}
+		if g.Plus != nil {
+			b.WriteString(tab)
+			b.WriteString(schemes.Escape(*g.Plus, ""))
+		}
+	} else if g.u.HasPath {
+		b.WriteByte('/')
+	}
+	if g.u.Fragment != nil {
+		b.WriteByte('#')
+		b.WriteString(*g.u.Fragment)
+	}
+	return b.String()
+}
+
+// Fields is the JSON object printed by `urlget parse`:
+// {"type": "1", "selector": "...", "search": null|"...", "plus": null|"..."}.
+func (g *URL) Fields() any {
+	return fields{Type: string(g.Type), Selector: g.Selector, Search: g.Search, Plus: g.Plus}
+}
+
+type fields struct {
+	Type     string  `json:"type"`
+	Selector string  `json:"selector"`
+	Search   *string `json:"search"`
+	Plus     *string `json:"plus"`
+}
