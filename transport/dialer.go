@@ -1,0 +1,140 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// ProxyFunc chooses the proxy for a connection to host:port made on behalf
+// of scheme, or returns nil for a direct connection. ProxyFromEnvironment is
+// the usual one.
+type ProxyFunc func(scheme, host string, port int) (*url.URL, error)
+
+// Dialer opens every connection urlget makes. It implements schemes.Dialer.
+// The zero value dials directly with no timeouts but the context's. A
+// Dialer is safe for concurrent use and must not be modified while in use.
+type Dialer struct {
+	// ConnectTimeout bounds connecting, including the proxy handshake
+	// (0: only the context's deadline).
+	ConnectTimeout time.Duration
+	// IdleTimeout is given to every returned Conn: a Read or Write that
+	// makes no progress for this long fails (0: never).
+	IdleTimeout time.Duration
+	// Proxy chooses a proxy per connection; nil means none. Supported proxy
+	// URL schemes: http (CONNECT tunnel), https (CONNECT over TLS to the
+	// proxy), socks5 (local DNS) and socks5h (DNS by the proxy).
+	Proxy ProxyFunc
+	// AllowPorts are the user's exceptions to the port policy (CheckPort).
+	AllowPorts []int
+	// Trace, if set, receives notes about connections and proxy handshakes.
+	Trace schemes.Trace
+	// Resolver resolves host names; nil means net.DefaultResolver.
+	Resolver *net.Resolver
+}
+
+var _ schemes.Dialer = (*Dialer)(nil)
+
+// Dial connects to host:port on behalf of scheme and returns a *Conn bound
+// to ctx (see Conn.Bind). It applies the port policy first, before any
+// name is resolved, then dials directly or through the proxy d.Proxy
+// chooses. A port of 0 means the scheme's default. Errors are
+// *schemes.Error: KindSafety for a refused port, KindConnect (retryable)
+// when the host cannot be resolved or reached, KindTimeout when
+// ConnectTimeout or ctx's deadline passes, KindCanceled when ctx is
+// canceled.
+func (d *Dialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	if port == 0 {
+		port = schemes.DefaultPort(scheme)
+	}
+	if err := CheckPort(scheme, port, d.AllowPorts); err != nil {
+		return nil, err
+	}
+	c, err := d.dial(ctx, scheme, host, port)
+	if err != nil {
+		return nil, err
+	}
+	return Wrap(ctx, c, d.IdleTimeout), nil
+}
+
+// dial does Dial's work, returning the raw connection.
+func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	if ctx.Err() != nil {
+		return nil, dialError(ctx, scheme, addr, "", ctx.Err())
+	}
+	var proxy *url.URL
+	if d.Proxy != nil {
+		p, err := d.Proxy(scheme, host, port)
+		if err != nil {
+			return nil, proxyConfigError(scheme, err)
+		}
+		proxy = p
+	}
+	dctx := ctx
+	timeout := ""
+	if d.ConnectTimeout > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, d.ConnectTimeout)
+		defer cancel()
+		timeout = fmt.Sprintf(" after %v", d.ConnectTimeout)
+	}
+	if proxy == nil {
+		d.info("Connecting to %s", addr)
+		c, err := d.netDialer().DialContext(dctx, "tcp", addr)
+		if err != nil {
+			return nil, dialError(ctx, scheme, addr, timeout, err)
+		}
+		d.info("Connected to %s (%s)", addr, c.RemoteAddr())
+		return c, nil
+	}
+	c, err := d.dialProxy(dctx, proxy, scheme, host, port)
+	if err != nil {
+		return nil, dialError(ctx, scheme, addr+" through proxy "+proxyAddr(proxy), timeout, err)
+	}
+	return c, nil
+}
+
+// dialProxy connects to host:port through proxy.
+func (d *Dialer) dialProxy(ctx context.Context, proxy *url.URL, scheme, host string, port int) (net.Conn, error) {
+	switch proxy.Scheme {
+	case "http", "https":
+		return d.dialConnect(ctx, proxy, scheme, host, port)
+	case "socks5", "socks5h":
+		return d.dialSOCKS(ctx, proxy, host, port)
+	}
+	return nil, proxyConfigError(scheme, fmt.Errorf("unsupported proxy scheme %q (want http, https, socks5 or socks5h)", proxy.Scheme))
+}
+
+// netDialer is the dialer for direct connections (to servers and proxies).
+func (d *Dialer) netDialer() *net.Dialer {
+	return &net.Dialer{Resolver: d.Resolver}
+}
+
+// dialDirect connects to a proxy server.
+func (d *Dialer) dialDirect(ctx context.Context, addr string) (net.Conn, error) {
+	d.info("Connecting to proxy %s", addr)
+	c, err := d.netDialer().DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	d.info("Connected to proxy %s (%s)", addr, c.RemoteAddr())
+	return c, nil
+}
+
+func (d *Dialer) info(format string, args ...any) {
+	if d.Trace != nil {
+		d.Trace.Info(fmt.Sprintf(format, args...))
+	}
+}
+
+// proxyConfigError reports an unusable proxy setting.
+func proxyConfigError(scheme string, err error) error {
+	return &schemes.Error{Scheme: scheme, Phase: "proxy", Kind: schemes.KindUsage, Part: "proxy",
+		Msg: "bad proxy setting", Err: err}
+}

@@ -1,0 +1,12 @@
+// Package transport is the only package in urlget that opens network
+// connections.
+//
+// Its Dialer implements schemes.Dialer: before anything is sent it applies
+// the port policy of RFC 1738 §6 (CheckPort), then connects directly or
+// through an HTTP CONNECT or SOCKS5 proxy, and returns a *Conn that fails a
+// stalled peer after an idle timeout, unblocks at once when its context is
+// canceled and counts bytes. The package also holds the guard handlers run
+// on decoded URL parts before they go on the wire (CheckLine, CheckChars),
+// the redacting protocol Trace, TLS helpers and the bridge that lets
+// net/http dial through the same policy (HTTPTransport).
+package transport

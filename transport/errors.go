@@ -1,0 +1,111 @@
+package transport
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// IOError turns an error from a connection's Read or Write (or from Dial's
+// own steps) into a *schemes.Error for scheme and phase: a canceled context
+// is KindCanceled; an expired deadline is KindTimeout; a reset, refused or
+// prematurely closed connection is KindConnect; all three but cancellation
+// are retryable. An *schemes.Error is returned unchanged and nil stays nil.
+// Handlers use it for failures while talking to the server.
+func IOError(scheme, phase string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	e := &schemes.Error{Scheme: scheme, Phase: phase, Kind: schemes.KindOther, Err: err}
+	switch {
+	case errors.Is(err, context.Canceled):
+		e.Kind, e.Msg = schemes.KindCanceled, "canceled"
+	case isTimeout(err):
+		e.Kind, e.Msg, e.Retryable = schemes.KindTimeout, "timed out", true
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection closed by the server", true
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
+		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection lost", true
+	case errors.Is(err, net.ErrClosed):
+		e.Kind, e.Msg = schemes.KindConnect, "connection closed"
+	}
+	return e
+}
+
+// isTimeout reports whether err is an expired deadline of any sort.
+func isTimeout(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// dialError classifies a failure to establish a connection to what (a
+// "host:port" or "proxy host:port"). parent is the caller's context: its
+// cancellation is KindCanceled, whereas our own connect timeout or the
+// caller's deadline is KindTimeout.
+func dialError(parent context.Context, scheme, what string, timeout string, err error) error {
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	e := &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindConnect, Retryable: true, Err: err}
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(parent.Err(), context.Canceled) || (parent.Err() == nil && errors.Is(err, context.Canceled)):
+		e.Kind, e.Retryable, e.Msg = schemes.KindCanceled, false, "connecting to "+what+": canceled"
+		e.Err = context.Canceled
+	case errors.As(err, &dnsErr):
+		e.Msg = fmt.Sprintf("cannot resolve host %q", dnsErr.Name)
+		switch {
+		case dnsErr.IsTimeout || isTimeout(err):
+			e.Kind = schemes.KindTimeout
+		case dnsErr.IsNotFound:
+			e.Retryable = false // the name does not exist; asking again will not help
+		}
+	case isTimeout(err):
+		e.Kind, e.Msg = schemes.KindTimeout, "connecting to "+what+" timed out"+timeout
+	default:
+		e.Msg = "cannot connect to " + what
+	}
+	return e
+}
+
+// tlsError classifies a failed TLS handshake with host: an untrusted or
+// mismatched certificate is KindSafety (urlget refuses to talk to a server
+// it cannot authenticate unless -k says so); cancellation, timeouts and
+// lost connections keep their kinds; anything else is KindProtocol.
+func tlsError(parent context.Context, scheme, host string, err error) error {
+	var (
+		verr  *tls.CertificateVerificationError
+		uaerr x509.UnknownAuthorityError
+		herr  x509.HostnameError
+		cierr x509.CertificateInvalidError
+	)
+	switch {
+	case errors.As(err, &verr), errors.As(err, &uaerr), errors.As(err, &herr), errors.As(err, &cierr):
+		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host",
+			Msg: fmt.Sprintf("TLS certificate of %s is not trusted (use --cacert FILE, or -k to skip verification)", host),
+			Err: err}
+	case parent.Err() != nil, isTimeout(err), errors.Is(err, context.Canceled):
+		return dialError(parent, scheme, host+" (TLS handshake)", "", err)
+	case errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET):
+		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindConnect, Retryable: true,
+			Msg: "TLS handshake with " + host + " failed: connection closed", Err: err}
+	}
+	return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindProtocol,
+		Msg: "TLS handshake with " + host + " failed", Err: err}
+}

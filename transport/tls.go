@@ -1,0 +1,82 @@
+package transport
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"os"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// TLSConfig builds the client TLS configuration from the command line:
+// caFile (--cacert) is a PEM file of trusted roots replacing the system's,
+// insecure (-k) skips certificate verification, serverName overrides the
+// name verified (empty: the host dialed). TLS 1.2 is the minimum.
+func TLSConfig(caFile string, insecure bool, serverName string) (*tls.Config, error) {
+	cfg := &tls.Config{ServerName: serverName, InsecureSkipVerify: insecure, MinVersion: tls.VersionTLS12}
+	if caFile == "" {
+		return cfg, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, &schemes.Error{Phase: "tls", Kind: schemes.KindUsage,
+			Msg: fmt.Sprintf("cannot read --cacert file %s", caFile), Err: err}
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, &schemes.Error{Phase: "tls", Kind: schemes.KindUsage,
+			Msg: fmt.Sprintf("--cacert file %s holds no PEM certificate", caFile)}
+	}
+	cfg.RootCAs = pool
+	return cfg, nil
+}
+
+// DialTLS dials host:port with Dial (port policy, proxy, idle timeout,
+// cancellation) and performs the TLS handshake under ctx and
+// ConnectTimeout. It serves the implicit-TLS schemes (ftps, nntps,
+// gophers); https goes through HTTPTransport. cfg may be nil. The *Conn
+// under the returned connection is reachable with ConnOf.
+func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg *tls.Config) (*tls.Conn, error) {
+	c, err := d.Dial(ctx, scheme, host, port)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := d.StartTLS(ctx, c, scheme, host, cfg)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
+// StartTLS performs a client TLS handshake on c, a connection to host
+// already open: an implicit-TLS connection from DialTLS, or a plain one
+// being upgraded (FTP "AUTH TLS", NNTP "STARTTLS", an FTPS data
+// connection). It verifies the certificate against host unless
+// cfg.ServerName says otherwise. On failure c is left open for the caller
+// to close.
+func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (*tls.Conn, error) {
+	if cfg == nil {
+		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	cfg = cfg.Clone()
+	if cfg.ServerName == "" {
+		cfg.ServerName = host
+	}
+	hctx := ctx
+	if d.ConnectTimeout > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithTimeout(ctx, d.ConnectTimeout)
+		defer cancel()
+	}
+	tc := tls.Client(c, cfg)
+	if err := tc.HandshakeContext(hctx); err != nil {
+		return nil, tlsError(ctx, scheme, host, err)
+	}
+	st := tc.ConnectionState()
+	d.info("TLS %s with %s, cipher %s", tls.VersionName(st.Version), host, tls.CipherSuiteName(st.CipherSuite))
+	return tc, nil
+}
