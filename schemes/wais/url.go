@@ -1,0 +1,164 @@
+// Package wais holds the typed value of wais URLs (RFC 1738 §3.9): a
+// database, a search of it, or one document of it. It parses only; it does
+// no I/O.
+package wais
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// forms is the help every structural error ends with.
+const forms = "(want /database, /database?search or /database/wtype/wpath)"
+
+// URL is a parsed wais URL, one of
+//
+//	wais://host:port/database
+//	wais://host:port/database?search
+//	wais://host:port/database/wtype/wpath
+//
+// All fields are decoded. At most one of Search and WType/WPath is set;
+// WType and WPath are set together.
+type URL struct {
+	// Database is the name of the WAIS database; never empty.
+	Database string
+	// Search is the search of the second form, nil otherwise. A "+" in the
+	// URL means a space (the libwww convention every WAIS client follows,
+	// since HTML forms write spaces that way); a real "+" is written %2B.
+	Search *string
+	// WType is the WAIS type of the document of the third form ("TEXT",
+	// or "TEXT,HTML" as libwww writes it), nil otherwise.
+	WType *string
+	// WPath is the document id of the third form, decoded, nil otherwise.
+	// It may contain "/": clients write it as "<length>/<docname>". A
+	// handler rebuilding the DocID must split EscapedWPath instead, since
+	// decoding merges a "%3B" inside a value with the ";" between records.
+	WPath *string
+
+	rawWPath string // WPath as written, escaped; see EscapedWPath
+
+	u *schemes.URL
+}
+
+var _ schemes.Locator = (*URL)(nil)
+
+// Parse reads the wais-specific parts of a generic URL. The first "/" or
+// "?" after the database decides the form; in the third form wtype ends at
+// the next "/" and wpath is all the rest, "/" included. Errors are
+// *schemes.Error of KindUsage naming the part at fault: "scheme", "host",
+// "user", "database", "wtype" or "wpath".
+func Parse(u *schemes.URL) (*URL, error) {
+	if u.Scheme != "wais" {
+		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not wais", u.Scheme))
+	}
+	if !u.Authority || u.Host == "" {
+		return nil, syntaxError(u, "host", "missing host "+forms)
+	}
+	if u.User != nil {
+		// The BNF has only hostport: a user would be silently dropped.
+		return nil, syntaxError(u, "user", "wais URLs have no user or password")
+	}
+	w := &URL{u: u}
+	path := u.Path
+	db, rest, sep := path, "", byte(0)
+	if i := strings.IndexAny(path, "/?"); i >= 0 {
+		db, rest, sep = path[:i], path[i+1:], path[i]
+	}
+	if db == "" {
+		return nil, syntaxError(u, "database", "missing database "+forms)
+	}
+	w.Database = unescape(db)
+	switch sep {
+	case '?':
+		s := unescape(strings.ReplaceAll(rest, "+", " "))
+		w.Search = &s
+	case '/':
+		wtype, wpath, ok := strings.Cut(rest, "/")
+		switch {
+		case wtype == "":
+			return nil, syntaxError(u, "wtype", "missing wtype "+forms)
+		case !ok || wpath == "":
+			return nil, syntaxError(u, "wpath", "missing wpath "+forms)
+		}
+		t, p := unescape(wtype), unescape(wpath)
+		w.WType, w.WPath, w.rawWPath = &t, &p, wpath
+	}
+	return w, nil
+}
+
+// unescape decodes s, whose escapes the generic parser has checked.
+func unescape(s string) string {
+	d, _ := schemes.Unescape(s)
+	return d
+}
+
+func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
+	return schemes.SyntaxError(u.Scheme, u.String(), part, msg)
+}
+
+// Generic returns the scheme-independent parts (host, port).
+func (w *URL) Generic() *schemes.URL { return w.u }
+
+// EscapedWPath is the document id as written in the URL, still escaped,
+// for splitting into DocID records ("1=...;2=...;") before decoding each
+// value. It is "" when WPath is nil; if WPath was changed after Parse, it
+// is WPath escaped afresh.
+func (w *URL) EscapedWPath() string {
+	switch {
+	case w.WPath == nil:
+		return ""
+	case unescape(w.rawWPath) == *w.WPath:
+		return w.rawWPath
+	}
+	return schemes.Escape(*w.WPath, "")
+}
+
+// String formats the URL from its typed fields: "/" and "?" are escaped in
+// the database and wtype, "/", "?" and "+" in the search, whose spaces
+// are written "+"; the wpath is kept as written.
+func (w *URL) String() string { return w.format(false) }
+
+// Redacted is String; wais URLs carry no password, but Locator wants it.
+func (w *URL) Redacted() string { return w.format(true) }
+
+func (w *URL) format(redact bool) string {
+	var b strings.Builder
+	b.WriteString(w.u.Scheme)
+	b.WriteByte(':')
+	b.WriteString(w.u.AuthorityString(redact))
+	b.WriteByte('/')
+	b.WriteString(schemes.Escape(w.Database, "/?"))
+	switch {
+	case w.Search != nil:
+		b.WriteByte('?')
+		// "%20" can only come from a space: a "%" itself is written "%25".
+		b.WriteString(strings.ReplaceAll(schemes.Escape(*w.Search, "/?+"), "%20", "+"))
+	case w.WType != nil || w.WPath != nil:
+		b.WriteByte('/')
+		if w.WType != nil {
+			b.WriteString(schemes.Escape(*w.WType, "/?"))
+		}
+		b.WriteByte('/')
+		b.WriteString(w.EscapedWPath())
+	}
+	if w.u.Fragment != nil {
+		b.WriteByte('#')
+		b.WriteString(*w.u.Fragment)
+	}
+	return b.String()
+}
+
+// Fields is the JSON object printed by `urlget parse`:
+// {"database": "...", "search": null|"...", "wtype": null|"...", "wpath": null|"..."}.
+func (w *URL) Fields() any {
+	return fields{Database: w.Database, Search: w.Search, WType: w.WType, WPath: w.WPath}
+}
+
+type fields struct {
+	Database string  `json:"database"`
+	Search   *string `json:"search"`
+	WType    *string `json:"wtype"`
+	WPath    *string `json:"wpath"`
+}
