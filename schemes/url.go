@@ -108,15 +108,24 @@ func (u *URL) format(redact bool) string {
 // Trim strips what surrounds a URL in text but is not part of it (RFC 1738
 // appendix): surrounding whitespace, the "<" ">" wrapper, and the "URL:"
 // prefix, in any combination and any letter case.
+//
+// It strips until nothing is left to strip: with a single pass,
+// "URL:URL:x:y" parsed with scheme "url" but formatted as "url:x:y", which
+// parses with scheme "x" — String did not round-trip.
 func Trim(raw string) string {
 	s := strings.TrimSpace(raw)
-	if len(s) >= 2 && s[0] == '<' && s[len(s)-1] == '>' {
-		s = strings.TrimSpace(s[1 : len(s)-1])
+	for {
+		n := len(s)
+		if len(s) >= 2 && s[0] == '<' && s[len(s)-1] == '>' {
+			s = strings.TrimSpace(s[1 : len(s)-1])
+		}
+		if len(s) >= 4 && strings.EqualFold(s[:4], "URL:") {
+			s = strings.TrimSpace(s[4:])
+		}
+		if len(s) == n {
+			return s
+		}
 	}
-	if len(s) >= 4 && strings.EqualFold(s[:4], "URL:") {
-		s = strings.TrimSpace(s[4:])
-	}
-	return s
 }
 
 // SplitScheme splits "scheme:rest" and checks the scheme's characters
