@@ -1,0 +1,33 @@
+package nntp
+
+import "github.com/urlget/urlget/schemes"
+
+// Schemes returns the schemes this package serves: news (RFC 1738 §3.6),
+// nntp (§3.7, port 119) and nntps (NNTP over TLS, port 563). There is no
+// handler yet, so Handler is nil.
+func Schemes() []schemes.Scheme {
+	return []schemes.Scheme{
+		{Name: "news", Parse: parseNewsLocator},
+		{Name: "nntp", Parse: parseLocator},
+		{Name: "nntps", Parse: parseLocator},
+	}
+}
+
+// parseLocator adapts Parse to schemes.Scheme.Parse, which wants a Locator
+// (returning a nil *URL as a Locator would make a non-nil interface).
+func parseLocator(u *schemes.URL) (schemes.Locator, error) {
+	n, err := Parse(u)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// parseNewsLocator adapts ParseNews the same way.
+func parseNewsLocator(u *schemes.URL) (schemes.Locator, error) {
+	n, err := ParseNews(u)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}

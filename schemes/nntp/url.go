@@ -1,0 +1,161 @@
+// Package nntp holds the typed values of the Usenet URLs: news URLs (RFC 1738
+// §3.6), which name a newsgroup, an article by message-id, or all groups,
+// and nntp URLs (§3.7), which name a group or an article by number on one
+// server, with nntps, NNTP over TLS on port 563. It parses only; it does
+// no I/O.
+package nntp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// URL is a parsed nntp or nntps URL (RFC 1738 §3.7):
+//
+//	nntp://<host>:<port>/<newsgroup-name>/<article-number>
+//
+// The host is required; the port defaults to 119 (563 for nntps). The
+// article number is optional: without it the URL names the group.
+type URL struct {
+	// Group is the newsgroup name, decoded; it matches the BNF's group
+	// (a letter, then letters, digits, "-", ".", "+", "_").
+	Group string
+	// Article is the article number within Group on this server, or nil
+	// when the URL names the whole group.
+	Article *int64
+
+	u *schemes.URL
+}
+
+var _ schemes.Locator = (*URL)(nil)
+
+// Parse reads a generic nntp or nntps URL. Errors are *schemes.Error of
+// KindUsage naming the part at fault: "scheme", "host", "group" or
+// "article".
+//
+// A user and password are accepted although RFC 1738's nntpurl has only
+// hostport: RFC 5538 allows them, and a handler can send them with
+// AUTHINFO.
+func Parse(u *schemes.URL) (*URL, error) {
+	if u.Scheme != "nntp" && u.Scheme != "nntps" {
+		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not nntp or nntps", u.Scheme))
+	}
+	if !u.Authority || u.Host == "" {
+		// The 1994 draft's "nntp:group/digits" had no host; RFC 1738
+		// requires one, since article numbers are per server.
+		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://host/group/article-number)")
+	}
+	if u.Path == "" {
+		return nil, syntaxError(u, "group", "missing newsgroup name (want "+u.Scheme+"://host/group/article-number)")
+	}
+	groupText, articleText, hasArticle := strings.Cut(u.Path, "/")
+	group, err := parseGroup(u, groupText)
+	if err != nil {
+		return nil, err
+	}
+	n := &URL{Group: group, u: u}
+	if hasArticle {
+		a, err := parseArticle(u, articleText)
+		if err != nil {
+			return nil, err
+		}
+		n.Article = &a
+	}
+	return n, nil
+}
+
+// parseGroup decodes and checks a newsgroup name against RFC 1738's
+// `group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]`.
+func parseGroup(u *schemes.URL, text string) (string, error) {
+	g, err := schemes.Unescape(text)
+	if err != nil {
+		return "", syntaxError(u, "group", fmt.Sprintf("bad newsgroup name %q: %v", text, err))
+	}
+	if !validGroup(g) {
+		return "", syntaxError(u, "group",
+			fmt.Sprintf("bad newsgroup name %q (want a letter, then letters, digits, \"-\", \".\", \"+\" or \"_\")", g))
+	}
+	return g, nil
+}
+
+func validGroup(g string) bool {
+	if g == "" || !isAlpha(g[0]) {
+		return false
+	}
+	for i := 1; i < len(g); i++ {
+		c := g[i]
+		if !isAlpha(c) && !('0' <= c && c <= '9') && c != '-' && c != '.' && c != '+' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// parseArticle reads the article number: decimal digits only (no sign, no
+// "/" after it), fitting in an int64. Leading zeros are allowed and
+// dropped by String.
+func parseArticle(u *schemes.URL, text string) (int64, error) {
+	d, err := schemes.Unescape(text)
+	bad := err != nil || d == ""
+	for i := 0; i < len(d) && !bad; i++ {
+		bad = d[i] < '0' || d[i] > '9'
+	}
+	var n int64
+	if !bad {
+		n, err = strconv.ParseInt(d, 10, 64)
+		bad = err != nil
+	}
+	if bad {
+		return 0, syntaxError(u, "article", fmt.Sprintf("bad article number %q (want decimal digits)", text))
+	}
+	return n, nil
+}
+
+func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
+	return schemes.SyntaxError(u.Scheme, u.Redacted(), part, msg)
+}
+
+// Generic returns the scheme-independent parts (user, password, host, port).
+func (n *URL) Generic() *schemes.URL { return n.u }
+
+// String formats the URL from its typed fields. It includes the password.
+func (n *URL) String() string { return n.format(false) }
+
+// Redacted is String with the password written as "****".
+func (n *URL) Redacted() string { return n.format(true) }
+
+func (n *URL) format(redact bool) string {
+	var b strings.Builder
+	b.WriteString(n.u.Scheme)
+	b.WriteByte(':')
+	b.WriteString(n.u.AuthorityString(redact))
+	b.WriteByte('/')
+	b.WriteString(schemes.Escape(n.Group, "/"))
+	if n.Article != nil {
+		b.WriteByte('/')
+		b.WriteString(strconv.FormatInt(*n.Article, 10))
+	}
+	writeFragment(&b, n.u)
+	return b.String()
+}
+
+func writeFragment(b *strings.Builder, u *schemes.URL) {
+	if u.Fragment != nil {
+		b.WriteByte('#')
+		b.WriteString(*u.Fragment)
+	}
+}
+
+// Fields is the JSON object printed by `urlget parse`:
+// {"group": "...", "article": null|N}.
+func (n *URL) Fields() any { return nntpFields{Group: n.Group, Article: n.Article} }
+
+type nntpFields struct {
+	Group   string `json:"group"`
+	Article *int64 `json:"article"`
+}
