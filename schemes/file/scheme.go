@@ -1,0 +1,14 @@
+package file
+
+import "github.com/urlget/urlget/schemes"
+
+// Schemes returns the file scheme. With h nil the scheme only parses.
+func Schemes(h *Handler) []schemes.Scheme {
+	s := schemes.Scheme{Name: "file", Parse: parseLocator}
+	if h != nil {
+		s.Handler = h // only when non-nil: a nil *Handler would be a non-nil interface
+	}
+	return []schemes.Scheme{s}
+}
+
+func parseLocator(u *schemes.URL) (schemes.Locator, error) { return Parse(u) }

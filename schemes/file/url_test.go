@@ -1,0 +1,154 @@
+package file
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+func parse(raw string) (*URL, error) {
+	u, err := schemes.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(u)
+}
+
+var parseTests = []struct {
+	raw     string
+	host    string
+	path    string
+	str     string // String(), the round-trip form
+	errPart string // non-empty: parsing fails with KindUsage naming this part
+}{
+	// RFC 1738 §3.10's example.
+	{raw: "<URL:file://vms.host.edu/disk$user/my/notes/note12345.txt>", host: "vms.host.edu",
+		path: "/disk$user/my/notes/note12345.txt", str: "file://vms.host.edu/disk$user/my/notes/note12345.txt"},
+	{raw: "file://vms.host.edu/disk$user/my/notes/note12345.txt", host: "vms.host.edu",
+		path: "/disk$user/my/notes/note12345.txt", str: "file://vms.host.edu/disk$user/my/notes/note12345.txt"},
+	// Empty host and "localhost" (RFC 1738 §3.10, the draft's "void host").
+	{raw: "file:///etc/passwd", path: "/etc/passwd", str: "file:///etc/passwd"},
+	{raw: "file://localhost/etc/passwd", host: "localhost", path: "/etc/passwd", str: "file://localhost/etc/passwd"},
+	{raw: "FILE://LocalHost/etc/", host: "localhost", path: "/etc/", str: "file://localhost/etc/"},
+	{raw: "file:///", path: "/", str: "file:///"},
+	{raw: "file://localhost", host: "localhost", path: "/", str: "file://localhost/"},
+	// file:/path, common in the wild: local, normalized.
+	{raw: "file:/etc/passwd", path: "/etc/passwd", str: "file:///etc/passwd"},
+	{raw: "file:/", path: "/", str: "file:///"},
+	// Decoding and re-escaping.
+	{raw: "file:///a%20b/c%3Bd", path: "/a b/c;d", str: "file:///a%20b/c%3Bd"},
+	{raw: "file:///a b", path: "/a b", str: "file:///a%20b"},
+	{raw: "file:///a%2Db", path: "/a-b", str: "file:///a-b"},
+	{raw: "file:///a?b", path: "/a?b", str: "file:///a%3Fb"},
+	{raw: "file:///a~b", path: "/a~b", str: "file:///a%7Eb"},
+	{raw: "file:///%E2%82%AC", path: "/\u20ac", str: "file:///%E2%82%AC"},
+	{raw: "file:///a%0Ab", path: "/a\nb", str: "file:///a%0Ab"},
+	{raw: "file:///a:b@c&d=e", path: "/a:b@c&d=e", str: "file:///a:b@c&d=e"},
+	{raw: "file:////server/share", path: "//server/share", str: "file:////server/share"},
+	{raw: "file:///a//b/", path: "/a//b/", str: "file:///a//b/"},
+	{raw: "file:///x#frag", path: "/x", str: "file:///x#frag"},
+	// Errors.
+	{raw: "file:///a%2Fb", errPart: "path"},
+	{raw: "file:///a%2fb/c", errPart: "path"},
+	{raw: "file:///a%00b", errPart: "path"},
+	{raw: "file:relative/x", errPart: "path"},
+	{raw: "file:", errPart: "path"},
+	{raw: "file://user@host/x", errPart: "user"},
+	{raw: "file://user:secret@host/x", errPart: "user"},
+	{raw: "file://host:21/x", errPart: "port"},
+	{raw: "file:///a%zz", errPart: "url"},
+	{raw: "file://bad host/x", errPart: "host"},
+}
+
+func TestParse(t *testing.T) {
+	for _, tt := range parseTests {
+		f, err := parse(tt.raw)
+		if tt.errPart != "" {
+			var e *schemes.Error
+			if !errors.As(err, &e) || e.Kind != schemes.KindUsage || e.Part != tt.errPart {
+				t.Errorf("%q: err = %#v, want KindUsage part %q", tt.raw, err, tt.errPart)
+			}
+			if e != nil && strings.Contains(e.Error(), "secret") {
+				t.Errorf("%q: error shows the password: %v", tt.raw, e)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.raw, err)
+			continue
+		}
+		if f.Host != tt.host || f.Path != tt.path {
+			t.Errorf("%q: host %q path %q, want %q %q", tt.raw, f.Host, f.Path, tt.host, tt.path)
+		}
+		if got := f.String(); got != tt.str {
+			t.Errorf("%q: String = %q, want %q", tt.raw, got, tt.str)
+		}
+		if got := f.Generic().String(); got != tt.str {
+			t.Errorf("%q: Generic().String = %q, want %q", tt.raw, got, tt.str)
+		}
+		g, err := parse(f.String())
+		if err != nil {
+			t.Errorf("%q: reparse of %q: %v", tt.raw, f.String(), err)
+		} else if !reflect.DeepEqual(f, g) {
+			t.Errorf("%q: reparse differs: %+v vs %+v", tt.raw, f, g)
+		}
+		js, _ := json.Marshal(f.Fields())
+		want, _ := json.Marshal(map[string]string{"path": tt.path})
+		if string(js) != string(want) {
+			t.Errorf("%q: Fields = %s, want %s", tt.raw, js, want)
+		}
+	}
+}
+
+func TestFTP(t *testing.T) {
+	for raw, want := range map[string]string{
+		"file://ftp.example.com/pub/x%20y.txt": "ftp://ftp.example.com/pub/x%20y.txt",
+		"file://ftp.example.com/pub/dir/":      "ftp://ftp.example.com/pub/dir/",
+		"file://[::1]/a":                       "ftp://[::1]/a",
+	} {
+		f, err := parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.FTP(); got != want {
+			t.Errorf("%s: FTP = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestParseWrongScheme(t *testing.T) {
+	u, _ := schemes.Parse("ftp://h/x")
+	if _, err := Parse(u); schemes.KindOf(err) != schemes.KindUsage {
+		t.Errorf("Parse(ftp URL) = %v, want KindUsage", err)
+	}
+}
+
+func FuzzParseFile(f *testing.F) {
+	for _, tt := range parseTests {
+		f.Add(tt.raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := parse(raw)
+		if err != nil {
+			if schemes.KindOf(err) != schemes.KindUsage {
+				t.Fatalf("%q: error of kind %v: %v", raw, schemes.KindOf(err), err)
+			}
+			return
+		}
+		s := u.String()
+		v, err := parse(s)
+		if err != nil {
+			t.Fatalf("%q: String %q does not parse: %v", raw, s, err)
+		}
+		if !reflect.DeepEqual(u, v) {
+			t.Fatalf("%q: String %q parses to a different value: %+v vs %+v", raw, s, u, v)
+		}
+		if v.String() != s {
+			t.Fatalf("%q: String not stable: %q then %q", raw, s, v.String())
+		}
+	})
+}
