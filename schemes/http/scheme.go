@@ -1,0 +1,17 @@
+package http
+
+import "github.com/urlget/urlget/schemes"
+
+// Schemes returns the http and https schemes, both served by h. With h nil
+// they only parse.
+func Schemes(h *Handler) []schemes.Scheme {
+	out := []schemes.Scheme{{Name: "http", Parse: parseLocator}, {Name: "https", Parse: parseLocator}}
+	if h != nil {
+		for i := range out {
+			out[i].Handler = h // only when non-nil: a nil *Handler would be a non-nil interface
+		}
+	}
+	return out
+}
+
+func parseLocator(u *schemes.URL) (schemes.Locator, error) { return Parse(u) }
