@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// version is the urlget release; set with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+var errHelp = errors.New("help requested")
+
+// options are the parsed command line of a retrieval.
+type options struct {
+	urls        []string
+	outputs     []string // -o, the i-th for the i-th URL
+	remoteName  bool     // -O
+	outputDir   string
+	resume      bool // -C -
+	silent      bool
+	showError   bool
+	verbose     bool
+	connectTO   time.Duration
+	maxTime     time.Duration
+	idleTO      time.Duration
+	retries     int
+	retryDelay  time.Duration
+	proxy       string
+	inputFile   string
+	json        bool
+	explain     bool
+	allowPorts  []int
+	noFileFTP   bool
+	remoteTime  bool
+	insecure    bool
+	caFile      string
+	user        string
+	maxRedirs   int
+	progressBar bool // decided from the terminal, not a flag
+}
+
+func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := pflag.NewFlagSet("urlget", pflag.ContinueOnError)
+	fs.SetInterspersed(true) // curl-style: flags may sit between URLs
+	fs.SetOutput(stderr)
+	var connectTO, maxTime, idleTO, retryDelay float64
+	var cont string
+	var showVersion bool
+	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "write the i-th URL to `FILE` (- for stdout); repeat per URL")
+	fs.BoolVarP(&o.remoteName, "remote-name", "O", false, "write to a local file named like the remote one")
+	fs.StringVar(&o.outputDir, "output-dir", "", "put -o/-O files in `DIR`")
+	fs.StringVarP(&cont, "continue-at", "C", "", "resume a transfer: - continues from the partial file")
+	fs.BoolVarP(&o.silent, "silent", "s", false, "no progress bar and no error messages")
+	fs.BoolVarP(&o.showError, "show-error", "S", false, "with -s, still show error messages")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print the protocol exchange on stderr (secrets as ****)")
+	fs.Float64Var(&connectTO, "connect-timeout", 30, "give up connecting after `SECONDS`")
+	fs.Float64VarP(&maxTime, "timeout", "m", 0, "give up the whole transfer after `SECONDS` (0: never)")
+	fs.Float64Var(&maxTime, "max-time", 0, "same as --timeout")
+	fs.Float64Var(&idleTO, "idle-timeout", 120, "give up when the peer is silent for `SECONDS`")
+	fs.IntVar(&o.retries, "retry", 0, "retry retryable failures `N` times, with backoff")
+	fs.Float64Var(&retryDelay, "retry-delay", 1, "first wait between retries in `SECONDS` (doubles each time)")
+	fs.StringVar(&o.proxy, "proxy", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
+	fs.StringVarP(&o.inputFile, "input-file", "i", "", "read URLs from `FILE` (- for stdin), one a line")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per URL on stdout")
+	fs.BoolVar(&o.explain, "explain", false, "print the plan of each retrieval, without connecting")
+	fs.IntSliceVar(&o.allowPorts, "allow-port", nil, "allow connecting to `PORT` despite the port policy")
+	fs.BoolVar(&o.noFileFTP, "no-file-ftp", false, "refuse file: URLs on other hosts instead of using ftp")
+	fs.BoolVarP(&o.remoteTime, "remote-time", "R", false, "give the local file the server's modification time")
+	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify TLS certificates")
+	fs.StringVar(&o.caFile, "cacert", "", "verify TLS certificates with the CAs in `FILE`")
+	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")
+	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
+	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, err
+	}
+	if showVersion {
+		fmt.Fprintln(stderr, "urlget", version)
+		return nil, errHelp
+	}
+	switch cont {
+	case "":
+	case "-":
+		o.resume = true
+	default:
+		return nil, fmt.Errorf("-C %s: only \"-C -\" (continue from the partial file) is supported", cont)
+	}
+	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
+	o.urls = fs.Args()
+	if o.inputFile != "" {
+		more, err := readURLList(o.inputFile, stdin)
+		if err != nil {
+			return nil, err
+		}
+		o.urls = append(o.urls, more...)
+	}
+	if len(o.urls) == 0 {
+		fs.Usage()
+		return nil, errors.New("no URL given")
+	}
+	if len(o.outputs) > len(o.urls) {
+		return nil, fmt.Errorf("%d -o files for %d URLs", len(o.outputs), len(o.urls))
+	}
+	return o, nil
+}
+
+// readURLList reads URLs one a line; blank lines and lines starting with
+// "#" are skipped.
+func readURLList(name string, stdin io.Reader) ([]string, error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	var urls []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line != "" && !strings.HasPrefix(line, "#") {
+			urls = append(urls, line)
+		}
+	}
+	return urls, sc.Err()
+}

@@ -1,0 +1,46 @@
+// Command urlget retrieves the resource any RFC 1738 URL designates —
+// ftp, http, gopher, mailto, news, nntp, telnet, wais, file, prospero — by
+// carrying out that scheme's access algorithm. Usage is curl-like:
+//
+//	urlget [flags] URL...
+//	urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]
+//
+// Exit status: 0 success; 1 other failure; 2 usage error or malformed URL;
+// 3 not found; 4 login or permission refused; 5 could not connect, DNS
+// failure or timeout; 6 protocol error; 7 refused by a safety rule;
+// 8 scheme or feature not supported.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole command, with its streams passed in so tests drive it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdin, stdout, stderr)
+		}
+	}
+	opts, err := parseFlags(args, stdin, stderr)
+	if err != nil {
+		if err == errHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "urlget: %v\n", err)
+		return 2
+	}
+	return opts.retrieveAll(ctx, stdin, stdout, stderr)
+}

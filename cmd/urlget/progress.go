@@ -1,0 +1,85 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// isTerminal reports whether w is a terminal; the progress bar is drawn only
+// there, so logs and pipes never receive control sequences.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// bar is one transfer's progress bar; the zero value draws nothing.
+type bar struct {
+	p *mpb.Progress
+	b *mpb.Bar
+}
+
+func (o *options) newBar(stderr io.Writer, loc schemes.Locator) *bar {
+	if !o.progressBar {
+		return &bar{}
+	}
+	p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(32), mpb.WithAutoRefresh())
+	b := p.New(0, mpb.BarStyle(),
+		mpb.PrependDecorators(decor.Name(shortName(loc.Redacted()), decor.WCSyncSpaceR)),
+		mpb.AppendDecorators(
+			decor.Counters(decor.SizeB1024(0), "% .1f / % .1f", decor.WCSyncSpace),
+			decor.AverageSpeed(decor.SizeB1024(0), " % .1f", decor.WCSyncSpace),
+			decor.OnComplete(decor.AverageETA(decor.ET_STYLE_GO, decor.WCSyncSpace), ""),
+		))
+	return &bar{p: p, b: b}
+}
+
+func shortName(s string) string {
+	if len(s) > 40 {
+		return "…" + s[len(s)-39:]
+	}
+	return s
+}
+
+// update moves the bar; total is -1 when the size is unknown.
+func (b *bar) update(done, total int64) {
+	if b.b == nil {
+		return
+	}
+	if total >= 0 {
+		b.b.SetTotal(total, false)
+	}
+	b.b.SetCurrent(done)
+}
+
+// done completes the bar and waits for its last drawing.
+func (b *bar) done() {
+	if b.b == nil {
+		return
+	}
+	b.b.SetTotal(-1, true)
+	b.p.Wait()
+}
+
+// progressReader reports bytes read from r to fn.
+func progressReader(r io.Reader, total int64, fn func(done, total int64)) io.Reader {
+	return &countingReader{r: r, total: total, fn: fn}
+}
+
+type countingReader struct {
+	r           io.Reader
+	done, total int64
+	fn          func(int64, int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.done += int64(n)
+	c.fn(c.done, c.total)
+	return n, err
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// subcommands work on URLs as text, without connecting anywhere. Each
+// returns the command's exit status.
+var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+	"parse":   cmdParse,
+	"canon":   cmdCanon,
+	"same":    cmdSame,
+	"resolve": cmdResolve,
+	"extract": cmdExtract,
+}
+
+func usageError(stderr io.Writer, usage string) int {
+	fmt.Fprintf(stderr, "usage: urlget %s\n", usage)
+	return 2
+}
+
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "urlget: %s\n", redactMessage(err))
+	return exitCode(err)
+}
+
+// parseView is the fixed part of `urlget parse` output; the scheme's own
+// object follows it under the scheme's name.
+type parseView struct {
+	URL      string  `json:"url"`
+	Scheme   string  `json:"scheme"`
+	User     *string `json:"user"`
+	Password *string `json:"password"`
+	Host     *string `json:"host"`
+	Port     *int    `json:"port"`
+	Fragment *string `json:"fragment"`
+}
+
+// objectName is the key of the scheme object: TLS and draft variants share
+// their base scheme's shape.
+var objectName = map[string]string{
+	"https": "http", "ftps": "ftp", "gophers": "gopher", "nntps": "nntp",
+	"rlogin": "telnet", "tn3270": "telnet",
+}
+
+// cmdParse prints a URL's parts as one JSON object. It shows the password
+// when the URL holds one: the user typed it, and asked to see the parts.
+func cmdParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		return usageError(stderr, "parse URL")
+	}
+	loc, err := fetch.NewRegistry(fetch.Config{}).Parse(args[0])
+	if err != nil {
+		return fail(stderr, err)
+	}
+	canon, err := schemes.Canonical(loc.String())
+	if err != nil {
+		return fail(stderr, err)
+	}
+	g := loc.Generic()
+	v := parseView{URL: canon, Scheme: g.Scheme, User: g.User, Password: g.Password, Fragment: g.Fragment}
+	if g.Authority {
+		host, port := g.Host, g.EffectivePort()
+		v.Host = &host
+		if port != 0 {
+			v.Port = &port
+		}
+	}
+	head, err := json.Marshal(v)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fields, err := json.Marshal(loc.Fields())
+	if err != nil {
+		return fail(stderr, err)
+	}
+	name := g.Scheme
+	if n, ok := objectName[name]; ok {
+		name = n
+	}
+	key, _ := json.Marshal(name)
+	var out bytes.Buffer
+	out.Write(head[:len(head)-1])
+	fmt.Fprintf(&out, ",%s:%s}", key, fields)
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, out.Bytes(), "", "  "); err != nil {
+		return fail(stderr, err)
+	}
+	pretty.WriteByte('\n')
+	stdout.Write(pretty.Bytes())
+	return 0
+}
+
+func cmdCanon(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		return usageError(stderr, "canon URL")
+	}
+	c, err := schemes.Canonical(args[0])
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintln(stdout, c)
+	return 0
+}
+
+// cmdSame exits 0 and prints "same" when the two URLs are equivalent,
+// 1 and "different" otherwise.
+func cmdSame(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		return usageError(stderr, "same URL URL")
+	}
+	eq, err := schemes.Equivalent(args[0], args[1])
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if eq {
+		fmt.Fprintln(stdout, "same")
+		return 0
+	}
+	fmt.Fprintln(stdout, "different")
+	return 1
+}
+
+func cmdResolve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		return usageError(stderr, "resolve BASE REF")
+	}
+	abs, err := schemes.Resolve(args[0], args[1])
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintln(stdout, abs)
+	return 0
+}
+
+func cmdExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 1 {
+		return usageError(stderr, "extract [FILE|-]")
+	}
+	r := stdin
+	if len(args) == 1 && args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return fail(stderr, &schemes.Error{Phase: "extract", Kind: schemes.KindNotFound, Msg: err.Error()})
+		}
+		defer f.Close()
+		r = f
+	}
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	for _, u := range schemes.Extract(string(text)) {
+		fmt.Fprintln(stdout, u)
+	}
+	return 0
+}

@@ -1,0 +1,306 @@
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// fakeLoc is the typed value of the test scheme "t": t:NAME.
+type fakeLoc struct{ u *schemes.URL }
+
+func (l fakeLoc) Generic() *schemes.URL { return l.u }
+func (l fakeLoc) String() string        { return l.u.String() }
+func (l fakeLoc) Redacted() string      { return l.u.Redacted() }
+func (l fakeLoc) Fields() any           { return map[string]string{"name": l.u.Opaque} }
+
+// fakeHandler serves resources from a map and scripts failures.
+type fakeHandler struct {
+	mu        sync.Mutex
+	data      map[string]string
+	redirects map[string]string
+	failFirst int   // fail this many fetches with a retryable error
+	cutAfter  int   // send only this many bytes of the next body (then fail), if > 0
+	noResume  bool  // ignore Offset and send everything
+	lieSize   int64 // announce this size instead, if non-zero
+	sha       map[string]string
+	fetches   int
+	offsets   []int64
+}
+
+func (h *fakeHandler) Explain(req *schemes.Request) ([]string, error) {
+	return []string{"GET " + req.URL.Generic().Opaque}, nil
+}
+
+func (h *fakeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.fetches++
+	h.offsets = append(h.offsets, req.Offset)
+	name := req.URL.Generic().Opaque
+	if h.failFirst > 0 {
+		h.failFirst--
+		return nil, &schemes.Error{Scheme: "t", Kind: schemes.KindConnect, Retryable: true, Msg: "connection refused"}
+	}
+	if to, ok := h.redirects[name]; ok {
+		return &schemes.Response{Redirect: to, Status: 302, Body: io.NopCloser(strings.NewReader(""))}, nil
+	}
+	body, ok := h.data[name]
+	if !ok {
+		return nil, &schemes.Error{Scheme: "t", Kind: schemes.KindNotFound, Code: 404, URL: req.URL.Redacted(), Msg: "not found"}
+	}
+	size := int64(len(body))
+	if h.lieSize != 0 {
+		size = h.lieSize
+	}
+	off := req.Offset
+	if h.noResume {
+		off = 0
+	}
+	var r io.Reader = strings.NewReader(body[off:])
+	if h.cutAfter > 0 {
+		r = io.MultiReader(io.LimitReader(r, int64(h.cutAfter)), errReader{})
+		h.cutAfter = 0
+	}
+	return &schemes.Response{Body: io.NopCloser(r), Offset: off, Size: size, Name: name, SHA256: h.sha[name]}, nil
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection reset by peer") }
+
+func newClient(h *fakeHandler) *Client {
+	r := schemes.NewRegistry()
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	return &Client{Registry: r, RetryDelay: time.Millisecond}
+}
+
+func TestGetFollowsRedirectsWithinLimit(t *testing.T) {
+	h := &fakeHandler{data: map[string]string{"c": "final"}, redirects: map[string]string{"a": "t:b", "b": "t:c"}}
+	c := newClient(h)
+	var notes []string
+	c.Notify = func(m string) { notes = append(notes, m) }
+	resp, err := c.Get(context.Background(), "t:a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	if string(got) != "final" || resp.URL.String() != "t:c" {
+		t.Fatalf("got %q from %s", got, resp.URL)
+	}
+	if len(notes) != 2 {
+		t.Errorf("notes = %q, want one per redirect", notes)
+	}
+	c.MaxRedirects = 1
+	if _, err := c.Get(context.Background(), "t:a"); schemes.KindOf(err) != schemes.KindProtocol || !strings.Contains(err.Error(), "too many redirects") {
+		t.Fatalf("limit 1: err = %v", err)
+	}
+}
+
+func TestRetryOnlyRetryable(t *testing.T) {
+	h := &fakeHandler{data: map[string]string{"x": "ok"}, failFirst: 2}
+	c := newClient(h)
+	c.Retries = 1
+	if _, err := c.Get(context.Background(), "t:x"); schemes.KindOf(err) != schemes.KindConnect {
+		t.Fatalf("1 retry for 2 failures: err = %v", err)
+	}
+	h.failFirst, h.fetches = 2, 0
+	c.Retries = 2
+	resp, err := c.Get(context.Background(), "t:x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if h.fetches != 3 {
+		t.Errorf("fetches = %d, want 3", h.fetches)
+	}
+	h.fetches = 0
+	if _, err := c.Get(context.Background(), "t:missing"); !errors.Is(err, fs.ErrNotExist) || h.fetches != 1 {
+		t.Errorf("not found retried: fetches=%d err=%v", h.fetches, err)
+	}
+}
+
+func TestDownloadWritesCompleteFileOnly(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.txt")
+	h := &fakeHandler{data: map[string]string{"x": "hello, world"}}
+	res, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dest); string(b) != "hello, world" || res.Size != 12 || res.Bytes != 12 {
+		t.Fatalf("file %q, result %+v", b, res)
+	}
+	assertOnly(t, dir, "out.txt")
+}
+
+func TestDownloadTruncatedLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.bin")
+	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, lieSize: 20}
+	_, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "truncated: got 10 of 20") || !schemes.IsRetryable(err) {
+		t.Fatalf("err = %v", err)
+	}
+	assertOnly(t, dir)
+}
+
+func TestDownloadInterruptedRetriesByResuming(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.bin")
+	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, cutAfter: 4}
+	c := newClient(h)
+	c.Retries = 1
+	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dest); string(b) != "0123456789" {
+		t.Fatalf("file %q", b)
+	}
+	if want := []int64{0, 4}; !slices.Equal(h.offsets, want) {
+		t.Errorf("offsets %v, want %v", h.offsets, want)
+	}
+	assertOnly(t, dir, "out.bin")
+}
+
+func TestDownloadResumeFromPartAndFromDest(t *testing.T) {
+	for _, start := range []string{"out.bin" + PartSuffix, "out.bin"} {
+		t.Run(start, func(t *testing.T) {
+			dir := t.TempDir()
+			dest := filepath.Join(dir, "out.bin")
+			os.WriteFile(filepath.Join(dir, start), []byte("01234"), 0o644)
+			h := &fakeHandler{data: map[string]string{"x": "0123456789"}}
+			res, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(dest); string(b) != "0123456789" || res.Offset != 5 || res.Bytes != 5 {
+				t.Fatalf("file %q result %+v", b, res)
+			}
+			assertOnly(t, dir, "out.bin")
+		})
+	}
+}
+
+func TestDownloadResumeIgnoredStartsOver(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.bin")
+	os.WriteFile(dest+PartSuffix, []byte("stale"), 0o644)
+	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, noResume: true}
+	if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dest); string(b) != "0123456789" {
+		t.Fatalf("stale data appended: %q", b)
+	}
+}
+
+func TestDownloadResumeKeepsPartialOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.bin")
+	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, cutAfter: 3}
+	if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err == nil {
+		t.Fatal("cut transfer succeeded")
+	}
+	if b, _ := os.ReadFile(dest + PartSuffix); string(b) != "012" {
+		t.Fatalf("partial %q", b)
+	}
+	assertOnly(t, dir, "out.bin"+PartSuffix)
+}
+
+func TestDownloadChecksumMismatchRemovesEverything(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.bin")
+	good := sha256.Sum256([]byte("abc"))
+	h := &fakeHandler{data: map[string]string{"x": "abd", "y": "abc"},
+		sha: map[string]string{"x": hex.EncodeToString(good[:]), "y": hex.EncodeToString(good[:])}}
+	c := newClient(h)
+	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err == nil || !strings.Contains(err.Error(), "SHA-256") {
+		t.Fatalf("err = %v", err)
+	}
+	assertOnly(t, dir)
+	if _, err := c.Download(context.Background(), "t:y", dest, DownloadOptions{}); err != nil {
+		t.Fatalf("matching checksum: %v", err)
+	}
+}
+
+func TestDownloadCanceledLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	h := &fakeHandler{data: map[string]string{"x": "data"}}
+	c := newClient(h)
+	c.Registry = schemes.NewRegistry()
+	c.Registry.Register(schemes.Scheme{Name: "t", Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil },
+		Handler: ctxHandler{h}})
+	_, err := c.Download(ctx, "t:x", filepath.Join(dir, "o"), DownloadOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	assertOnly(t, dir)
+}
+
+// ctxHandler fails as a well-behaved handler does when ctx is done.
+type ctxHandler struct{ *fakeHandler }
+
+func (h ctxHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &schemes.Error{Scheme: "t", Kind: schemes.KindCanceled, Err: err}
+	}
+	return h.fakeHandler.Fetch(ctx, req)
+}
+
+func TestUnsupportedSchemeAndExplain(t *testing.T) {
+	r := schemes.NewRegistry()
+	r.Register(schemes.Scheme{Name: "p", Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	h := &fakeHandler{}
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	c := &Client{Registry: r}
+	if _, err := c.Get(context.Background(), "p:x"); schemes.KindOf(err) != schemes.KindUnsupported {
+		t.Errorf("parse-only scheme: %v", err)
+	}
+	if _, err := c.Get(context.Background(), "zz:x"); schemes.KindOf(err) != schemes.KindUnsupported {
+		t.Errorf("unknown scheme: %v", err)
+	}
+	plan, err := c.Explain("t:abc")
+	if err != nil || len(plan) != 1 || plan[0] != "GET abc" || h.fetches != 0 {
+		t.Errorf("explain = %q, %v (fetches %d)", plan, err, h.fetches)
+	}
+}
+
+func TestProgressReportsEveryByte(t *testing.T) {
+	dir := t.TempDir()
+	h := &fakeHandler{data: map[string]string{"x": strings.Repeat("z", 100000)}}
+	var last, total int64
+	_, err := newClient(h).Download(context.Background(), "t:x", filepath.Join(dir, "o"), DownloadOptions{
+		Progress: func(d, t int64) { last, total = d, t },
+	})
+	if err != nil || last != 100000 || total != 100000 {
+		t.Fatalf("progress %d/%d err %v", last, total, err)
+	}
+}
+
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(names, ",") {
+		t.Fatalf("directory holds %q, want %q", got, names)
+	}
+}

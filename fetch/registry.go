@@ -1,0 +1,49 @@
+package fetch
+
+import (
+	"sync"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/file"
+	"github.com/urlget/urlget/schemes/ftp"
+	"github.com/urlget/urlget/schemes/gopher"
+	"github.com/urlget/urlget/schemes/http"
+	"github.com/urlget/urlget/schemes/mailto"
+	"github.com/urlget/urlget/schemes/nntp"
+	"github.com/urlget/urlget/schemes/prospero"
+	"github.com/urlget/urlget/schemes/telnet"
+	"github.com/urlget/urlget/schemes/wais"
+)
+
+// Config holds the scheme-specific settings NewRegistry passes to handlers.
+type Config struct {
+	// NoFileFTP refuses file: URLs on another host instead of retrieving
+	// them by ftp (libwww's rule).
+	NoFileFTP bool
+}
+
+// NewRegistry returns a registry of every scheme urlget knows: all ten of
+// RFC 1738 and their TLS and draft variants. Schemes whose handlers are not
+// written yet parse, and fail to fetch with KindUnsupported.
+func NewRegistry(cfg Config) *schemes.Registry {
+	r := schemes.NewRegistry()
+	groups := [][]schemes.Scheme{
+		file.Schemes(&file.Handler{NoFTP: cfg.NoFileFTP}),
+		http.Schemes(&http.Handler{}),
+		ftp.Schemes(),
+		gopher.Schemes(),
+		mailto.Schemes(),
+		nntp.Schemes(),
+		telnet.Schemes(),
+		wais.Schemes(),
+		prospero.Schemes(),
+	}
+	for _, g := range groups {
+		for _, s := range g {
+			r.Register(s)
+		}
+	}
+	return r
+}
+
+var defaultRegistry = sync.OnceValue(func() *schemes.Registry { return NewRegistry(Config{}) })
