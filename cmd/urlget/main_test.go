@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// urlget runs the command in-process and returns stdout, stderr and status.
+func urlget(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestExitCodesByFailureKind(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"bad typecode", []string{"ftp://h/x;type=q"}, 2, `ftp://h/x;type=q: bad typecode "q" (want a, i or d)`},
+		{"bad port", []string{"http://h:99999/"}, 2, `bad port "99999"`},
+		{"bad escape", []string{"news:12345667123%asdghfh@info.cern.ch"}, 2, "malformed escape"},
+		{"unknown flag", []string{"--no-such-flag", "http://h/"}, 2, "unknown flag"},
+		{"not found", []string{"file://" + dir + "/missing"}, 3, "missing"},
+		{"port policy", []string{"--connect-timeout", "1", "http://127.0.0.1:25/"}, 7, "25"},
+		{"unsupported scheme", []string{"zork://h/"}, 8, `unsupported scheme "zork"`},
+		{"no file: over ftp", []string{"--no-file-ftp", "file://elsewhere.example/etc/motd"}, 8, "no-file-ftp"},
+		{"password redacted", []string{"ftp://u:hunter2@h:0/"}, 2, "u:****@h"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := urlget(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tc.code, tc.msg)
+			}
+			if strings.Contains(stderr, "hunter2") {
+				t.Fatalf("password in stderr: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestParsePrintsEveryPart(t *testing.T) {
+	out, stderr, code := urlget(t, "", "parse", "FTP://foo:@Host.COM:21//etc/motd;type=A#top")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"url": "ftp://foo:@host.com//etc/motd;type=a#top", "scheme": "ftp", "user": "foo", "password": "",
+		"host": "host.com", "port": float64(21), "fragment": "top",
+		"ftp": map[string]any{"cwd": []any{"", "etc"}, "name": "motd", "type": "a"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("parse =\n%v\nwant\n%v", got, want)
+	}
+	out, _, _ = urlget(t, "", "parse", "news:comp.infosystems.www.misc")
+	if !strings.Contains(out, `"user": null`) || !strings.Contains(out, `"host": null`) || !strings.Contains(out, `"group": "comp.infosystems.www.misc"`) {
+		t.Fatalf("news parse: %s", out)
+	}
+}
+
+func TestTextSubcommands(t *testing.T) {
+	tests := []struct {
+		args []string
+		out  string
+		code int
+	}{
+		{[]string{"canon", "HTTP://WWW.Example.COM:80/a%2db%2Fc"}, "http://www.example.com/a-b%2Fc\n", 0},
+		{[]string{"same", "http://a/bertram/marie%2Dclaude", "http://a/bertram/marie-claude"}, "same\n", 0},
+		{[]string{"same", "http://a/bertram%2Fmarie-claude", "http://a/bertram/marie-claude"}, "different\n", 1},
+		{[]string{"resolve", "magic://a/b/c//d/e/f", "g"}, "magic://a/b/c//d/e/g\n", 0},
+		{[]string{"resolve", "magic://a/b/c//d/e/f", "//g"}, "magic://g\n", 0},
+		{[]string{"resolve", "magic://a/b/c//d/e/f", "g:a"}, "g:a\n", 0},
+		{[]string{"same", "only-one"}, "", 2},
+	}
+	for _, tc := range tests {
+		out, stderr, code := urlget(t, "", tc.args...)
+		if out != tc.out || code != tc.code {
+			t.Errorf("%q: %q exit %d (%s); want %q exit %d", tc.args, out, code, stderr, tc.out, tc.code)
+		}
+	}
+	appendix := "Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n      type=d> but you can probably pick it up from <URL:ftp://ds.in\n      ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.\n      net/instructions/overview.html#WARNING>.\n"
+	out, _, code := urlget(t, appendix, "extract")
+	want := "ftp://info.cern.ch/pub/www/doc;type=d\nftp://ds.internic.net/rfc\nhttp://ds.internic.net/instructions/overview.html#WARNING\n"
+	if out != want || code != 0 {
+		t.Fatalf("extract = %q (exit %d), want %q", out, code, want)
+	}
+}
+
+func TestOutputFilesAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.txt")
+	os.WriteFile(src, []byte("payload\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	stdout, stderr, code := urlget(t, "", "--json", "-s", "--output-dir", out, "-O", "file://"+src, "file://"+dir+"/none")
+	if code != 3 {
+		t.Fatalf("exit %d (%s)", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one JSON object per URL, got %q", stdout)
+	}
+	var ok, bad report
+	json.Unmarshal([]byte(lines[0]), &ok)
+	json.Unmarshal([]byte(lines[1]), &bad)
+	if ok.Bytes != 8 || ok.Output == nil || *ok.Output != filepath.Join(out, "src.txt") || ok.Error != nil {
+		t.Errorf("first report %+v", ok)
+	}
+	if bad.Error == nil || bad.Error.Kind != "not_found" {
+		t.Errorf("second report %+v", bad)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "src.txt")); string(b) != "payload\n" {
+		t.Errorf("file holds %q", b)
+	}
+}
+
+func TestRemoteNameNeverLeavesDirectory(t *testing.T) {
+	for _, raw := range []string{"http://h/", "http://h/a/..", "http://h/x%2F..%2F..%2Fetc%2Fpasswd"} {
+		_, stderr, code := urlget(t, "", "-O", raw)
+		if code != 7 || !strings.Contains(stderr, "-O:") {
+			t.Errorf("%s: exit %d %q, want refusal (7)", raw, code, stderr)
+		}
+	}
+}
+
+func TestVerboseTraceRedactsPasswords(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "alice" || p != "s3cret-pw" {
+			http.Error(w, "who are you", http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, "welcome")
+	}))
+	defer srv.Close()
+	raw := strings.Replace(srv.URL, "http://", "http://alice:s3cret-pw@", 1) + "/x"
+	stdout, stderr, code := urlget(t, "", "-v", "--json", raw)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "> GET /x HTTP/1.1") || !strings.Contains(stderr, "< HTTP/1.1 200") {
+		t.Errorf("trace lacks the exchange:\n%s", stderr)
+	}
+	if strings.Contains(stderr+stdout, "s3cret-pw") {
+		t.Fatalf("password leaked:\n%s\n%s", stderr, stdout)
+	}
+	if !strings.Contains(stdout, "alice:****@") {
+		t.Errorf("json url not redacted: %s", stdout)
+	}
+}
+
+func TestResumeContinuesPartialFile(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
+	defer srv.Close()
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "f.txt")
+	full, err := os.ReadFile("testdata/f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(dest, full[:10], 0o644)
+	_, stderr, code := urlget(t, "", "-s", "-S", "-C", "-", "-o", dest, srv.URL+"/f.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(dest); !bytes.Equal(got, full) {
+		t.Fatalf("resumed file differs: %q", got)
+	}
+}
+
+func TestExplainPrintsPlanWithoutConnecting(t *testing.T) {
+	out, stderr, code := urlget(t, "", "--explain", "http://u:pw@h.invalid/a%20b?q#frag")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "GET /a%20b?q HTTP/1.1") || strings.Contains(out, "frag") || strings.Contains(out, "pw") {
+		t.Fatalf("plan:\n%s", out)
+	}
+}
