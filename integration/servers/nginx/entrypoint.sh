@@ -1,0 +1,10 @@
+#!/bin/sh
+# Export the test CA and server certificate to the mounted host directory
+# (integration/.run/certs), then run nginx in the foreground.
+set -eu
+/usr/local/lib/testbed/logdir.sh access.log error.log
+if [ -d /var/lib/testbed/certs ]; then
+	cp /etc/testbed/tls/ca.pem /etc/testbed/tls/server.pem /var/lib/testbed/certs/
+	chmod 644 /var/lib/testbed/certs/ca.pem /var/lib/testbed/certs/server.pem
+fi
+exec nginx -g 'daemon off;' -e /var/log/testbed/error.log -c /etc/nginx/testbed.conf

@@ -1,0 +1,132 @@
+// Package testbed describes the container test bed that the integration
+// tests of urlget run against: the loopback ports of every server, the
+// accounts, the generated fixture tree and where each server's protocol log,
+// the SMTP maildir and the HTTPS CA certificate can be read on the host.
+//
+// The stack is defined in docker-compose.yml at the repository root and is
+// managed with integration/stack.sh (see integration/README.md). Every server
+// runs with host networking and binds 127.0.0.1 only.
+package testbed
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Host is the address every test server binds to.
+const Host = "127.0.0.1"
+
+// Ports of the servers (all on Host).
+const (
+	// VsftpdPort is the control port of vsftpd 3.0.3.
+	VsftpdPort = 2121
+	// ProftpdPort is the control port of proftpd 1.3.8.
+	ProftpdPort = 2122
+	// PureftpdPort is the control port of pure-ftpd 1.0.50.
+	PureftpdPort = 2123
+	// HTTPPort is nginx serving the fixture tree over plain HTTP.
+	HTTPPort = 8080
+	// HTTPSPort is nginx serving the fixture tree over TLS (see CACertFile).
+	HTTPSPort = 8443
+	// GophernicusPort is gophernicus 3.1.1 (plain Gopher) under xinetd.
+	GophernicusPort = 7070
+	// PygopherdPort is pygopherd 3.0.0 (Gopher+).
+	PygopherdPort = 7071
+	// NNTPPort is INN 2.7.1 (innd handing readers to nnrpd).
+	NNTPPort = 1119
+	// TelnetPort is inetutils-telnetd 2.4 under xinetd (real telnet, login(1)).
+	TelnetPort = 2323
+	// LinePort is the plain CRLF line service (no telnet negotiation) under xinetd.
+	LinePort = 2324
+	// SMTPPort is aiosmtpd 1.4.3 delivering into the maildir (see MailDir).
+	SMTPPort = 2525
+)
+
+// Passive data port ranges of the FTP servers (inclusive).
+const (
+	// VsftpdPasvMin is the lowest passive port of vsftpd.
+	VsftpdPasvMin = 30000
+	// VsftpdPasvMax is the highest passive port of vsftpd.
+	VsftpdPasvMax = 30099
+	// ProftpdPasvMin is the lowest passive port of proftpd.
+	ProftpdPasvMin = 30100
+	// ProftpdPasvMax is the highest passive port of proftpd.
+	ProftpdPasvMax = 30199
+	// PureftpdPasvMin is the lowest passive port of pure-ftpd.
+	PureftpdPasvMin = 30200
+	// PureftpdPasvMax is the highest passive port of pure-ftpd.
+	PureftpdPasvMax = 30399
+)
+
+// Accounts.
+const (
+	// AliceUser is the local Unix user on the FTP and telnet servers.
+	AliceUser = "alice"
+	// AlicePassword is AliceUser's password.
+	AlicePassword = "secret"
+	// AliceHome is AliceUser's home directory (the login directory of FTP
+	// sessions as alice; it is not "/" and local users are not chrooted).
+	AliceHome = "/home/alice"
+	// AliceReadme is the content of AliceHome/README.txt (differs from the
+	// anonymous root's README.txt, see FixtureFiles).
+	AliceReadme = "This is alice's home directory (not the anonymous FTP root).\n"
+	// AliceSubNote is the content of AliceHome/sub/note.txt.
+	AliceSubNote = "alice sub note\n"
+	// NNTPUser is the NNTP AUTHINFO user (the server also allows anonymous
+	// reading and posting).
+	NNTPUser = "reader"
+	// NNTPPassword is NNTPUser's AUTHINFO password.
+	NNTPPassword = "readpass"
+)
+
+// Service names as used in docker-compose.yml and under LogDir.
+const (
+	// Vsftpd is the compose service of vsftpd.
+	Vsftpd = "vsftpd"
+	// Proftpd is the compose service of proftpd.
+	Proftpd = "proftpd"
+	// Pureftpd is the compose service of pure-ftpd.
+	Pureftpd = "pureftpd"
+	// Nginx is the compose service of nginx (HTTP and HTTPS).
+	Nginx = "nginx"
+	// Gophernicus is the compose service of gophernicus.
+	Gophernicus = "gophernicus"
+	// Pygopherd is the compose service of pygopherd.
+	Pygopherd = "pygopherd"
+	// INN is the compose service of INN 2.
+	INN = "inn2"
+	// Telnetd is the compose service of telnetd and the line service.
+	Telnetd = "telnetd"
+	// SMTP is the compose service of aiosmtpd.
+	SMTP = "aiosmtpd"
+)
+
+// RunDir returns the host directory shared with the containers
+// (integration/.run). The environment variable URLGET_TESTBED_RUN overrides it.
+func RunDir() string {
+	if d := os.Getenv("URLGET_TESTBED_RUN"); d != "" {
+		return d
+	}
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return filepath.Join("integration", ".run")
+	}
+	return filepath.Join(filepath.Dir(file), "..", ".run")
+}
+
+// FixtureDir returns the host path of the generated fixture tree that the
+// FTP, HTTP and Gopher servers serve (mounted read-only at /srv/fixtures).
+func FixtureDir() string { return filepath.Join(RunDir(), "fixtures") }
+
+// MailDir returns the host path of the Maildir into which aiosmtpd delivers
+// every message (one file per message in MailDir()/new).
+func MailDir() string { return filepath.Join(RunDir(), "mail") }
+
+// CACertFile returns the host path of the PEM CA certificate that signed the
+// nginx HTTPS certificate (written by the nginx container at start).
+func CACertFile() string { return filepath.Join(RunDir(), "certs", "ca.pem") }
+
+// ServerCertFile returns the host path of nginx's PEM server certificate
+// (subject CN=127.0.0.1, SANs IP:127.0.0.1, DNS:localhost).
+func ServerCertFile() string { return filepath.Join(RunDir(), "certs", "server.pem") }

@@ -1,0 +1,138 @@
+package testbed
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Addr returns "127.0.0.1:<port>".
+func Addr(port int) string { return net.JoinHostPort(Host, strconv.Itoa(port)) }
+
+// Probe checks a freshly dialed connection to a server; it returns nil when
+// the server answered as expected.
+type Probe func(conn net.Conn) error
+
+// ReadPrefix returns a Probe that optionally writes send and then expects the
+// reply to begin with want (compared byte for byte).
+func ReadPrefix(send, want string) Probe {
+	return func(c net.Conn) error {
+		if send != "" {
+			if _, err := c.Write([]byte(send)); err != nil {
+				return err
+			}
+		}
+		buf := make([]byte, len(want))
+		if _, err := ioReadFull(c, buf); err != nil {
+			return fmt.Errorf("reading %q: %w (got %q)", want, err, buf)
+		}
+		if string(buf) != want {
+			return fmt.Errorf("got %q, want prefix %q", buf, want)
+		}
+		return nil
+	}
+}
+
+// ReadContains returns a Probe that writes send and reads until EOF (or
+// limit bytes) expecting the reply to contain want.
+func ReadContains(send, want string) Probe {
+	return func(c net.Conn) error {
+		if _, err := c.Write([]byte(send)); err != nil {
+			return err
+		}
+		var got bytes.Buffer
+		r := bufio.NewReader(c)
+		buf := make([]byte, 4096)
+		for got.Len() < 1<<20 {
+			n, err := r.Read(buf)
+			got.Write(buf[:n])
+			if strings.Contains(got.String(), want) {
+				return nil
+			}
+			if err != nil {
+				break
+			}
+		}
+		return fmt.Errorf("reply %.200q does not contain %q", got.String(), want)
+	}
+}
+
+func ioReadFull(c net.Conn, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := c.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// CheckOnce dials addr and runs probe with a deadline of timeout.
+func CheckOnce(addr string, probe Probe, timeout time.Duration) error {
+	c, err := net.DialTimeout("tcp", addr, timeout)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.SetDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	if probe == nil {
+		return nil
+	}
+	return probe(c)
+}
+
+// WaitHealthy polls addr with probe (a nil probe only dials) until it
+// succeeds or ctx ends; it returns the last error on timeout.
+func WaitHealthy(ctx context.Context, addr string, probe Probe) error {
+	var last error
+	for {
+		if last = CheckOnce(addr, probe, 5*time.Second); last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), last)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// Check is one service's health probe.
+type Check struct {
+	// Service is the compose service name.
+	Service string
+	// Name describes the endpoint (differs from Service for nginx's two ports
+	// and telnetd's line service).
+	Name string
+	// Port is the TCP port on Host.
+	Port int
+	// Probe checks the first bytes the server sends.
+	Probe Probe
+}
+
+// Checks lists the health probe of every endpoint of the stack (the same
+// checks as the compose health checks).
+var Checks = []Check{
+	{Vsftpd, "vsftpd", VsftpdPort, ReadPrefix("", "220")},
+	{Proftpd, "proftpd", ProftpdPort, ReadPrefix("", "220")},
+	{Pureftpd, "pure-ftpd", PureftpdPort, ReadPrefix("", "220")},
+	{Nginx, "http", HTTPPort, ReadPrefix("HEAD / HTTP/1.0\r\n\r\n", "HTTP/1.1 200")},
+	{Nginx, "https", HTTPSPort, nil}, // TLS: see the smoke test for a handshake
+	{Gophernicus, "gophernicus", GophernicusPort,
+		ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
+	{Pygopherd, "pygopherd", PygopherdPort, ReadPrefix("/about.txt\t+\r\n", "+44\r\nAbout")},
+	{INN, "nntp", NNTPPort, ReadPrefix("", "200")},
+	{Telnetd, "telnet", TelnetPort, ReadPrefix("", "\xff\xfb\x25")},
+	{Telnetd, "line", LinePort, ReadPrefix("", "urlget line service ready\r\n")},
+	{SMTP, "smtp", SMTPPort, ReadPrefix("", "220")},
+}
