@@ -85,7 +85,7 @@ func ConnOf(c net.Conn) (*Conn, bool) {
 // request's context in turn. release detaches ctx if it is still the bound
 // one; call it when the request is done, before the connection goes back to
 // a pool. Binding a context that is already done fails the connection at
-// once.
+// once. ctx must not be nil.
 func (c *Conn) Bind(ctx context.Context) (release func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

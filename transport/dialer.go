@@ -90,9 +90,10 @@ func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.C
 		if err != nil {
 			return nil, dialError(ctx, scheme, addr, timeout, err)
 		}
-		d.info("Connected to %s (%s)", addr, c.RemoteAddr())
+		d.connected("", addr, c)
 		return c, nil
 	}
+	d.info("Using proxy %s for %s", schemes.RedactString(proxy.String()), addr)
 	c, err := d.dialProxy(dctx, proxy, scheme, host, port)
 	if err != nil {
 		return nil, dialError(ctx, scheme, addr+" through proxy "+proxyAddr(proxy), timeout, err)
@@ -123,8 +124,20 @@ func (d *Dialer) dialDirect(ctx context.Context, addr string) (net.Conn, error) 
 	if err != nil {
 		return nil, err
 	}
-	d.info("Connected to proxy %s (%s)", addr, c.RemoteAddr())
+	d.connected("proxy ", addr, c)
 	return c, nil
+}
+
+// connected notes a connection, with the address a name resolved to.
+func (d *Dialer) connected(label, addr string, c net.Conn) {
+	if d.Trace == nil {
+		return
+	}
+	if host, _, _ := net.SplitHostPort(addr); net.ParseIP(host) != nil {
+		d.info("Connected to %s%s", label, addr)
+		return
+	}
+	d.info("Connected to %s%s (%s)", label, addr, c.RemoteAddr())
 }
 
 func (d *Dialer) info(format string, args ...any) {

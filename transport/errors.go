@@ -36,7 +36,8 @@ func IOError(scheme, phase string, err error) error {
 		e.Kind, e.Msg, e.Retryable = schemes.KindTimeout, "timed out", true
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection closed by the server", true
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED):
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
+		errors.Is(err, syscall.ECONNREFUSED):
 		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection lost", true
 	case errors.Is(err, net.ErrClosed):
 		e.Kind, e.Msg = schemes.KindConnect, "connection closed"
@@ -66,7 +67,7 @@ func dialError(parent context.Context, scheme, what string, timeout string, err 
 	var dnsErr *net.DNSError
 	switch {
 	case errors.Is(parent.Err(), context.Canceled) || (parent.Err() == nil && errors.Is(err, context.Canceled)):
-		e.Kind, e.Retryable, e.Msg = schemes.KindCanceled, false, "connecting to "+what+": canceled"
+		e.Kind, e.Retryable, e.Msg = schemes.KindCanceled, false, "connecting to "+what
 		e.Err = context.Canceled
 	case errors.As(err, &dnsErr):
 		e.Msg = fmt.Sprintf("cannot resolve host %q", dnsErr.Name)

@@ -233,7 +233,7 @@ func TestSOCKS5(t *testing.T) {
 		wantAtyp    byte
 	}{
 		{"socks5", "127.0.0.1", 1},
-		{"socks5", "localhost", 1}, // resolved here: the proxy gets an address (1 or 4)
+		{"socks5", "localhost", 1},  // resolved here: the proxy gets an address (1 or 4)
 		{"socks5h", "localhost", 3}, // the proxy gets the name
 	}
 	for _, tt := range tests {

@@ -82,4 +82,3 @@ func TestProxyFromEnvironmentBadValue(t *testing.T) {
 		t.Errorf("error %q: want it to name the scheme and hide the password", got)
 	}
 }
-

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"encoding/base64"
 	"io"
 	"net/url"
 	"slices"
@@ -26,6 +27,10 @@ const DefaultMaxLine = 1024
 // and passwords in URLs ("//user:****@host"). Control characters and
 // invalid UTF-8 are shown escaped (\r, \x00) and lines longer than MaxLine
 // bytes are cut with a marker.
+//
+// The SASL tracking assumes one exchange at a time: connections
+// authenticating concurrently should each have their own Trace (on the same
+// writer), or rely on Secret.
 type Trace struct {
 	// MaxLine is the longest line shown, in bytes (0: DefaultMaxLine).
 	MaxLine int
@@ -58,7 +63,10 @@ func (t *Trace) Secret(s string) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, v := range []string{s, url.PathEscape(s), url.QueryEscape(s), schemes.Escape(s, ":@/?;")} {
+	// The escaped forms catch the secret inside URLs; the base64 form is
+	// what SASL LOGIN sends.
+	for _, v := range []string{s, url.PathEscape(s), url.QueryEscape(s), schemes.Escape(s, ":@/?;"),
+		base64.StdEncoding.EncodeToString([]byte(s))} {
 		if v != "" && !slices.Contains(t.secrets, v) {
 			t.secrets = append(t.secrets, v)
 		}
