@@ -134,6 +134,7 @@ type prefixConn struct {
 	prefix []byte
 }
 
+// Read returns the replayed bytes first.
 func (p *prefixConn) Read(b []byte) (int, error) {
 	if len(p.prefix) > 0 {
 		n := copy(b, p.prefix)

@@ -64,10 +64,12 @@ func (d *Dialer) dialSOCKS(ctx context.Context, pu *url.URL, host string, port i
 // our resolver and context.
 type contextDialer func(ctx context.Context, addr string) (net.Conn, error)
 
+// Dial dials without a context; the SOCKS library uses DialContext.
 func (f contextDialer) Dial(network, addr string) (net.Conn, error) {
 	return f(context.Background(), addr)
 }
 
+// DialContext dials addr under ctx.
 func (f contextDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	return f(ctx, addr)
 }
