@@ -41,7 +41,12 @@ func Canonical(raw string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return CanonicalURL(u), nil
+	var buf [256]byte
+	c := appendCanonical(buf[:0], u, true)
+	if t := Trim(raw); string(c) == t {
+		return t, nil // already canonical: no copy
+	}
+	return string(c), nil
 }
 
 // CanonicalURL returns the canonical form (see Canonical) of a parsed URL.

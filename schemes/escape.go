@@ -21,19 +21,39 @@ const safeExtra = "$-_.+!*'(),"
 // IsUnreserved reports whether octet b may always appear unencoded: an
 // alphanumeric or one of "$-_.+!*'(),". Only these are decoded when a URL is
 // put in canonical form.
-func IsUnreserved(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
-		strings.IndexByte(safeExtra, b) >= 0
-}
+func IsUnreserved(b byte) bool { return charClass[b]&classUnreserved != 0 }
 
 // IsReserved reports whether b is one of RFC 1738's reserved characters.
-func IsReserved(b byte) bool { return strings.IndexByte(ReservedChars, b) >= 0 }
+func IsReserved(b byte) bool { return charClass[b]&classReserved != 0 }
 
 // mustEscape reports whether octet b can never appear literally in a URL:
 // controls, space, 8-bit octets and the unsafe characters.
-func mustEscape(b byte) bool {
-	return b <= 0x20 || b >= 0x7F || strings.IndexByte(UnsafeChars, b) >= 0
-}
+func mustEscape(b byte) bool { return charClass[b]&classMustEscape != 0 }
+
+const (
+	classUnreserved = 1 << iota
+	classReserved
+	classMustEscape
+)
+
+// charClass classifies every octet once, so that the escaping loops, which
+// run over every byte of every URL, do a table lookup instead of searching
+// the character lists.
+var charClass = func() (t [256]uint8) {
+	for i := 0; i < 256; i++ {
+		b := byte(i)
+		if 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || strings.IndexByte(safeExtra, b) >= 0 {
+			t[i] |= classUnreserved
+		}
+		if strings.IndexByte(ReservedChars, b) >= 0 {
+			t[i] |= classReserved
+		}
+		if b <= 0x20 || b >= 0x7F || strings.IndexByte(UnsafeChars, b) >= 0 {
+			t[i] |= classMustEscape
+		}
+	}
+	return t
+}()
 
 const upperHex = "0123456789ABCDEF"
 

@@ -190,12 +190,17 @@ func joinLines(s string) (url, alt string, spaced bool) {
 	if strings.IndexAny(s, " \t\n\r\f\v") < 0 {
 		return s, "", false
 	}
-	var u, a []byte
-	hyphenBreak := false
+	return removeSpace(s, false), removeSpace(s, true), true
+}
+
+// removeSpace removes the whitespace from s, and with dropHyphens also every
+// hyphen followed by whitespace holding a line break. With dropHyphens it
+// returns "" if there is no such hyphen.
+func removeSpace(s string, dropHyphens bool) string {
+	var b strings.Builder
+	found := false
 	for i := 0; i < len(s); {
 		if !isSpaceByte(s[i]) {
-			u = append(u, s[i])
-			a = append(a, s[i])
 			i++
 			continue
 		}
@@ -205,16 +210,37 @@ func joinLines(s string) (url, alt string, spaced bool) {
 			lineBreak = lineBreak || s[j] == '\n' || s[j] == '\r'
 			j++
 		}
-		if lineBreak && i > 0 && s[i-1] == '-' {
-			hyphenBreak = true
-			a = a[:len(a)-1]
+		if dropHyphens && lineBreak && i > 0 && s[i-1] == '-' {
+			found = true
 		}
 		i = j
 	}
-	if hyphenBreak {
-		return string(u), string(a), true
+	if dropHyphens && !found {
+		return ""
 	}
-	return string(u), "", true
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isSpaceByte(c) {
+			continue
+		}
+		if dropHyphens && c == '-' && i+1 < len(s) && isSpaceByte(s[i+1]) && breakAhead(s[i+1:]) {
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// breakAhead reports whether the whitespace run at the start of s holds a
+// line break.
+func breakAhead(s string) bool {
+	for i := 0; i < len(s) && isSpaceByte(s[i]); i++ {
+		if s[i] == '\n' || s[i] == '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 // bare reads a URL of a known scheme starting at text[start], if there is one.

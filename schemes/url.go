@@ -156,13 +156,16 @@ func Parse(raw string) (*URL, error) {
 	if err != nil {
 		return nil, SyntaxError("", raw, "scheme", err.Error())
 	}
-	u := &URL{Scheme: scheme}
+	// One allocation holds the URL and the strings its pointers point to.
+	st := &urlStorage{URL: URL{Scheme: scheme}}
+	u := &st.URL
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		frag := rest[i+1:]
 		if err := CheckEscapes(frag); err != nil {
 			return nil, SyntaxError(scheme, raw, "fragment", err.Error())
 		}
-		u.Fragment = &frag
+		st.fragment = frag
+		u.Fragment = &st.fragment
 		rest = rest[:i]
 	}
 	if err := CheckEscapes(rest); err != nil {
@@ -178,7 +181,7 @@ func Parse(raw string) (*URL, error) {
 	if i := strings.IndexByte(rest, '/'); i >= 0 {
 		auth, u.HasPath, u.Path = rest[:i], true, EscapeUnsafe(rest[i+1:])
 	}
-	if err := u.parseAuthority(auth); err != nil {
+	if err := st.parseAuthority(auth); err != nil {
 		err.Scheme, err.URL = scheme, RedactString(raw)
 		return nil, err
 	}
@@ -186,7 +189,15 @@ func Parse(raw string) (*URL, error) {
 	return u, nil
 }
 
-func (u *URL) parseAuthority(auth string) *Error {
+// urlStorage is a URL with room for the strings User, Password and Fragment
+// point to, so that Parse allocates once.
+type urlStorage struct {
+	URL
+	user, password, fragment string
+}
+
+func (st *urlStorage) parseAuthority(auth string) *Error {
+	u := &st.URL
 	hostport := auth
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
 		userinfo := auth[:at]
@@ -196,13 +207,15 @@ func (u *URL) parseAuthority(auth string) *Error {
 		if err != nil {
 			return &Error{Phase: "parse", Kind: KindUsage, Part: "user", Msg: "bad user: " + err.Error()}
 		}
-		u.User = &du
+		st.user = du
+		u.User = &st.user
 		if hasPass {
 			dp, err := Unescape(pass)
 			if err != nil {
 				return &Error{Phase: "parse", Kind: KindUsage, Part: "password", Msg: "bad password: " + err.Error()}
 			}
-			u.Password = &dp
+			st.password = dp
+			u.Password = &st.password
 		}
 	}
 	host, port, err := splitHostPort(hostport)
@@ -231,6 +244,11 @@ func splitHostPort(hp string) (host string, port int, err *Error) {
 		addr, perr := netip.ParseAddr(host)
 		if perr != nil || !addr.Is6() {
 			return "", 0, &Error{Phase: "parse", Kind: KindUsage, Part: "host", Msg: fmt.Sprintf("bad IPv6 address %q", host)}
+		}
+		if addr.Zone() != "" {
+			// netip would take "%25eth0" as zone "25eth0", and any octet
+			// (even a space) in it: refuse zones rather than mis-read them.
+			return "", 0, &Error{Phase: "parse", Kind: KindUsage, Part: "host", Msg: fmt.Sprintf("bad IPv6 address %q: zone identifiers are not supported", host)}
 		}
 		host = strings.ToLower(host)
 	} else {
@@ -277,13 +295,19 @@ func normalizeHost(h string) (string, error) {
 		h = a
 	}
 	h = strings.ToLower(h)
-	if addr, err := netip.ParseAddr(h); err == nil {
-		if addr.Is6() {
-			return "", fmt.Errorf("an IPv6 address must be in brackets")
+	// Only digits and dots (IPv4) or a colon (IPv6) can make an address:
+	// skipping ParseAddr otherwise saves the allocation of its error.
+	if mayBeAddr(h) {
+		if addr, err := netip.ParseAddr(h); err == nil {
+			if addr.Is6() {
+				return "", fmt.Errorf("an IPv6 address must be in brackets")
+			}
+			return h, nil
 		}
-		return h, nil
 	}
-	for _, label := range strings.Split(strings.TrimSuffix(h, "."), ".") {
+	for rest := strings.TrimSuffix(h, "."); ; {
+		label, more, found := strings.Cut(rest, ".")
+		rest = more
 		if label == "" || len(label) > 63 {
 			return "", fmt.Errorf("empty or overlong label")
 		}
@@ -296,8 +320,21 @@ func normalizeHost(h string) (string, error) {
 		if label[0] == '-' || label[len(label)-1] == '-' {
 			return "", fmt.Errorf("label %q starts or ends with '-'", label)
 		}
+		if !found {
+			return h, nil
+		}
 	}
-	return h, nil
+}
+
+func mayBeAddr(h string) bool {
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; c == ':' {
+			return true
+		} else if c != '.' && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func isASCII(s string) bool {

@@ -117,6 +117,8 @@ var parseErrorTests = []struct {
 	{"http://[::1/", "host"},
 	{"http://[1.2.3.4]/", "host"},
 	{"http://[::1]x/", "host"},
+	{"http://[fe80::1%25eth0]/", "host"},
+	{"http://[fe80::1%25a b]/", "host"},
 	{"http://ho st/", "host"},
 	{"http://-h/", "host"},
 	{"http://h-/", "host"},
