@@ -11,6 +11,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -77,7 +78,13 @@ func (c *Client) dialer() schemes.Dialer {
 	return defaultDialer
 }
 
-var defaultDialer = &transport.Dialer{Proxy: transport.ProxyFromEnvironment}
+// defaultDialer is what a Client without a Dialer uses: the command's
+// defaults, so the library never waits forever on a silent peer.
+var defaultDialer = &transport.Dialer{
+	ConnectTimeout: 30 * time.Second,
+	IdleTimeout:    2 * time.Minute,
+	Proxy:          transport.ProxyFromEnvironment,
+}
 
 func (c *Client) trace() schemes.Trace {
 	if c.Trace != nil {
@@ -168,7 +175,7 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, from Resume) (
 		}
 		r, err := h.Fetch(ctx, c.request(loc, from))
 		if err != nil {
-			return nil, err
+			return nil, withURL(err, loc)
 		}
 		if r.Redirect == "" {
 			return &Response{Response: r, URL: loc}, nil
@@ -186,6 +193,19 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, from Resume) (
 		c.notify("%s: redirected to %s", loc.Redacted(), next.Redacted())
 		loc = next
 	}
+}
+
+// withURL names the URL in errors that lack it: the dialer, for one, never
+// sees the URL it dials for.
+func withURL(err error, loc schemes.Locator) error {
+	var se *schemes.Error
+	if errors.As(err, &se) && se.URL == "" {
+		se.URL = loc.Redacted()
+		if se.Scheme == "" {
+			se.Scheme = loc.Generic().Scheme
+		}
+	}
+	return err
 }
 
 func drain(b io.ReadCloser) {
