@@ -100,7 +100,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	}
 	traceResponse(tr, resp)
 	r, err := h.response(loc, req, resp, tr)
-	if err != nil || r.Redirect != "" {
+	if err != nil || r.Body != nil {
 		discard(resp.Body)
 		cancel(nil)
 		done()

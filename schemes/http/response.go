@@ -23,7 +23,9 @@ import (
 )
 
 // response turns resp into a Response or an error. It does not consume or
-// close the body; Fetch does, when the body is not handed to the caller.
+// close resp.Body; when the returned Response has a Body already (a
+// redirect, a complete resume), Fetch discards resp.Body, otherwise it
+// hands resp.Body to the caller.
 func (h *Handler) response(loc *URL, req *schemes.Request, resp *http.Response, tr schemes.Trace) (*schemes.Response, error) {
 	status := resp.StatusCode
 	r := &schemes.Response{Size: -1, Status: status}
@@ -153,7 +155,10 @@ func contentRange(s string) (first, last, total int64, ok bool) {
 		}
 	}
 	if rng == "*" {
-		return -1, -1, total, total >= 0
+		if total < 0 {
+			return 0, 0, 0, false
+		}
+		return -1, -1, total, true
 	}
 	a, b, found := strings.Cut(rng, "-")
 	if !found {
