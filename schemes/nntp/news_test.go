@@ -196,8 +196,15 @@ func FuzzParseNews(f *testing.F) {
 		if y.String() != s {
 			t.Fatalf("String not stable: %q then %q", s, y.String())
 		}
-		if r := x.Redacted(); r != schemes.RedactString(s) {
-			t.Fatalf("Redacted() = %q, want %q", r, schemes.RedactString(s))
+		// RedactString is a heuristic for text that may not parse: it would
+		// "redact" the opaque message-id of news:0//:@0, which has no
+		// password. Only news:// URLs have one.
+		want := s
+		if x.u.Authority {
+			want = schemes.RedactString(s)
+		}
+		if r := x.Redacted(); r != want {
+			t.Fatalf("Redacted() = %q, want %q", r, want)
 		}
 		if _, err := json.Marshal(x.Fields()); err != nil {
 			t.Fatal(err)
