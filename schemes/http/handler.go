@@ -214,10 +214,9 @@ func clientTrace(tr schemes.Trace, r *http.Request) *httptrace.ClientTrace {
 	line := r.Method + " " + r.URL.RequestURI() + " " + r.Proto
 	return &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) {
+			// The Dialer reports new connections; only reuse is news here.
 			if ci.Reused {
 				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())
-			} else {
-				tr.Info("connected to " + ci.Conn.RemoteAddr().String())
 			}
 			tr.Sent(line)
 		},
