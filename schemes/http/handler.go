@@ -82,9 +82,9 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		done = t.CloseIdleConnections
 	}
 	rctx, cancel := context.WithCancelCause(ctx)
+	stop := func() bool { return true }
 	if req.Timeout > 0 {
-		timer := time.AfterFunc(req.Timeout, func() { cancel(errHeaderTimeout) })
-		defer timer.Stop()
+		stop = time.AfterFunc(req.Timeout, func() { cancel(errHeaderTimeout) }).Stop
 	}
 	hreq = hreq.WithContext(httptrace.WithClientTrace(rctx, clientTrace(tr, hreq)))
 	client := &http.Client{
@@ -92,6 +92,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	resp, err := client.Do(hreq)
+	stop() // the timeout covers the wait for headers only, not the body
 	if err != nil {
 		timedOut := context.Cause(rctx) == errHeaderTimeout
 		cancel(nil)
