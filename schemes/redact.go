@@ -9,9 +9,14 @@ const Redacted = "****"
 // parses: in "//user:password@host" the password becomes "****". It is safe
 // on any input and is used for error messages about URLs that failed to parse.
 func RedactString(raw string) string {
-	i := strings.Index(raw, "//")
-	if i < 0 {
-		return raw
+	// Only "scheme://" or a leading "//" starts an authority; an opaque
+	// part such as "news:0//:@0" holds no password.
+	i := 0
+	if !strings.HasPrefix(raw, "//") {
+		i = strings.Index(raw, "://") + 1
+		if i <= 0 {
+			return raw
+		}
 	}
 	rest := raw[i+2:]
 	end := strings.IndexAny(rest, "/?#")
