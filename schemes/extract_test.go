@@ -111,6 +111,12 @@ func FuzzExtract(f *testing.F) {
 			if m.URL == "" {
 				t.Fatalf("empty URL in %q", text)
 			}
+			if span := text[m.Start:m.End]; span[0] != '<' && m.Alt == "" && m.URL != span {
+				t.Fatalf("bare URL %q is not the text it came from, %q", m.URL, span)
+			}
+			if strings.ContainsAny(m.URL, " \t\r\n") {
+				t.Fatalf("URL %q holds whitespace", m.URL)
+			}
 			prev = m.End
 		}
 	})
