@@ -11,6 +11,7 @@
 #   BASE_IMAGE     base of every image (default: urlget-base:bookworm when it
 #                  exists locally, else debian:bookworm-slim)
 #   STACK_TIMEOUT  seconds to wait for health (default 180)
+#   STACK_VERBOSE  1 = show the image build output (else in .run/build.log)
 #   COMPOSE_PROJECT_NAME  (default urlget-testbed)
 set -euo pipefail
 
@@ -104,14 +105,19 @@ up)
 	log "fixtures ready ($(elapsed "$t"))"
 	t=$(secs)
 	log "building images FROM $BASE_IMAGE with ${compose_cmd[*]}"
-	if [ "${compose_cmd[0]}" = docker-compose ]; then
-		compose build --parallel "$@"
-	else
-		compose build "$@"
+	# The build output goes to $run/build.log (shown on failure, or always
+	# with STACK_VERBOSE=1).
+	build_args=()
+	[ "${compose_cmd[0]}" = docker-compose ] && build_args+=(--parallel)
+	if ! compose build "${build_args[@]}" "$@" >"$run/build.log" 2>&1; then
+		tail -n 80 "$run/build.log" >&2
+		die "image build failed (full log: $run/build.log)"
 	fi
+	[ "${STACK_VERBOSE:-}" = 1 ] && cat "$run/build.log" >&2
 	log "images built ($(elapsed "$t"))"
 	t=$(secs)
-	compose up -d --no-build --remove-orphans
+	# Always fresh containers: clean logs, mail and seeded news articles.
+	compose up -d --no-build --force-recreate --remove-orphans
 	wait_healthy
 	log "stack up ($(elapsed "$t"))"
 	;;

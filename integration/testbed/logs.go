@@ -15,7 +15,7 @@ var protocolLogs = map[string]string{
 	Nginx:       "access.log",      // one line per request
 	Gophernicus: "gophernicus.log", // one line per request (gophernicus -l)
 	Pygopherd:   "pygopherd.log",   // one line per request (stdout of pygopherd)
-	INN:         "news.notice",     // nnrpd/innd notices (connections, posts, groups)
+	INN:         "news.log",        // syslog of innd and nnrpd (busybox syslogd): connections, groups, posts, auth
 	Telnetd:     "xinetd.log",      // xinetd connection log of both services
 	SMTP:        "aiosmtpd.log",    // aiosmtpd debug log: every SMTP command
 }

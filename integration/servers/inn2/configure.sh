@@ -21,6 +21,8 @@ set_key mta '"/bin/true %s"'
 set_key pathlog /var/log/testbed
 set_key readertrack false
 set_key artcutoff 0
+# nnrpd refuses readers ("400 load at …") above this load average; 0 = never.
+set_key nnrpdloadlimit 0
 set_key organization '"urlget test bed"'
 # bindaddress6 must stay unset ("none" is rejected).
 sed -i '/^bindaddress6:/d' "$conf"
