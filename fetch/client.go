@@ -11,8 +11,8 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -190,9 +190,24 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, from Resume) (
 			return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "redirect", Kind: schemes.KindProtocol,
 				URL: loc.Redacted(), Code: r.Status, Msg: "server sent an unusable redirect", Err: err}
 		}
+		if err := checkRedirect(loc, next); err != nil {
+			return nil, err
+		}
 		c.notify("%s: redirected to %s", loc.Redacted(), next.Redacted())
 		loc = next
 	}
+}
+
+// checkRedirect refuses a referral from a server to a local file: a remote
+// server must never make urlget read this machine's files (the reverse,
+// file: to ftp: for another host, is RFC 1738's own rule and allowed).
+func checkRedirect(from, to schemes.Locator) error {
+	if to.Generic().Scheme == "file" && from.Generic().Scheme != "file" {
+		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "redirect", Kind: schemes.KindSafety,
+			URL: from.Redacted(), Part: "location",
+			Msg: fmt.Sprintf("refusing the server's redirect to local file %s", to.Redacted())}
+	}
+	return nil
 }
 
 // withURL names the URL in errors that lack it: the dialer, for one, never
@@ -211,5 +226,18 @@ func withURL(err error, loc schemes.Locator) error {
 func drain(b io.ReadCloser) {
 	if b != nil {
 		b.Close()
+	}
+}
+
+// CloseIdleConnections closes the connections handlers keep for reuse (HTTP
+// keep-alive, FTP control connections), so a caller that is done with the
+// Client leaves nothing open.
+func (c *Client) CloseIdleConnections() {
+	r := c.registry()
+	for _, name := range r.Names() {
+		s, _ := r.Lookup(name)
+		if h, ok := s.Handler.(interface{ CloseIdleConnections() }); ok {
+			h.CloseIdleConnections()
+		}
 	}
 }

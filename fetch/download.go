@@ -115,6 +115,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile,
 	n, err := io.Copy(dst, resp.Body)
 	res.Bytes += n
 	res.Size = w.held
+	w.stamp(resp.ModTime)
 	if err != nil {
 		return interrupted(loc, err)
 	}
@@ -223,6 +224,15 @@ func (w *workFile) ReadFrom(r io.Reader) (int64, error) {
 	n, err := w.f.ReadFrom(r)
 	w.held += n
 	return n, err
+}
+
+// stamp records the server's modification time of the data held as the
+// work file's own, so that a later resume sends it as the validator
+// (Request.ResumeModTime) and a changed resource is fetched whole.
+func (w *workFile) stamp(mod time.Time) {
+	if !mod.IsZero() && os.Chtimes(w.f.Name(), mod, mod) == nil {
+		w.modTime = mod
+	}
 }
 
 func (w *workFile) reset() error {

@@ -304,3 +304,51 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Fatalf("directory holds %q, want %q", got, names)
 	}
 }
+
+func TestRedirectToLocalFileRefused(t *testing.T) {
+	h := &fakeHandler{redirects: map[string]string{"a": "file:///etc/passwd"}}
+	c := newClient(h)
+	c.Registry.Register(schemes.Scheme{Name: "file", Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }, Handler: h})
+	_, err := c.Get(context.Background(), "t:a")
+	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "file:///etc/passwd") {
+		t.Fatalf("err = %v, want a safety refusal", err)
+	}
+}
+
+func TestPartialFileCarriesServerModTime(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.bin")
+	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	h := &modHandler{fakeHandler: &fakeHandler{data: map[string]string{"x": "0123456789"}, cutAfter: 4}, mod: mod}
+	c := newClient(nil)
+	c.Registry = schemes.NewRegistry()
+	c.Registry.Register(schemes.Scheme{Name: "t", Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }, Handler: h})
+	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err == nil {
+		t.Fatal("cut transfer succeeded")
+	}
+	if st, err := os.Stat(dest + PartSuffix); err != nil || !st.ModTime().Equal(mod) {
+		t.Fatalf("partial file mtime %v, want the server's %v (%v)", st.ModTime(), mod, err)
+	}
+	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.since[len(h.since)-1]; !got.Equal(mod) {
+		t.Fatalf("resume validator %v, want %v", got, mod)
+	}
+}
+
+// modHandler reports a modification time and records the resume validator.
+type modHandler struct {
+	*fakeHandler
+	mod   time.Time
+	since []time.Time
+}
+
+func (h *modHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	h.since = append(h.since, req.ResumeModTime)
+	r, err := h.fakeHandler.Fetch(ctx, req)
+	if r != nil {
+		r.ModTime = h.mod
+	}
+	return r, err
+}

@@ -62,7 +62,8 @@ type Dialer interface {
 }
 
 // Trace receives the protocol exchange for `-v` and the library's Trace
-// option. Implementations redact secrets; handlers still call Secret for
+// option. Implementations must be safe for concurrent use (net/http calls
+// trace hooks from its own goroutines) and redact secrets; handlers still call Secret for
 // every password they hold so that it is never shown, whatever line it
 // appears in.
 type Trace interface {
@@ -104,8 +105,9 @@ type Request struct {
 	Trace  Trace       // never nil when the fetch package builds the request
 	TLS    *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
 	Offset int64       // resume: ask the server to start at this byte (0: from the start)
-	// ResumeModTime is the modification time of the local data being
-	// resumed, zero if unknown. Handlers that can validate (HTTP If-Range,
+	// ResumeModTime is the server's modification time of the data being
+	// resumed, as the server reported it when that data was received (the
+	// fetch package stamps partial files with it); zero if unknown. Handlers that can validate (HTTP If-Range,
 	// FTP MDTM) send the whole resource instead, with Response.Offset 0,
 	// when the remote resource changed since, so a stale file is never
 	// appended to.
