@@ -1,0 +1,466 @@
+// Package conformance is the one suite every scheme handler runs against
+// every real server of its scheme, in the spirit of gocloud's drivertest and
+// rclone's fstests: the same subtests, with the same fixture tree
+// (integration/testbed), so that differences between servers and schemes
+// show up as failures of a named subtest rather than as surprises in use.
+//
+// A scheme plugs a server in with one Target; Run does the rest. Subtests
+// are independent and skip only for a capability the Target declares
+// missing, never because a server is absent (testbed.Require fails in CI).
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// Target is one server of one scheme, described for the suite.
+type Target struct {
+	// Name names the server in test output ("nginx", "vsftpd").
+	Name string
+	// URL returns the URL of the fixture at path p, a "/"-separated path
+	// relative to the fixture root, not escaped.
+	URL func(p string) string
+	// SecretURL is like URL but carries credentials whose password is
+	// Secret; nil when the scheme has none. The suite checks the password
+	// never appears in any trace, note or error.
+	SecretURL func(p string) string
+	// Secret is the password SecretURL embeds.
+	Secret string
+	// NotFoundCode is the server's reply code for a missing file (404,
+	// 550), 0 when the protocol has none.
+	NotFoundCode int
+	// Resume says the scheme can continue a transfer from an offset.
+	Resume bool
+	// List says the handler implements schemes.Lister for directories.
+	List bool
+	// TLS configures the client for TLS targets (the test bed's CA).
+	TLS *TLSConfig
+}
+
+// Run runs every subtest that applies to tg. A subtest for a capability the
+// target declares missing is not run at all (and logged), rather than
+// skipped, so a CI run has no skipped tests to explain.
+func Run(t *testing.T, tg Target) {
+	always := func(Target) bool { return true }
+	tests := []struct {
+		name    string
+		applies func(Target) bool
+		fn      func(*testing.T, Target)
+	}{
+		{"SmallFile", always, testSmallFile},
+		{"EmptyFile", always, testEmptyFile},
+		{"BigBinarySHA256", always, testBigBinary},
+		{"NotFound", always, testNotFound},
+		{"CancelBeforeDial", always, testCancelBeforeDial},
+		{"CancelMidTransfer", always, testCancelMidTransfer},
+		{"DeadlineExceeded", always, testDeadline},
+		{"Resume", func(tg Target) bool { return tg.Resume }, testResume},
+		{"List", func(tg Target) bool { return tg.List }, testList},
+		{"OddNames", always, testOddNames},
+		{"NoSecretInOutput", func(tg Target) bool { return tg.SecretURL != nil }, testNoSecret},
+		{"Concurrent8", always, testConcurrent},
+	}
+	for _, tc := range tests {
+		if !tc.applies(tg) {
+			t.Logf("%s: not applicable to %s", tc.name, tg.Name)
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, tg) })
+	}
+}
+
+// countingDialer wraps the real dialer and counts dials and open conns, so
+// the suite can prove "never dialed" and "nothing left open".
+type countingDialer struct {
+	d           *transport.Dialer
+	dials, open atomic.Int64
+}
+
+func (c *countingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	c.dials.Add(1)
+	conn, err := c.d.Dial(ctx, scheme, host, port)
+	if err != nil {
+		return nil, err
+	}
+	c.open.Add(1)
+	return &countedConn{Conn: conn, open: &c.open}, nil
+}
+
+type countedConn struct {
+	net.Conn
+	open *atomic.Int64
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.open.Add(-1) })
+	return c.Conn.Close()
+}
+
+// NetConn lets transport.ConnOf and crypto/tls see through the wrapper.
+func (c *countedConn) NetConn() net.Conn { return c.Conn }
+
+// env is one subtest's client with everything it printed.
+type env struct {
+	c      *fetch.Client
+	dialer *countingDialer
+	out    *syncBuffer // trace and notes
+}
+
+func newEnv(t *testing.T, tg Target) *env {
+	out := &syncBuffer{}
+	d := &countingDialer{d: &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}}
+	c := &fetch.Client{Dialer: d, Trace: transport.NewTrace(out), Notify: func(m string) { fmt.Fprintln(out, m) }}
+	if tg.TLS != nil {
+		c.TLS = tg.TLS.config(t)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	return &env{c: c, dialer: d, out: out}
+}
+
+func (e *env) get(ctx context.Context, raw string) ([]byte, *fetch.Response, error) {
+	resp, err := e.c.Get(ctx, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return b, resp, err
+}
+
+func fixture(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testbed.FixtureDir(), filepath.FromSlash(p)))
+	if err != nil {
+		t.Fatalf("fixture %s: %v (run integration/stack.sh up, which generates the tree)", p, err)
+	}
+	return b
+}
+
+func testSmallFile(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	for _, p := range []string{"bin/small.bin", "README.txt", "nested/level1/level2/level3/deep.txt"} {
+		got, _, err := e.get(context.Background(), tg.URL(p))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if want := fixture(t, p); !bytes.Equal(got, want) {
+			t.Errorf("%s: got %d bytes %q…, want %d bytes", p, len(got), clip(got), len(want))
+		}
+	}
+}
+
+func testEmptyFile(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	for _, p := range []string{"text/empty.txt", "bin/empty.bin"} {
+		got, resp, err := e.get(context.Background(), tg.URL(p))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if len(got) != 0 || (resp.Size != 0 && resp.Size != -1) {
+			t.Errorf("%s: %d bytes, size %d; want empty", p, len(got), resp.Size)
+		}
+	}
+}
+
+func testBigBinary(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	dest := filepath.Join(t.TempDir(), "big.bin")
+	res, err := e.c.Download(context.Background(), tg.URL(testbed.BigFile), dest, fetch.DownloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Size != testbed.BigFileSize {
+		t.Errorf("size %d, want %d", res.Size, testbed.BigFileSize)
+	}
+	if sum := fileSHA256(t, dest); sum != testbed.BigFileSHA256 {
+		t.Errorf("SHA-256 %s, want %s", sum, testbed.BigFileSHA256)
+	}
+}
+
+func testNotFound(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	_, _, err := e.get(context.Background(), tg.URL("no/such/file.txt"))
+	var se *schemes.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v, want *schemes.Error", err)
+	}
+	if se.Kind != schemes.KindNotFound || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("kind %v (%v), want not_found matching fs.ErrNotExist", se.Kind, err)
+	}
+	if se.Code != tg.NotFoundCode {
+		t.Errorf("code %d, want %d", se.Code, tg.NotFoundCode)
+	}
+	if se.Kind.ExitCode() != 3 {
+		t.Errorf("exit code %d, want 3", se.Kind.ExitCode())
+	}
+}
+
+func testCancelBeforeDial(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := e.get(ctx, tg.URL("README.txt"))
+	if !errors.Is(err, context.Canceled) && schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("err = %v, want canceled", err)
+	}
+	if n := e.dialer.dials.Load(); n != 0 {
+		t.Errorf("dialed %d times after cancel", n)
+	}
+}
+
+func testCancelMidTransfer(t *testing.T, tg Target) {
+	before := runtime.NumGoroutine()
+	e := newEnv(t, tg)
+	ctx, cancel := context.WithCancel(context.Background())
+	resp, err := e.c.Get(ctx, tg.URL(testbed.BigFile))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(resp.Body, make([]byte, 1<<20)); err != nil {
+		cancel()
+		t.Fatalf("first MiB: %v", err)
+	}
+	cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, resp.Body)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("body read to the end after cancel")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("read did not return within 10s of cancel")
+	}
+	resp.Body.Close()
+	e.c.CloseIdleConnections()
+	waitFor(t, "connections closed", func() bool { return e.dialer.open.Load() == 0 })
+	waitFor(t, "goroutines gone", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+func testDeadline(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	resp, err := e.c.Get(ctx, tg.URL(testbed.BigFile))
+	if err == nil {
+		defer resp.Body.Close()
+		buf := make([]byte, 32<<10)
+		// Read slowly, so the deadline passes mid-transfer; bounded.
+		for i := 0; i < 400 && err == nil; i++ {
+			_, err = resp.Body.Read(buf)
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if !errors.Is(err, context.DeadlineExceeded) && schemes.KindOf(err) != schemes.KindTimeout {
+		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+}
+
+func testResume(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	dest := filepath.Join(t.TempDir(), "big.bin")
+	const held = 10 << 20
+	f, err := os.Create(dest + fetch.PartSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := testbed.WriteBigFile(&limitWriter{w: f, n: held}); err != nil && !errors.Is(err, errLimit) {
+		t.Fatal(err)
+	}
+	f.Close()
+	// The server's real modtime: a validator that matches, so it resumes.
+	st, err := os.Stat(filepath.Join(testbed.FixtureDir(), testbed.BigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(dest+fetch.PartSuffix, st.ModTime(), st.ModTime())
+	res, err := e.c.Download(context.Background(), tg.URL(testbed.BigFile), dest, fetch.DownloadOptions{Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Offset != held || res.Bytes != testbed.BigFileSize-held {
+		t.Errorf("resumed at %d receiving %d bytes; want %d and %d", res.Offset, res.Bytes, held, testbed.BigFileSize-held)
+	}
+	if sum := fileSHA256(t, dest); sum != testbed.BigFileSHA256 {
+		t.Errorf("SHA-256 %s, want %s", sum, testbed.BigFileSHA256)
+	}
+}
+
+func testList(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	resp, err := e.c.Get(context.Background(), tg.URL("names/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	got := map[string]bool{}
+	for _, ent := range resp.Entries {
+		got[ent.Name] = true
+	}
+	for p := range testbed.FixtureFiles {
+		if name, ok := strings.CutPrefix(p, "names/"); ok && !got[name] {
+			t.Errorf("listing lacks %q (has %v)", name, resp.Entries)
+		}
+	}
+}
+
+func testOddNames(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	for p, want := range testbed.FixtureFiles {
+		if !strings.HasPrefix(p, "names/") && !strings.HasPrefix(p, "dir with space/") {
+			continue
+		}
+		got, _, err := e.get(context.Background(), tg.URL(p))
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if string(got) != want {
+			t.Errorf("%s: got %q, want %q", p, got, want)
+		}
+	}
+}
+
+func testNoSecret(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	var msgs []string
+	if _, _, err := e.get(context.Background(), tg.SecretURL("README.txt")); err != nil {
+		msgs = append(msgs, err.Error())
+	}
+	if _, _, err := e.get(context.Background(), tg.SecretURL("no/such/file.txt")); err != nil {
+		msgs = append(msgs, err.Error(), fmt.Sprintf("%+v", err))
+	} else {
+		t.Error("missing file fetched without error")
+	}
+	all := e.out.String() + strings.Join(msgs, "\n")
+	if strings.Contains(all, tg.Secret) {
+		t.Fatalf("password %q appears in output:\n%s", tg.Secret, all)
+	}
+	if !strings.Contains(all, schemes.Redacted) {
+		t.Errorf("no redaction marker in output; was the credential used at all?\n%s", all)
+	}
+}
+
+func testConcurrent(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 1; i <= 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, _, err := e.get(context.Background(), tg.URL(testbed.ManyFileName(i)))
+			if err == nil && string(got) != testbed.ManyFileContent(i) {
+				err = fmt.Errorf("file %d: got %q", i, got)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func fileSHA256(t *testing.T, name string) string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// waitFor polls cond for up to 5 seconds: resources are released by other
+// goroutines, so there is no exact moment to check, but the wait is bounded.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Errorf("%s: not within 5s", what)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func clip(b []byte) []byte {
+	if len(b) > 40 {
+		return b[:40]
+	}
+	return b
+}
+
+var errLimit = errors.New("limit reached")
+
+type limitWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errLimit
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.w.Write(p)
+	l.n -= int64(n)
+	if err == nil && l.n == 0 {
+		err = errLimit
+	}
+	return n, err
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
