@@ -1,0 +1,90 @@
+package fetch_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// exampleFile makes a file for the examples to retrieve with a file: URL,
+// so they run anywhere without a network.
+func exampleFile(content string) (dir, url string) {
+	dir, _ = os.MkdirTemp("", "urlget-example-")
+	name := filepath.Join(dir, "greeting.txt")
+	os.WriteFile(name, []byte(content), 0o644)
+	return dir, "file://" + filepath.ToSlash(name)
+}
+
+func ExampleClient_Get() {
+	dir, url := exampleFile("hello, RFC 1738\n")
+	defer os.RemoveAll(dir)
+
+	var c fetch.Client // the zero value is ready to use
+	resp, err := c.Get(context.Background(), url)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Printf("%d bytes: %s", resp.Size, body)
+	// Output: 16 bytes: hello, RFC 1738
+}
+
+func ExampleClient_Download() {
+	dir, url := exampleFile("saved whole or not at all\n")
+	defer os.RemoveAll(dir)
+
+	c := &fetch.Client{Retries: 2}
+	dest := filepath.Join(dir, "copy.txt")
+	res, err := c.Download(context.Background(), url, dest, fetch.DownloadOptions{Resume: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, _ := os.ReadFile(dest)
+	fmt.Printf("%s holds %d bytes: %s", filepath.Base(res.Path), res.Size, b)
+	// Output: copy.txt holds 26 bytes: saved whole or not at all
+}
+
+func ExampleClient_Get_errors() {
+	var c fetch.Client
+	_, err := c.Get(context.Background(), "file:///no/such/file")
+
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		fmt.Println("kind:", se.Kind, "exit:", se.Kind.ExitCode())
+	}
+	fmt.Println("not exist:", errors.Is(err, fs.ErrNotExist))
+
+	_, err = c.Get(context.Background(), "ftp://user:secret@h/x;type=q")
+	fmt.Println(err)
+	// Output:
+	// kind: not_found exit: 3
+	// not exist: true
+	// ftp://user:****@h/x;type=q: bad typecode "q" (want a, i or d)
+}
+
+func ExampleClient_Explain() {
+	var c fetch.Client
+	plan, err := c.Explain("http://www.example.com/a%20b?q#fragment")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, step := range plan {
+		fmt.Println(step)
+	}
+	// Output:
+	// connect www.example.com:80
+	// GET /a%20b?q HTTP/1.1
+	// Host: www.example.com
+	// User-Agent: urlget/0.1
+}
