@@ -44,6 +44,7 @@ type options struct {
 	user        string
 	maxRedirs   int
 	progressBar bool // decided from the terminal, not a flag
+	schemes     []schemeFlags
 }
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -81,6 +82,10 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")
 	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
+	o.schemes = perSchemeFlags()
+	for _, s := range o.schemes {
+		s.add(fs)
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
 		fs.PrintDefaults()

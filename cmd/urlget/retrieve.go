@@ -92,8 +92,14 @@ func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, erro
 		}
 		d.Proxy = func(string, string, int) (*url.URL, error) { return p, nil }
 	}
+	cfg := fetch.Config{NoFileFTP: o.noFileFTP}
+	for _, s := range o.schemes {
+		if err := s.apply(&cfg); err != nil {
+			return nil, err
+		}
+	}
 	c := &fetch.Client{
-		Registry:     fetch.NewRegistry(fetch.Config{NoFileFTP: o.noFileFTP}),
+		Registry:     fetch.NewRegistry(cfg),
 		Dialer:       d,
 		Retries:      o.retries,
 		RetryDelay:   o.retryDelay,
