@@ -25,10 +25,7 @@ const addressReserved = ",?"
 const hfieldReserved = "&=?"
 
 // Header is one "name=value" header field after the "?", decoded.
-type Header struct {
-	Name  string
-	Value string
-}
+type Header = schemes.NameValue
 
 // URL is a parsed mailto URL. It has no host or authority.
 //
@@ -218,11 +215,11 @@ func (m *URL) Redacted() string { return m.String() }
 // To(); headers keep the order written, and a name written more than once
 // maps to an array of its values, so nothing is lost.
 func (m *URL) Fields() any {
-	return mailtoFields{Address: strings.Join(m.Addresses, ","), To: m.To(), Headers: orderedHeaders(m.Headers)}
+	return mailtoFields{Address: strings.Join(m.Addresses, ","), To: m.To(), Headers: schemes.OrderedObject(m.Headers)}
 }
 
 type mailtoFields struct {
-	Address string         `json:"address"`
-	To      []string       `json:"to"`
-	Headers orderedHeaders `json:"headers"`
+	Address string                `json:"address"`
+	To      []string              `json:"to"`
+	Headers schemes.OrderedObject `json:"headers"`
 }

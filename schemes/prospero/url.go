@@ -22,10 +22,7 @@ const hsonameReserved = ";"
 const fieldReserved = ";="
 
 // Field is one ";name=value" pair after the hsoname, decoded.
-type Field struct {
-	Name  string
-	Value string
-}
+type Field = schemes.NameValue
 
 // URL is a parsed prospero URL. The host is required, the port defaults to
 // 1525, and no user name or password is allowed.
@@ -157,10 +154,10 @@ func (p *URL) Redacted() string { return p.String() }
 // order written. A name written more than once maps to an array of its
 // values, so nothing is lost (FieldList keeps the exact sequence).
 func (p *URL) Fields() any {
-	return prosperoFields{HSOName: p.HSOName, Fields: orderedFields(p.FieldList)}
+	return prosperoFields{HSOName: p.HSOName, Fields: schemes.OrderedObject(p.FieldList)}
 }
 
 type prosperoFields struct {
-	HSOName string        `json:"hsoname"`
-	Fields  orderedFields `json:"fields"`
+	HSOName string                `json:"hsoname"`
+	Fields  schemes.OrderedObject `json:"fields"`
 }

@@ -1,17 +1,25 @@
-package mailto
+package schemes
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// orderedHeaders marshals as a JSON object whose members keep the order in
+// NameValue is one "name=value" pair a URL carries as data: a mailto header
+// field (RFC 6068), a prospero field (RFC 1738 §3.11). Both are decoded.
+type NameValue struct {
+	Name  string
+	Value string
+}
+
+// OrderedObject marshals as a JSON object whose members keep the order in
 // which the names first appear, which a Go map would lose. A repeated name
-// becomes one member whose value is the array of its values.
-type orderedHeaders []Header
+// becomes one member whose value is the array of its values, so nothing is
+// dropped.
+type OrderedObject []NameValue
 
 // MarshalJSON writes the object.
-func (o orderedHeaders) MarshalJSON() ([]byte, error) {
+func (o OrderedObject) MarshalJSON() ([]byte, error) {
 	var names []string
 	values := map[string][]string{}
 	for _, f := range o {
