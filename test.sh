@@ -7,7 +7,8 @@
 #
 # Environment: CI (passed to the integration tests: missing servers fail
 # instead of skip), SKIP_UNIT=1 (skip vet and unit tests), KEEP_STACK=1 (leave
-# the stack running afterwards), BASE_IMAGE, STACK_TIMEOUT (see stack.sh).
+# the stack running afterwards), LOCK_TIMEOUT (seconds to wait for another
+# run's stack, default 1800), BASE_IMAGE, STACK_TIMEOUT (see stack.sh).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -46,6 +47,18 @@ phase() { # phase NAME CMD…
 if [ "${SKIP_UNIT:-}" != 1 ]; then
 	phase "go vet" go vet ./...
 	phase "unit tests" go test ./...
+fi
+# One stack per machine (fixed ports, one compose project): serialise
+# concurrent test.sh runs, from any checkout, with a lock held until this
+# script exits.
+lock=${TESTBED_LOCK:-/tmp/urlget-testbed.lock}
+exec 9>>"$lock"
+chmod 666 "$lock" 2>/dev/null || true
+if ! flock -n 9; then
+	echo "== waiting for another test.sh run to release $lock"
+	t=$(now)
+	flock -w "${LOCK_TIMEOUT:-1800}" 9 || { echo "== gave up waiting for the lock"; exit 1; }
+	timings+=("waiting for lock: $(dur "$t" "$(now)")")
 fi
 stack_started=1
 phase "stack up" integration/stack.sh up
