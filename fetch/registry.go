@@ -20,6 +20,7 @@ type Config struct {
 	// NoFileFTP refuses file: URLs on another host instead of retrieving
 	// them by ftp (libwww's rule).
 	NoFileFTP bool
+	FTP       *ftp.Handler // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of
@@ -30,7 +31,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 	groups := [][]schemes.Scheme{
 		file.Schemes(&file.Handler{NoFTP: cfg.NoFileFTP}),
 		http.Schemes(&http.Handler{}),
-		ftp.Schemes(),
+		ftp.Schemes(cfg.FTP),
 		gopher.Schemes(),
 		mailto.Schemes(),
 		nntp.Schemes(),

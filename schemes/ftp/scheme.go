@@ -2,13 +2,17 @@ package ftp
 
 import "github.com/urlget/urlget/schemes"
 
-// Schemes returns the schemes this package serves: ftp (port 21) and ftps,
-// FTP over implicit TLS (port 990, see schemes.DefaultPort). Both parse the
-// same url-path. There is no handler yet, so Handler is nil.
-func Schemes() []schemes.Scheme {
+// Schemes returns the schemes this package serves, both through h: ftp
+// (port 21) and ftps, FTP over implicit TLS (port 990, see
+// schemes.DefaultPort). A nil h means a Handler with default settings, so
+// that ftp: URLs work with no configuration.
+func Schemes(h *Handler) []schemes.Scheme {
+	if h == nil {
+		h = &Handler{}
+	}
 	return []schemes.Scheme{
-		{Name: "ftp", Parse: parseLocator},
-		{Name: "ftps", Parse: parseLocator},
+		{Name: "ftp", Parse: parseLocator, Handler: h},
+		{Name: "ftps", Parse: parseLocator, Handler: h},
 	}
 }
 

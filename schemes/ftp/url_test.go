@@ -215,7 +215,7 @@ func TestPath(t *testing.T) {
 
 func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
-	for _, s := range Schemes() {
+	for _, s := range Schemes(nil) {
 		r.Register(s)
 	}
 	loc, err := r.Parse("ftps://h/pub/f")

@@ -1,0 +1,136 @@
+package ftp
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// openData asks for a passive data connection and connects to it: EPSV
+// first (RFC 2428, the only form that works over IPv6), PASV when the
+// server does not know EPSV. The address in a PASV reply is ignored: the
+// data connection goes to the control connection's peer, so a server (or
+// a man in the middle) cannot point the client at a third host.
+func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Conn, error) {
+	port := 0
+	if !c.noEPSV {
+		rp, err := c.cmd("EPSV")
+		if err != nil {
+			return nil, ioError(ctx, loc, "data", err)
+		}
+		switch {
+		case rp.Code == 229:
+			p, ok := parseEPSV(rp.Text())
+			if !ok {
+				c.broken = true
+				return nil, protoError(loc, "data", "unreadable EPSV reply "+rp.String(), nil)
+			}
+			port = p
+		case rp.Code == 421:
+			c.broken = true
+			return nil, replyError(loc, "data", "EPSV", rp)
+		default:
+			c.noEPSV = true
+		}
+	}
+	if port == 0 {
+		rp, err := c.cmd("PASV")
+		if err != nil {
+			return nil, ioError(ctx, loc, "data", err)
+		}
+		if rp.Code != 227 {
+			if rp.Code == 421 {
+				c.broken = true
+			}
+			return nil, replyError(loc, "data", "PASV", rp)
+		}
+		p, ok := parsePASV(rp.Text())
+		if !ok {
+			c.broken = true
+			return nil, protoError(loc, "data", "unreadable PASV reply "+rp.String(), nil)
+		}
+		port = p
+	}
+	c.tr.Info(fmt.Sprintf("data connection to %s", net.JoinHostPort(c.host, strconv.Itoa(port))))
+	dc, err := d.Dial(ctx, loc.u.Scheme, c.host, port)
+	if err != nil {
+		var se *schemes.Error
+		if ok := asError(err, &se); ok {
+			se.Phase, se.Retryable = "data", se.Retryable || se.Kind == schemes.KindConnect
+			return nil, se
+		}
+		return nil, ioError(ctx, loc, "data", err)
+	}
+	if _, ok := transport.ConnOf(dc); !ok {
+		dc = transport.Wrap(ctx, dc, 0)
+	}
+	return dc, nil
+}
+
+// secureData does the TLS handshake on a data connection after the server
+// accepted the transfer command (PROT P). It resumes the control
+// connection's TLS session, which vsftpd and others require.
+func (c *ctrl) secureData(ctx context.Context, dc net.Conn) (net.Conn, error) {
+	if !c.secure {
+		return dc, nil
+	}
+	tc := tls.Client(dc, c.tlsCfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		return nil, err
+	}
+	return tc, nil
+}
+
+// parseEPSV reads the port of "229 Entering Extended Passive Mode (|||6446|)".
+func parseEPSV(text string) (int, bool) {
+	i := strings.IndexByte(text, '(')
+	j := strings.LastIndexByte(text, ')')
+	if i < 0 || j < i+5 {
+		return 0, false
+	}
+	s := text[i+1 : j]
+	d := s[0]
+	parts := strings.Split(s, string(d))
+	if len(parts) != 5 || parts[4] != "" {
+		return 0, false
+	}
+	p, err := strconv.Atoi(parts[3])
+	if err != nil || p <= 0 || p > 65535 {
+		return 0, false
+	}
+	return p, true
+}
+
+// parsePASV reads the port of "227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)".
+// The host numbers must be well formed but are otherwise ignored.
+func parsePASV(text string) (int, bool) {
+	start := strings.IndexFunc(text, func(r rune) bool { return r >= '0' && r <= '9' })
+	if start < 0 {
+		return 0, false
+	}
+	s := text[start:]
+	end := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != ',' })
+	if end >= 0 {
+		s = s[:end]
+	}
+	f := strings.Split(s, ",")
+	if len(f) != 6 {
+		return 0, false
+	}
+	var n [6]int
+	for i, v := range f {
+		x, err := strconv.Atoi(v)
+		if err != nil || x < 0 || x > 255 {
+			return 0, false
+		}
+		n[i] = x
+	}
+	p := n[4]<<8 | n[5]
+	return p, p > 0
+}

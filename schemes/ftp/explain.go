@@ -1,0 +1,67 @@
+package ftp
+
+import (
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Explain returns the commands Fetch would send for req, in order, with
+// the password as "****". Commands that depend on the server's replies are
+// written as Fetch sends them first: EPSV (PASV only if EPSV is refused),
+// PASS (sent only if USER is answered 331), MLSD when FEAT offers it, LIST
+// otherwise.
+func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
+	loc, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	lg := h.credentials(loc, req)
+	if err := checkLines(loc, lg); err != nil {
+		return nil, err
+	}
+	g := loc.u
+	conn := "connect " + net.JoinHostPort(g.Host, strconv.Itoa(g.EffectivePort()))
+	if g.Scheme == "ftps" {
+		conn += " (TLS)"
+	}
+	plan := []string{conn}
+	tls := h.ExplicitTLS || g.Scheme == "ftps"
+	if h.ExplicitTLS && g.Scheme == "ftp" {
+		plan = append(plan, "AUTH TLS")
+	}
+	plan = append(plan, "USER "+lg.User, "PASS "+schemes.Redacted)
+	if tls {
+		plan = append(plan, "PBSZ 0", "PROT P")
+	}
+	plan = append(plan, "PWD")
+	for _, s := range loc.Cwd {
+		plan = append(plan, "CWD "+s)
+	}
+	switch {
+	case loc.Type == 'd':
+		cmd := "NLST"
+		if loc.Name != "" {
+			cmd += " " + loc.Name
+		}
+		plan = append(plan, "TYPE A", "EPSV", cmd)
+	case loc.Name == "":
+		plan = append(plan, "FEAT", "TYPE A", "EPSV", "MLSD (or LIST)")
+	default:
+		t, _ := transferType(loc)
+		tc := strings.ToUpper(string(t))
+		plan = append(plan, "TYPE "+tc)
+		if t == 'i' {
+			plan = append(plan, "SIZE "+loc.Name)
+		}
+		plan = append(plan, "MDTM "+loc.Name, "EPSV")
+		if req.Offset > 0 {
+			plan = append(plan, "REST "+strconv.FormatInt(req.Offset, 10))
+		}
+		plan = append(plan, "RETR "+loc.Name)
+	}
+	plan = append(plan, "QUIT")
+	return plan, nil
+}

@@ -1,0 +1,247 @@
+package ftp
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fakeFTP is a scripted FTP server on 127.0.0.1 for transcript tests: it
+// records every command line and answers from a small model of a server
+// (files by name, any CWD accepted), unless replies overrides a command.
+type fakeFTP struct {
+	t        *testing.T
+	ln       net.Listener
+	files    map[string]string // name (last component) -> content
+	listing  string            // LIST output
+	mlsd     string            // MLSD output; "" means MLSD is not in FEAT
+	nlst     string
+	noEPSV   bool
+	greeting string
+	// replies overrides the answer to an exact command line. "CLOSE"
+	// closes the control connection instead of answering.
+	replies map[string]string
+	// afterData, when set, replaces the 226 sent after a transfer.
+	afterData string
+	// truncate sends only this many bytes of a file (then the usual end).
+	truncate int
+	// closeMid closes the control and data connections after sending
+	// this many bytes of a file.
+	closeMid int
+
+	once  sync.Once
+	mu    sync.Mutex
+	cmds  []string
+	conns int
+}
+
+func newFake(t *testing.T) *fakeFTP {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeFTP{t: t, ln: ln, files: map[string]string{}, replies: map[string]string{}, truncate: -1, closeMid: -1}
+	t.Cleanup(func() { ln.Close() })
+	return f
+}
+
+func (f *fakeFTP) port() int { return f.ln.Addr().(*net.TCPAddr).Port }
+
+func (f *fakeFTP) url(path string) string {
+	f.once.Do(func() { go f.serve() }) // configured by now: start serving
+	return fmt.Sprintf("ftp://127.0.0.1:%d/%s", f.port(), path)
+}
+
+// reply overrides the answer to line, also while serving.
+func (f *fakeFTP) reply(line, rp string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.replies[line] = rp
+}
+
+func (f *fakeFTP) commands() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.cmds...)
+}
+
+func (f *fakeFTP) connCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.conns
+}
+
+func (f *fakeFTP) serve() {
+	for {
+		c, err := f.ln.Accept()
+		if err != nil {
+			return
+		}
+		f.mu.Lock()
+		f.conns++
+		f.mu.Unlock()
+		go f.session(c)
+	}
+}
+
+func (f *fakeFTP) session(c net.Conn) {
+	defer c.Close()
+	r := bufio.NewReader(c)
+	w := func(s string) { fmt.Fprintf(c, "%s\r\n", s) }
+	g := f.greeting
+	if g == "" {
+		g = "220 fake ready"
+	}
+	w(g)
+	if !strings.HasPrefix(g, "220") {
+		return
+	}
+	var dl net.Listener
+	var rest int64
+	defer func() {
+		if dl != nil {
+			dl.Close()
+		}
+	}()
+	accept := func() net.Conn {
+		if dl == nil {
+			w("425 no data connection")
+			return nil
+		}
+		dc, err := dl.Accept()
+		dl.Close()
+		dl = nil
+		if err != nil {
+			w("425 no data connection")
+			return nil
+		}
+		return dc
+	}
+	send := func(data string) {
+		dc := accept()
+		if dc == nil {
+			return
+		}
+		w("150 Opening data connection")
+		dc.Write([]byte(data))
+		dc.Close()
+		if f.afterData != "" {
+			w(f.afterData)
+		} else {
+			w("226 Transfer complete")
+		}
+	}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		f.mu.Lock()
+		f.cmds = append(f.cmds, line)
+		rp, ok := f.replies[line]
+		f.mu.Unlock()
+		if ok {
+			if rp == "CLOSE" {
+				return
+			}
+			w(rp)
+			if strings.HasPrefix(rp, "421") {
+				return
+			}
+			continue
+		}
+		verb, arg, _ := strings.Cut(line, " ")
+		switch strings.ToUpper(verb) {
+		case "USER":
+			w("331 Password required for " + arg)
+		case "PASS":
+			w("230 Logged in")
+		case "PWD":
+			w(`257 "/home/u" is the current directory`)
+		case "CWD":
+			w("250 OK")
+		case "TYPE":
+			w("200 Type set to " + arg)
+		case "SIZE":
+			if s, ok := f.files[arg]; ok {
+				w("213 " + strconv.Itoa(len(s)))
+			} else {
+				w("550 Could not get file size.")
+			}
+		case "MDTM":
+			if _, ok := f.files[arg]; ok {
+				w("213 20260102030405")
+			} else {
+				w("550 No such file")
+			}
+		case "FEAT":
+			w("211-Features:")
+			w(" EPSV")
+			w(" SIZE")
+			if f.mlsd != "" {
+				w(" MLSD")
+			}
+			w("211 End")
+		case "EPSV", "PASV":
+			if verb == "EPSV" && f.noEPSV {
+				w("500 Unknown command")
+				continue
+			}
+			var err error
+			dl, err = net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				w("425 cannot listen")
+				continue
+			}
+			p := dl.Addr().(*net.TCPAddr).Port
+			if verb == "EPSV" {
+				w(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", p))
+			} else {
+				// An address elsewhere: the client must ignore it.
+				w(fmt.Sprintf("227 Entering Passive Mode (10,9,8,7,%d,%d)", p>>8, p&255))
+			}
+		case "REST":
+			rest, _ = strconv.ParseInt(arg, 10, 64)
+			w("350 Restarting at " + arg)
+		case "RETR":
+			s, ok := f.files[arg]
+			if !ok {
+				if dl != nil {
+					dl.Close()
+					dl = nil
+				}
+				w("550 " + arg + ": No such file or directory")
+				continue
+			}
+			s = s[min(int(rest), len(s)):]
+			rest = 0
+			if f.closeMid >= 0 {
+				dc := accept()
+				w("150 Opening data connection")
+				dc.Write([]byte(s[:f.closeMid]))
+				dc.Close()
+				return
+			}
+			if f.truncate >= 0 {
+				s = s[:f.truncate]
+			}
+			send(s)
+		case "LIST":
+			send(f.listing)
+		case "MLSD":
+			send(f.mlsd)
+		case "NLST":
+			send(f.nlst)
+		case "QUIT":
+			w("221 Goodbye")
+			return
+		default:
+			w("502 Command not implemented")
+		}
+	}
+}

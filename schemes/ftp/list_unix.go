@@ -1,0 +1,62 @@
+package ftp
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// unixLine matches `ls -l` output as FTP servers send it: mode, links,
+// owner and (optional) group, size, a date of "Mon DD HH:MM" (this year) or
+// "Mon DD YYYY", then one space and the name, which may hold spaces.
+var unixLine = regexp.MustCompile(`^([-dlbcpsD])[-rwxsStTlL]{9}[+@.]?\s+\d+\s+(?:\S+\s+){0,2}?(\d+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}|\d{4})\s(.+)$`)
+
+var months = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+
+// parseUnix reads a unix ls -l line. Dates without a year are in the last
+// twelve months before now (ls's convention); times are taken as UTC, the
+// zone servers usually list in.
+func parseUnix(line string, now time.Time) (schemes.Entry, bool) {
+	m := unixLine.FindStringSubmatch(line)
+	if m == nil {
+		return schemes.Entry{}, false
+	}
+	mon, ok := months[strings.ToLower(m[3])]
+	if !ok {
+		return schemes.Entry{}, false
+	}
+	size, _ := strconv.ParseInt(m[2], 10, 64)
+	day, _ := strconv.Atoi(m[4])
+	var t time.Time
+	if hh, mm, ok := strings.Cut(m[5], ":"); ok {
+		h, _ := strconv.Atoi(hh)
+		mi, _ := strconv.Atoi(mm)
+		y := now.UTC().Year()
+		t = time.Date(y, mon, day, h, mi, 0, 0, time.UTC)
+		if t.After(now.Add(24 * time.Hour)) {
+			t = t.AddDate(-1, 0, 0)
+		}
+	} else {
+		y, _ := strconv.Atoi(m[5])
+		t = time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)
+	}
+	e := schemes.Entry{Name: m[6], Size: size, ModTime: t, Raw: line}
+	switch m[1] {
+	case "d", "D":
+		e.Kind = schemes.EntryDir
+	case "l":
+		e.Kind = schemes.EntryLink
+		if name, target, ok := strings.Cut(e.Name, " -> "); ok {
+			e.Name, e.Target = name, target
+		}
+	case "-":
+		e.Kind = schemes.EntryFile
+	default:
+		e.Kind = schemes.EntryOther
+	}
+	return e, true
+}

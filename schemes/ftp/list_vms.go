@@ -1,0 +1,39 @@
+package ftp
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// vmsLine matches a VMS directory line: "NAME.EXT;VERSION  blocks[/alloc]
+// DD-MON-YYYY HH:MM[:SS] ...". Header and "Total of" lines do not match and
+// are kept as raw entries.
+var vmsLine = regexp.MustCompile(`^([A-Za-z0-9$_\-.~]+);(\d+)\s+(\d+)(?:/\d+)?\s+(\d{1,2})-([A-Za-z]{3})-(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?`)
+
+// parseVMS reads a VMS listing line. "X.DIR" is directory X. Sizes are in
+// 512-byte blocks, so the byte size is not known exactly and is left -1.
+func parseVMS(line string) (schemes.Entry, bool) {
+	m := vmsLine.FindStringSubmatch(line)
+	if m == nil {
+		return schemes.Entry{}, false
+	}
+	mon, ok := months[strings.ToLower(m[5])]
+	if !ok {
+		return schemes.Entry{}, false
+	}
+	day, _ := strconv.Atoi(m[4])
+	year, _ := strconv.Atoi(m[6])
+	h, _ := strconv.Atoi(m[7])
+	mi, _ := strconv.Atoi(m[8])
+	sec, _ := strconv.Atoi(m[9])
+	e := schemes.Entry{Name: m[1], Kind: schemes.EntryFile, Size: -1,
+		ModTime: time.Date(year, mon, day, h, mi, sec, 0, time.UTC), Raw: line}
+	if base, ok := strings.CutSuffix(e.Name, ".DIR"); ok {
+		e.Name, e.Kind = base, schemes.EntryDir
+	}
+	return e, true
+}
