@@ -20,7 +20,8 @@ type Config struct {
 	// NoFileFTP refuses file: URLs on another host instead of retrieving
 	// them by ftp (libwww's rule).
 	NoFileFTP bool
-	FTP       *ftp.Handler // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	FTP       *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	Telnet    *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of
@@ -35,7 +36,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		gopher.Schemes(),
 		mailto.Schemes(),
 		nntp.Schemes(),
-		telnet.Schemes(),
+		telnet.Schemes(cfg.Telnet),
 		wais.Schemes(),
 		prospero.Schemes(),
 	}

@@ -16,5 +16,7 @@ type schemeFlags interface {
 
 // perSchemeFlags lists every scheme's flags, explicitly: one line a scheme.
 func perSchemeFlags() []schemeFlags {
-	return []schemeFlags{}
+	return []schemeFlags{
+		&telnetFlags{},
+	}
 }

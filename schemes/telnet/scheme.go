@@ -4,14 +4,17 @@ import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the schemes this package serves: telnet (RFC 1738 §3.8,
 // port 23) and, from the 1994 URI draft, rlogin (port 513) and tn3270
-// (port 23). All three parse the same way. There is no handler yet, so
-// Handler is nil; a later handler will only advise the user (rlogin and
-// tn3270 with a hint that they are unsupported).
-func Schemes() []schemes.Scheme {
+// (port 23). All three parse the same way; h runs telnet sessions and
+// refuses rlogin and tn3270 with a hint (exit 8). A nil h means a Handler
+// with defaults (the process's standard streams, scripted mode).
+func Schemes(h *Handler) []schemes.Scheme {
+	if h == nil {
+		h = &Handler{}
+	}
 	return []schemes.Scheme{
-		{Name: "telnet", Parse: parseLocator},
-		{Name: "rlogin", Parse: parseLocator},
-		{Name: "tn3270", Parse: parseLocator},
+		{Name: "telnet", Parse: parseLocator, Handler: h},
+		{Name: "rlogin", Parse: parseLocator, Handler: h},
+		{Name: "tn3270", Parse: parseLocator, Handler: h},
 	}
 }
 

@@ -146,10 +146,10 @@ func TestParseWrongScheme(t *testing.T) {
 
 func TestSchemes(t *testing.T) {
 	var names []string
-	for _, s := range Schemes() {
+	for _, s := range Schemes(nil) {
 		names = append(names, s.Name)
-		if s.Handler != nil {
-			t.Errorf("%s: Handler is not nil", s.Name)
+		if s.Handler == nil {
+			t.Errorf("%s: Handler is nil", s.Name)
 		}
 		u, err := schemes.Parse(s.Name + "://host.example/")
 		if err != nil {

@@ -1,0 +1,492 @@
+package telnet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// escapeKey is Ctrl-], the key that has called up telnet's command prompt
+// since BSD telnet.
+const escapeKey = 0x1d
+
+// Login progress (session.loginState).
+const (
+	loginOff      = iota // no --login, or done: Stdin flows
+	loginWantUser        // waiting for "login:"
+	loginWantPass        // user typed, waiting for "Password:"
+	loginWantMore        // password typed, waiting for the shell
+)
+
+// loginTail is how much recent output is kept for prompt matching.
+const loginTail = 256
+
+// session is one telnet connection being run.
+type session struct {
+	h           *Handler
+	loc         *URL
+	conn        net.Conn
+	tr          schemes.Trace
+	cred        *login
+	out         io.Writer
+	interactive bool
+	fd          int
+
+	mu       sync.Mutex // guards everything below, and serializes writes to conn
+	neg      negotiator
+	dec      decoder
+	outCR    bool // output: a CR is pending (NUL or LF may follow)
+	inCR     bool // input: a CR is pending (LF may follow)
+	wbuf     []byte
+	obuf     []byte
+	tail     []byte // recent output, for the login prompts
+	state    int    // login progress
+	loginEvt chan error
+	writeErr error // first failed write to the server
+}
+
+func (h *Handler) newSession(loc *URL, conn net.Conn, tr schemes.Trace, cred *login) *session {
+	s := &session{h: h, loc: loc, conn: conn, tr: tr, cred: cred, out: h.stdout(), loginEvt: make(chan error, 2)}
+	s.fd, s.interactive = h.terminalFD()
+	if cred != nil {
+		s.state = loginWantUser
+	}
+	s.neg = negotiator{
+		allowHim: func(opt byte) bool { return opt == optEcho || opt == optSGA || opt == optBinary },
+		allowUs: func(opt byte) bool {
+			return opt == optSGA || opt == optBinary || opt == optTTYPE || (opt == optNAWS && s.interactive)
+		},
+		send:    s.sendNegotiation,
+		changed: s.optionChanged,
+	}
+	return s
+}
+
+// run carries out the session until it ends; see Handler.
+func (s *session) run(ctx context.Context) (err error) {
+	defer s.conn.Close()
+	if s.interactive {
+		restore, rerr := makeRaw(s.fd)
+		if rerr != nil {
+			return &schemes.Error{Scheme: "telnet", Phase: "terminal", Kind: schemes.KindOther, URL: s.loc.Redacted(),
+				Msg: "cannot put the terminal in raw mode", Err: rerr}
+		}
+		defer restore()
+		fmt.Fprintf(s.h.stderr(), "Connected to %s. Escape character is '^]'.\r\n", s.loc.Generic().Host)
+	}
+	quit := make(chan struct{})
+	defer close(quit)
+
+	readDone := make(chan error, 1)
+	activity := make(chan struct{}, 1)
+	go s.readLoop(readDone, activity)
+
+	input := make(chan []byte)
+	go readInput(s.h.stdin(), input, quit)
+
+	winch, stopWinch := notifyResize(s.interactive)
+	defer stopWinch()
+
+	idle := s.h.idle()
+	quiet := time.NewTimer(idle)
+	defer quiet.Stop()
+	stdinDone := false
+	escaped := false
+	finish := func(e error) error {
+		s.conn.Close()
+		<-readDone
+		s.flushOutput()
+		return e
+	}
+	for {
+		var in chan []byte
+		s.mu.Lock()
+		gated := s.state != loginOff
+		s.mu.Unlock()
+		if !gated && !stdinDone {
+			in = input
+		}
+		select {
+		case rerr := <-readDone:
+			s.flushOutput()
+			return s.endError(ctx, rerr)
+		case lerr := <-s.loginEvt:
+			if lerr != nil {
+				return finish(lerr)
+			}
+		case <-activity:
+			resetTimer(quiet, idle)
+		case <-quiet.C:
+			if stdinDone {
+				s.tr.Info(fmt.Sprintf("input ended and the server was silent for %v: closing", idle))
+				return finish(nil)
+			}
+			s.mu.Lock()
+			s.loginQuietLocked()
+			s.mu.Unlock()
+		case p, ok := <-in:
+			if !ok {
+				stdinDone = true
+				s.mu.Lock()
+				if s.inCR {
+					s.inCR = false
+					s.writeLocked([]byte{'\r', 0})
+				}
+				s.mu.Unlock()
+				if s.interactive {
+					continue // a terminal that ended: wait for the server
+				}
+				resetTimer(quiet, idle)
+				continue
+			}
+			if s.interactive {
+				var stop bool
+				p, escaped, stop = s.escape(p, escaped)
+				if stop {
+					fmt.Fprint(s.h.stderr(), "\r\nConnection closed.\r\n")
+					return finish(nil)
+				}
+			}
+			if werr := s.sendInput(p); werr != nil {
+				return finish(s.endError(ctx, werr))
+			}
+		case <-winch:
+			s.mu.Lock()
+			if s.neg.enabled(optNAWS, true) {
+				s.sendNAWSLocked()
+			}
+			s.mu.Unlock()
+		case <-ctx.Done():
+			return finish(ioError(s.loc, "session", ctx.Err()))
+		}
+	}
+}
+
+// escape handles Ctrl-] in interactive input: the bytes before it are
+// sent, and the next key decides — q, y or Ctrl-] again... quits, anything
+// else goes back to the session.
+func (s *session) escape(p []byte, escaped bool) (send []byte, stillEscaped, stop bool) {
+	if escaped {
+		if len(p) > 0 && (p[0] == 'q' || p[0] == 'Q' || p[0] == 'y' || p[0] == 'Y') {
+			return nil, false, true
+		}
+		fmt.Fprint(s.h.stderr(), "\r\n")
+		return nil, false, false // the answer is not typed to the server
+	}
+	i := bytes.IndexByte(p, escapeKey)
+	if i < 0 {
+		return p, false, false
+	}
+	fmt.Fprint(s.h.stderr(), "\r\ntelnet> quit? [y/N] ")
+	return p[:i], true, false
+}
+
+// endError classifies why the connection ended: EOF from the server is the
+// normal end of a session (nil).
+func (s *session) endError(ctx context.Context, err error) error {
+	if err == nil || errors.Is(err, io.EOF) {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ioError(s.loc, "session", ctx.Err())
+	}
+	return ioError(s.loc, "session", err)
+}
+
+// ioError wraps an I/O failure during the session. It is never retryable:
+// a session that ran cannot be replayed.
+func ioError(loc *URL, phase string, err error) error {
+	e := transport.IOError("telnet", phase, err)
+	var se *schemes.Error
+	if errors.As(e, &se) {
+		c := *se
+		c.Retryable = false
+		if c.URL == "" {
+			c.URL = loc.Redacted()
+		}
+		return &c
+	}
+	return e
+}
+
+func resetTimer(t *time.Timer, d time.Duration) {
+	t.Stop()
+	select {
+	case <-t.C:
+	default:
+	}
+	t.Reset(d)
+}
+
+// readInput copies r to ch in chunks until r ends, then closes ch.
+func readInput(r io.Reader, ch chan<- []byte, quit <-chan struct{}) {
+	defer close(ch)
+	for {
+		buf := make([]byte, 4096)
+		n, err := r.Read(buf)
+		if n > 0 {
+			select {
+			case ch <- buf[:n]:
+			case <-quit:
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLoop decodes the server's stream until it ends. Idle timeouts of the
+// connection are not an end: a session may be quiet for as long as the
+// person likes.
+func (s *session) readLoop(done chan<- error, activity chan<- struct{}) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.conn.Read(buf)
+		if n > 0 {
+			s.mu.Lock()
+			s.dec.feed(buf[:n], s)
+			s.checkLoginLocked()
+			s.mu.Unlock()
+			select {
+			case activity <- struct{}{}:
+			default:
+			}
+		}
+		if err != nil {
+			var idle *transport.IdleTimeoutError
+			if errors.As(err, &idle) {
+				continue
+			}
+			done <- err
+			return
+		}
+	}
+}
+
+// data is server output: decoded NVT text goes to Stdout (sink).
+func (s *session) data(p []byte) {
+	binary := s.neg.enabled(optBinary, false)
+	b := s.obuf[:0]
+	for _, c := range p {
+		if binary {
+			b = append(b, c)
+			continue
+		}
+		if s.outCR {
+			s.outCR = false
+			switch c {
+			case 0: // CR NUL is a bare CR
+				if !s.interactive {
+					b = append(b, '\r')
+				}
+				continue
+			case '\n':
+				// CR LF is an end of line: LF for pipes and files; on a
+				// terminal the CR has been written already.
+				b = append(b, '\n')
+				continue
+			default:
+				if !s.interactive {
+					b = append(b, '\r')
+				}
+			}
+		}
+		if c == '\r' {
+			s.outCR = true
+			if s.interactive {
+				b = append(b, '\r') // a terminal wants it at once
+			}
+			continue
+		}
+		b = append(b, c)
+	}
+	s.obuf = b
+	if len(b) > 0 {
+		s.out.Write(b)
+		if s.state != loginOff {
+			s.tail = append(s.tail, b...)
+			if len(s.tail) > loginTail {
+				s.tail = append(s.tail[:0], s.tail[len(s.tail)-loginTail:]...)
+			}
+		}
+	}
+}
+
+// flushOutput writes a CR still held at the end of the session.
+func (s *session) flushOutput() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.outCR && !s.interactive {
+		s.out.Write([]byte{'\r'})
+	}
+	s.outCR = false
+}
+
+// negotiate is a WILL, WONT, DO or DONT from the server (sink).
+func (s *session) negotiate(cmd, opt byte) {
+	s.tr.Received(fmt.Sprintf("IAC %s %s", commandName(cmd), optionName(opt)))
+	s.neg.receive(cmd, opt)
+}
+
+// subnegotiate answers TERMINAL-TYPE SEND (sink); other subnegotiations
+// are for options urlget never enabled and are ignored.
+func (s *session) subnegotiate(opt byte, params []byte) {
+	s.tr.Received(fmt.Sprintf("IAC SB %s % x IAC SE", optionName(opt), params))
+	if opt == optTTYPE && len(params) > 0 && params[0] == ttypeSEND && s.neg.enabled(optTTYPE, true) {
+		t := strings.ToUpper(s.h.termType())
+		msg := append([]byte{cmdIAC, cmdSB, optTTYPE, ttypeIS}, escapeIAC(nil, []byte(t))...)
+		s.writeLocked(append(msg, cmdIAC, cmdSE))
+		s.tr.Sent("IAC SB TERMINAL-TYPE IS " + t + " IAC SE")
+	}
+}
+
+// command is any other telnet command (sink). GA, NOP and DM need no
+// action; AYT and the rest are for servers to act on.
+func (s *session) command(cmd byte) {
+	if cmd != cmdGA && cmd != cmdNOP {
+		s.tr.Received("IAC " + commandName(cmd))
+	}
+}
+
+// sendNegotiation is the negotiator's send: called with mu held.
+func (s *session) sendNegotiation(cmd, opt byte) {
+	s.tr.Sent(fmt.Sprintf("IAC %s %s", commandName(cmd), optionName(opt)))
+	s.writeLocked([]byte{cmdIAC, cmd, opt})
+}
+
+// optionChanged acts on options coming into effect: NAWS is sent at once.
+func (s *session) optionChanged(opt byte, local, enabled bool) {
+	if opt == optNAWS && local && enabled {
+		s.sendNAWSLocked()
+	}
+}
+
+// sendNAWSLocked sends the terminal's size (RFC 1073).
+func (s *session) sendNAWSLocked() {
+	w, h, ok := windowSize(s.fd)
+	if !ok {
+		return
+	}
+	msg := []byte{cmdIAC, cmdSB, optNAWS}
+	msg = escapeIAC(msg, []byte{byte(w >> 8), byte(w), byte(h >> 8), byte(h)})
+	s.writeLocked(append(msg, cmdIAC, cmdSE))
+	s.tr.Sent(fmt.Sprintf("IAC SB NAWS %d %d IAC SE", w, h))
+}
+
+// sendInput sends what the user typed, as NVT text unless BINARY is in
+// effect on our side.
+func (s *session) sendInput(p []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.wbuf[:0]
+	binary := s.neg.enabled(optBinary, true)
+	for _, c := range p {
+		if binary {
+			b = escapeIAC(b, []byte{c})
+			continue
+		}
+		if s.inCR {
+			s.inCR = false
+			if c == '\n' {
+				b = append(b, '\r', '\n')
+				continue
+			}
+			b = append(b, '\r', 0)
+		}
+		switch {
+		case c == '\r' && s.interactive:
+			b = append(b, '\r', 0) // the Return key
+		case c == '\r':
+			s.inCR = true // CR LF from a file is one end of line
+		case c == '\n':
+			b = append(b, '\r', '\n')
+		case c == cmdIAC:
+			b = append(b, cmdIAC, cmdIAC)
+		default:
+			b = append(b, c)
+		}
+	}
+	s.wbuf = b
+	s.writeLocked(b)
+	return s.writeErr
+}
+
+// sendLineLocked types one line (the login user or password).
+func (s *session) sendLineLocked(line string) {
+	s.writeLocked(append(escapeIAC(nil, []byte(line)), '\r', '\n'))
+}
+
+// writeLocked writes to the server; the first failure is kept and later
+// writes are skipped.
+func (s *session) writeLocked(p []byte) {
+	if s.writeErr != nil || len(p) == 0 {
+		return
+	}
+	if _, err := s.conn.Write(p); err != nil {
+		s.writeErr = err
+	}
+}
+
+// checkLoginLocked types the user and password at their prompts and
+// decides when the shell is ready for the input.
+func (s *session) checkLoginLocked() {
+	if s.state == loginOff {
+		return
+	}
+	t := strings.ToLower(strings.TrimRight(string(s.tail), " \t\r\n"))
+	switch s.state {
+	case loginWantUser:
+		if strings.HasSuffix(t, "login:") || strings.HasSuffix(t, "username:") {
+			s.tr.Sent(s.cred.user)
+			s.sendLineLocked(s.cred.user)
+			s.state, s.tail = loginWantPass, s.tail[:0]
+		}
+	case loginWantPass:
+		if strings.HasSuffix(t, "password:") {
+			s.tr.Sent(s.cred.password) // redacted by Secret
+			s.sendLineLocked(s.cred.password)
+			s.state, s.tail = loginWantMore, s.tail[:0]
+		}
+	case loginWantMore:
+		switch {
+		case strings.Contains(t, "incorrect") || strings.Contains(t, "denied") || strings.Contains(t, "failed"):
+			s.state = loginOff
+			s.loginEvt <- &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindPermission,
+				URL: s.loc.Redacted(), Msg: fmt.Sprintf("login as %s refused by the server", s.cred.user)}
+		case hasPromptSuffix(string(s.tail)):
+			s.state, s.tail = loginOff, nil
+		}
+	}
+}
+
+// loginQuietLocked is called when the server has been quiet for the idle
+// time: after the password, output that ended without a recognisable
+// prompt still means the login went through. Silence alone does not (a
+// refused login is answered after a delay).
+func (s *session) loginQuietLocked() {
+	if s.state == loginWantMore && len(bytes.TrimSpace(s.tail)) > 0 {
+		s.state, s.tail = loginOff, nil
+	}
+}
+
+// hasPromptSuffix reports whether out ends like a shell or service prompt:
+// "$ ", "# ", "> " or "% ".
+func hasPromptSuffix(out string) bool {
+	for _, p := range []string{"$ ", "# ", "> ", "% "} {
+		if strings.HasSuffix(out, p) {
+			return true
+		}
+	}
+	return false
+}
