@@ -21,6 +21,7 @@ type Config struct {
 	// them by ftp (libwww's rule).
 	NoFileFTP bool
 	FTP       *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	Gopher    *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
 	Telnet    *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
 }
 
@@ -33,7 +34,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		file.Schemes(&file.Handler{NoFTP: cfg.NoFileFTP}),
 		http.Schemes(&http.Handler{}),
 		ftp.Schemes(cfg.FTP),
-		gopher.Schemes(),
+		gopher.Schemes(cfg.Gopher),
 		mailto.Schemes(),
 		nntp.Schemes(),
 		telnet.Schemes(cfg.Telnet),

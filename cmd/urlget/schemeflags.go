@@ -18,5 +18,6 @@ type schemeFlags interface {
 func perSchemeFlags() []schemeFlags {
 	return []schemeFlags{
 		&telnetFlags{},
+		&gopherFlags{},
 	}
 }

@@ -3,12 +3,15 @@ package gopher
 import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the schemes this package serves: gopher (port 70) and
-// gophers, gopher over TLS (its default port is schemes.DefaultPort's).
-// Both parse the same gopher-path. There is no handler yet: Handler is nil.
-func Schemes() []schemes.Scheme {
+// gophers, gopher over TLS (its default port is schemes.DefaultPort's),
+// both handled by h; a nil h means a Handler with default settings.
+func Schemes(h *Handler) []schemes.Scheme {
+	if h == nil {
+		h = &Handler{}
+	}
 	return []schemes.Scheme{
-		{Name: "gopher", Parse: parseLocator},
-		{Name: "gophers", Parse: parseLocator},
+		{Name: "gopher", Parse: parseLocator, Handler: h},
+		{Name: "gophers", Parse: parseLocator, Handler: h},
 	}
 }
 

@@ -173,7 +173,7 @@ func TestPlusWithoutSearch(t *testing.T) {
 
 func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
-	for _, s := range Schemes() {
+	for _, s := range Schemes(nil) {
 		r.Register(s)
 	}
 	for raw, port := range map[string]int{"gopher://h/": 70, "gophers://h/": schemes.DefaultPort("gophers")} {

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/gopher"
+)
+
+// gopherFlags configure the gopher and gophers handler.
+type gopherFlags struct {
+	search   string
+	form     []string
+	formJSON string
+	views    bool
+	unstuff  bool
+	fs       *pflag.FlagSet
+}
+
+func (f *gopherFlags) add(fs *pflag.FlagSet) {
+	f.fs = fs
+	fs.StringVar(&f.search, "search", "", "gopher: search `WORDS` for a type 7 item whose URL has none")
+	fs.StringArrayVar(&f.form, "form", nil, "gopher: answer a Gopher+ +ASK question, `NAME=VALUE` (NAME: the prompt or its number); repeat")
+	fs.StringVar(&f.formJSON, "form-json", "", "gopher: +ASK answers from `FILE`, a JSON object of NAME: value (a string, or a list of lines)")
+	fs.BoolVar(&f.views, "views", false, "gopher: list the item's Gopher+ views (with their URLs) instead of retrieving it")
+	fs.BoolVar(&f.unstuff, "gopher-unstuff", false, "gopher: undo RFC 1436 dot-stuffing (\"..\" lines) in plain text replies")
+}
+
+func (f *gopherFlags) apply(cfg *fetch.Config) error {
+	h := &gopher.Handler{Views: f.views, Unstuff: f.unstuff}
+	if f.fs != nil && f.fs.Changed("search") {
+		s := f.search
+		h.Search = &s
+	}
+	usage := func(part, msg string) error {
+		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: part, Msg: msg}
+	}
+	if f.formJSON != "" {
+		b, err := os.ReadFile(f.formJSON)
+		if err != nil {
+			return usage("form-json", fmt.Sprintf("--form-json: %v", err))
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return usage("form-json", fmt.Sprintf("--form-json %s: want a JSON object: %v", f.formJSON, err))
+		}
+		h.Form = gopher.Answers{}
+		for k, v := range raw {
+			switch v := v.(type) {
+			case string:
+				h.Form[k] = v
+			case bool:
+				h.Form[k] = map[bool]string{false: "0", true: "1"}[v]
+			case float64:
+				h.Form[k] = fmt.Sprint(v)
+			case []any:
+				lines := make([]string, len(v))
+				for i, l := range v {
+					lines[i] = fmt.Sprint(l)
+				}
+				h.Form[k] = strings.Join(lines, "\n")
+			default:
+				return usage("form-json", fmt.Sprintf("--form-json: value of %q must be a string, number, boolean or list", k))
+			}
+		}
+	}
+	for _, kv := range f.form {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usage("form", fmt.Sprintf("--form %q: want NAME=VALUE", kv))
+		}
+		if h.Form == nil {
+			h.Form = gopher.Answers{}
+		}
+		h.Form[k] = v
+	}
+	cfg.Gopher = h
+	return nil
+}

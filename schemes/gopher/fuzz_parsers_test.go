@@ -1,0 +1,88 @@
+package gopher
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"testing"
+)
+
+// FuzzParseMenu: any bytes parse without panic, within the line cap, and
+// every item's URL that is a gopher URL parses back to itself.
+func FuzzParseMenu(f *testing.F) {
+	for _, s := range []string{
+		"iWelcome\t\tnull.host\t1\r\n0LF\t/text/lf.txt\t127.0.0.1\t7070\r\n.\r\n",
+		"1Docs\t/docs\tExample.org\t70\t+\r\n0Form\t/f\th\t7071\t?\n",
+		"8Telnet\talice\t127.0.0.1\t2323\r\nhL\tURL:http://x/\th\t70\r\n3err\t\terror.host\t1",
+		"0\t\t\t\r\n\t\t\t\t\t\n0x\ty\t[::1]\t70\n9a\t%zz\th\t99999\n", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		items, _, err := ParseMenu(strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = RenderMenu(items, "gopher")
+		for _, it := range items {
+			if len(it.Raw) > MaxLine {
+				t.Fatalf("line of %d bytes kept", len(it.Raw))
+			}
+			e := it.Entry("gopher")
+			if strings.HasPrefix(e.URL, "gopher://") {
+				g := mustParse(t, e.URL)
+				if g.String() != e.URL {
+					t.Fatalf("%q: URL %q re-formats as %q", it.Raw, e.URL, g.String())
+				}
+			}
+			if it.Valid && ParseItem(FormatItem(it)).Selector != it.Selector {
+				t.Fatalf("%q: selector does not survive FormatItem", it.Raw)
+			}
+		}
+	})
+}
+
+// FuzzParseAttributes: any bytes parse without panic; views, questions and
+// the rendering never panic either.
+func FuzzParseAttributes(f *testing.F) {
+	f.Add(strings.TrimPrefix(attrsReply, "+-1\r\n"))
+	f.Add(strings.TrimPrefix(askReply, "+-2\r\n"))
+	f.Add("junk\r\n+:\r\n+A B:\r\n+X:\r\n\r\n:\r\n+ASK:\r\n Select:\r\n Choose:\r\n:x\r\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		items, err := ParseAttributes(strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = RenderAttributes(items)
+		_ = attributeEntries(items, "gopher")
+		for _, a := range items {
+			a.Info()
+			for _, v := range a.Views() {
+				_ = v.Plus()
+			}
+			qs := a.Questions()
+			vals := make([]string, len(qs))
+			sub := Submission(qs, vals)
+			if !isSubmission(sub) {
+				t.Fatalf("submission %q not recognised", sub)
+			}
+		}
+	})
+}
+
+// FuzzTextReader: text conversion never panics and without a "." line it
+// only drops the CR of CRLF pairs.
+func FuzzTextReader(f *testing.F) {
+	f.Add("a\r\n.\r\n..\r\nb\r\n.\r\n", false)
+	f.Add("\r\r\n\n.\n", true)
+	f.Fuzz(func(t *testing.T, in string, unstuff bool) {
+		tr := &textReader{br: bufio.NewReaderSize(strings.NewReader(in), 16), unstuff: unstuff}
+		out, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !unstuff && !strings.Contains(in, ".") && len(in) < 16 && string(out) != strings.ReplaceAll(in, "\r\n", "\n") {
+			t.Fatalf("%q -> %q", in, out)
+		}
+	})
+}

@@ -1,0 +1,529 @@
+package gopher
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// Handler retrieves gopher and gophers URLs (RFC 1738 §3.4) with Gopher+
+// (views, attributes, +ASK forms), dialing only through the request's
+// Dialer. The zero value is ready to use; it holds configuration only and
+// is safe for concurrent use.
+type Handler struct {
+	// Search is used for a type 7 item whose URL has no search
+	// (`--search WORDS`); nil: ask on the terminal, else fail with exit 2.
+	Search *string
+	// Form answers +ASK questions (`--form NAME=VALUE`, `--form-json`),
+	// by prompt or 1-based position; unanswered ones are asked on the
+	// terminal or take their default.
+	Form Answers
+	// Views lists the views of the item (from its +VIEWS attribute block)
+	// instead of retrieving it (`--views`).
+	Views bool
+	// Unstuff drops the first "." of text lines starting with ".." in
+	// plain (non-Gopher+) type 0 replies, as RFC 1436 says. Off by
+	// default: gophernicus and pygopherd do not dot-stuff, so unstuffing
+	// would corrupt their ".." lines. Gopher+ `+-1` replies are always
+	// unstuffed.
+	Unstuff bool
+}
+
+var (
+	_ schemes.Handler   = (*Handler)(nil)
+	_ schemes.Explainer = (*Handler)(nil)
+	_ schemes.Lister    = (*Handler)(nil)
+)
+
+// mode is what a fetch asks the server for.
+type mode int
+
+const (
+	modePlain mode = iota // the item as its type says, with the URL's Gopher+ string if any
+	modeAttrs             // "!" or "$": attribute blocks
+	modeViews             // --views: "!" then list +VIEWS
+	modeForm              // "?": "!" for +ASK, then a submission
+)
+
+func (h *Handler) modeOf(g *URL) mode {
+	switch {
+	case h.Views:
+		return modeViews
+	case g.Plus == nil:
+		return modePlain
+	case *g.Plus == "?":
+		return modeForm
+	case strings.HasPrefix(*g.Plus, "!") || strings.HasPrefix(*g.Plus, "$"):
+		return modeAttrs
+	}
+	return modePlain
+}
+
+// Fetch retrieves req.URL. Menus come back rendered in Body with Entries
+// set; text as local text (CRLF → LF, the RFC 1436 terminator removed);
+// everything else byte for byte. Gopher+ reply headers are stripped.
+func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	g, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	tr := req.Trace
+	if tr == nil {
+		tr = schemes.NopTrace{}
+	}
+	if g.Type == 'h' && g.Plus == nil && g.Search == nil {
+		if u, ok := strings.CutPrefix(g.Selector, "URL:"); ok && u != "" {
+			tr.Info("h item with a URL: selector refers to " + u)
+			return &schemes.Response{Redirect: u, Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
+		}
+	}
+	if g.Type == '8' || g.Type == 'T' {
+		it := Item{Type: g.Type, Selector: g.Selector, Host: g.u.Host, Port: g.u.EffectivePort(), Valid: true}
+		if u := telnetURL(it); u != "" {
+			return &schemes.Response{Redirect: u, Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, h.wrap(g, "request", err)
+	}
+	search, err := h.search(ctx, g, req.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	switch m := h.modeOf(g); m {
+	case modeViews, modeForm:
+		bang := "!"
+		line, err := RequestLine(g, search, &bang)
+		if err != nil {
+			return nil, err
+		}
+		items, err := h.attributes(ctx, req, g, line, tr)
+		if err != nil {
+			return nil, err
+		}
+		var attrs Attributes
+		if len(items) > 0 {
+			attrs = items[0]
+		}
+		if m == modeViews {
+			return viewsResponse(g, search, attrs), nil
+		}
+		qs := attrs.Questions()
+		if len(qs) == 0 {
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindProtocol, URL: g.Redacted(),
+				Msg: "the item has no +ASK form (its attributes hold no +ASK block)"}
+		}
+		vals, err := Answer(ctx, qs, h.Form, req.Prompt)
+		if err != nil {
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "form", Msg: err.Error()}
+		}
+		sub := Submission(qs, vals)
+		tr.Info(fmt.Sprintf("submitting the form (%d questions)", len(qs)))
+		line, err = RequestLine(g, search, &sub)
+		if err != nil {
+			return nil, err
+		}
+		return h.fetchLine(ctx, req, g, line, true, modePlain, tr)
+	default:
+		line, err := RequestLine(g, search, g.Plus)
+		if err != nil {
+			return nil, err
+		}
+		return h.fetchLine(ctx, req, g, line, g.Plus != nil, m, tr)
+	}
+}
+
+// search returns the search string to send: the URL's, else for a type 7
+// item Handler.Search or the terminal's answer; with neither, exit 2.
+func (h *Handler) search(ctx context.Context, g *URL, prompt schemes.Prompter) (*string, error) {
+	if g.Search != nil || g.Type != '7' {
+		return g.Search, nil
+	}
+	if h.Search != nil {
+		return h.Search, nil
+	}
+	if prompt != nil {
+		if s, err := prompt(ctx, "Search for: ", false); err == nil {
+			return &s, nil
+		}
+	}
+	return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "request", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "search",
+		Msg: "type 7 (search) item without a search string: give one with --search WORDS or in the URL (%09words)"}
+}
+
+// attributes sends line (a "!" request) and parses the attribute blocks.
+func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, line string, tr schemes.Trace) ([]Attributes, error) {
+	c, br, hdr, plus, err := h.exchange(ctx, req, g, line, true, tr)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	var body io.Reader = br
+	if plus {
+		body = bodyReader(br, hdr)
+	}
+	items, err := ParseAttributes(body)
+	if err != nil {
+		return nil, h.wrap(g, "attributes", err)
+	}
+	return items, nil
+}
+
+// exchange dials, sends line and reads the Gopher+ header if wantPlus.
+// On error the connection is closed. A `-` error header is turned into
+// the error it means.
+func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, tr schemes.Trace) (net.Conn, *bufio.Reader, Header, bool, error) {
+	c, err := h.dial(ctx, req, g)
+	if err != nil {
+		return nil, nil, Header{}, false, err
+	}
+	if req.Timeout > 0 {
+		c.SetDeadline(time.Now().Add(req.Timeout))
+	}
+	tr.Sent(strings.TrimSuffix(Quote(line), `"`)[1:])
+	if _, err := io.WriteString(c, line); err != nil {
+		c.Close()
+		return nil, nil, Header{}, false, h.wrap(g, "send", err)
+	}
+	br := bufio.NewReaderSize(c, 64<<10)
+	var hdr Header
+	var plus bool
+	if wantPlus {
+		hdr, plus = peekHeader(br)
+		if plus {
+			tr.Received(hdr.String())
+		} else {
+			tr.Info("no Gopher+ header: the server answered in plain Gopher")
+		}
+	} else {
+		br.Peek(1) // the first byte is within the timeout
+	}
+	if req.Timeout > 0 {
+		c.SetDeadline(time.Time{})
+	}
+	if plus && hdr.Err {
+		eb := readErrorBlock(bodyReader(br, Header{Length: hdr.Length}))
+		c.Close()
+		tr.Received(fmt.Sprintf("%d %s", eb.Code, eb.Text))
+		return nil, nil, hdr, plus, h.plusError(g, eb)
+	}
+	return c, br, hdr, plus, nil
+}
+
+// plusError maps a Gopher+ error block to an error: code 1 (not
+// available) exit 3, code 2 (try again later) exit 5 and retryable, code
+// 3 (moved) exit 3 naming the new place; others are protocol errors.
+func (h *Handler) plusError(g *URL, eb ErrorBlock) error {
+	e := &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Code: eb.Code, URL: g.Redacted(), Msg: eb.Text}
+	switch eb.Code {
+	case 1:
+		e.Kind = schemes.KindNotFound
+	case 2:
+		e.Kind, e.Retryable = schemes.KindConnect, true
+	case 3:
+		e.Kind = schemes.KindNotFound
+		if eb.Moved != nil {
+			if u := eb.Moved.URL(g.u.Scheme); u != "" {
+				e.Msg += " (moved to " + u + ")"
+			}
+		}
+	default:
+		e.Kind = schemes.KindProtocol
+	}
+	return e
+}
+
+// dial connects, over TLS for gophers.
+func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL) (net.Conn, error) {
+	if req.Dialer == nil {
+		return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "dial", Kind: schemes.KindOther, URL: g.Redacted(), Msg: "no Dialer in the request"}
+	}
+	c, err := req.Dialer.Dial(ctx, g.u.Scheme, g.u.Host, g.u.EffectivePort())
+	if err != nil {
+		if se, ok := err.(*schemes.Error); ok && se.URL == "" {
+			se.URL = g.Redacted()
+		}
+		return nil, err
+	}
+	if _, ok := transport.ConnOf(c); !ok {
+		c = transport.Wrap(ctx, c, 0) // a test's dialer: still honour ctx
+	}
+	if g.u.Scheme != "gophers" {
+		return c, nil
+	}
+	var tc net.Conn
+	if d, ok := req.Dialer.(*transport.Dialer); ok {
+		tc, err = d.StartTLS(ctx, c, g.u.Scheme, g.u.Host, req.TLS)
+	} else {
+		cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: g.u.Host}
+		if req.TLS != nil {
+			cfg = req.TLS.Clone()
+			if cfg.ServerName == "" {
+				cfg.ServerName = g.u.Host
+			}
+		}
+		t := tls.Client(c, cfg)
+		err, tc = t.HandshakeContext(ctx), t
+	}
+	if err != nil {
+		c.Close()
+		return nil, h.wrap(g, "tls", err)
+	}
+	return tc, nil
+}
+
+// fetchLine sends line and reads the reply as g's type says.
+func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, m mode, tr schemes.Trace) (*schemes.Response, error) {
+	c, br, hdr, plus, err := h.exchange(ctx, req, g, line, wantPlus, tr)
+	if err != nil {
+		return nil, err
+	}
+	var body io.Reader = br
+	size := int64(-1)
+	if plus {
+		body = bodyReader(br, hdr)
+		if hdr.Length >= 0 {
+			size = hdr.Length
+		}
+	}
+	resp := &schemes.Response{Size: size, Name: g.FileName(), Type: mediaType(g.Type)}
+	fail := func(err error) (*schemes.Response, error) { c.Close(); return nil, err }
+	switch {
+	case m == modeAttrs && plus:
+		items, err := ParseAttributes(body)
+		if err != nil {
+			return fail(h.wrap(g, "attributes", err))
+		}
+		c.Close()
+		text := RenderAttributes(items)
+		resp.Body, resp.Size, resp.Type = io.NopCloser(strings.NewReader(text)), int64(len(text)), "text/plain"
+		resp.Entries = attributeEntries(items, g.u.Scheme)
+		return resp, nil
+	case isMenu(g.Type):
+		items, terminated, err := ParseMenu(io.LimitReader(body, 256<<20))
+		if err != nil {
+			return fail(h.wrap(g, "menu", err))
+		}
+		c.Close()
+		if !terminated && !plus {
+			tr.Info(`menu ended without a "." line`)
+		}
+		if e := onlyErrors(items); e != "" {
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: g.Redacted(), Msg: e}
+		}
+		text := RenderMenu(items, g.u.Scheme)
+		resp.Body, resp.Size, resp.Type = io.NopCloser(strings.NewReader(text)), int64(len(text)), "text/plain"
+		resp.Entries = make([]schemes.Entry, 0, len(items))
+		for _, it := range items {
+			resp.Entries = append(resp.Entries, it.Entry(g.u.Scheme))
+		}
+		return resp, nil
+	}
+	if !plus {
+		if msg, ok := sniffError(br); ok {
+			c.Close()
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: g.Redacted(), Msg: msg}
+		}
+	}
+	if isText(g.Type) {
+		tb := bufio.NewReaderSize(body, 64<<10)
+		t := &textReader{br: tb, unstuff: h.Unstuff && !plus}
+		if !plus {
+			t.onEnd = func(term bool) {
+				if !term {
+					tr.Info(`text ended without a "." line (the server does not terminate text)`)
+				}
+			}
+		}
+		body, resp.Size = t, -1
+	}
+	resp.Body = &bodyCloser{r: body, c: c, g: g}
+	return resp, nil
+}
+
+// onlyErrors returns the text of the error items when a menu holds
+// nothing but error (3) and info (i) lines and at least one error.
+func onlyErrors(items []Item) string {
+	var msgs []string
+	for _, it := range items {
+		switch it.Type {
+		case '3':
+			msgs = append(msgs, strings.TrimSpace(it.Display))
+		case 'i':
+		default:
+			return ""
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// sniffError recognises a plain-Gopher error sent in place of a document:
+// a reply that is only type 3 menu lines (UMN gopherd, pygopherd) or
+// gophernicus 3.1's text error page ("Error: File or directory not
+// found!" and its footer). It peeks at most 1 KiB and consumes nothing;
+// it only says yes for a whole reply shorter than that.
+func sniffError(br *bufio.Reader) (string, bool) {
+	b, err := br.Peek(1024)
+	if err == nil || len(b) == 0 {
+		return "", false // 1 KiB or more: a document
+	}
+	s := string(b)
+	if strings.HasPrefix(s, "3") {
+		items, _, _ := ParseMenu(strings.NewReader(s))
+		if msg := onlyErrors(items); msg != "" && items[0].Valid {
+			return msg, true
+		}
+	}
+	if strings.HasPrefix(s, "Error: ") && strings.Contains(s, "Gophered by Gophernicus") {
+		first, _, _ := strings.Cut(s, "\n")
+		return strings.TrimSpace(first), true
+	}
+	return "", false
+}
+
+// viewsResponse lists the views of an item as a listing, each with the
+// URL that requests it.
+func viewsResponse(g *URL, search *string, a Attributes) *schemes.Response {
+	var b strings.Builder
+	entries := []schemes.Entry{}
+	for _, v := range a.Views() {
+		p := v.Plus()
+		s := ""
+		if search != nil {
+			s = *search
+		}
+		u := (&URL{Type: g.Type, Selector: g.Selector, Search: &s, Plus: &p, u: g.u}).String()
+		name := strings.TrimSpace(v.Type + " " + v.Language)
+		fmt.Fprintf(&b, "%s %s  <%s>\n", name, v.Size, u)
+		entries = append(entries, schemes.Entry{Name: name, Kind: schemes.EntryFile, Size: -1, URL: u, Type: v.Type, Raw: v.Size})
+	}
+	text := b.String()
+	return &schemes.Response{Body: io.NopCloser(strings.NewReader(text)), Size: int64(len(text)), Type: "text/plain", Entries: entries}
+}
+
+// mediaType is the media type an item type implies, "" when unknown.
+func mediaType(t byte) string {
+	switch t {
+	case '0':
+		return "text/plain"
+	case 'h':
+		return "text/html"
+	case 'g':
+		return "image/gif"
+	case 'P':
+		return "application/pdf"
+	}
+	return ""
+}
+
+// bodyCloser reads the reply and closes the connection; read errors
+// become *schemes.Error.
+type bodyCloser struct {
+	r io.Reader
+	c net.Conn
+	g *URL
+}
+
+func (b *bodyCloser) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		return n, transport.IOError(b.g.u.Scheme, "read", err)
+	}
+	return n, err
+}
+
+func (b *bodyCloser) Close() error { return b.c.Close() }
+
+// wrap turns an I/O error into a *schemes.Error naming the URL.
+func (h *Handler) wrap(g *URL, phase string, err error) error {
+	err = transport.IOError(g.u.Scheme, phase, err)
+	if se, ok := err.(*schemes.Error); ok {
+		if se.URL == "" {
+			se.URL = g.Redacted()
+		}
+		if se.Kind == schemes.KindOther && se.Msg == "" {
+			se.Kind = schemes.KindProtocol
+		}
+	}
+	return err
+}
+
+// List returns the entries of the menu (or search result, or attribute
+// reply) req.URL designates.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) ([]schemes.Entry, error) {
+	resp, err := h.Fetch(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	if resp.Entries == nil {
+		g, _ := locator(req)
+		return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "type",
+			Msg: fmt.Sprintf("item type %q is not a menu (want 1 or 7)", g.Type)}
+	}
+	return resp.Entries, nil
+}
+
+// Explain returns the plan without any I/O: the connection and each line
+// sent, quoted so that TAB and CRLF show.
+func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
+	g, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	if g.Type == 'h' && g.Plus == nil && g.Search == nil && strings.HasPrefix(g.Selector, "URL:") {
+		return []string{"redirect to " + strings.TrimPrefix(g.Selector, "URL:")}, nil
+	}
+	conn := "connect " + g.u.HostPort()
+	if g.u.Scheme == "gophers" {
+		conn += " (TLS)"
+	}
+	search := g.Search
+	if search == nil && g.Type == '7' {
+		s := "<search: --search WORDS>"
+		if h.Search != nil {
+			s = *h.Search
+		}
+		search = &s
+	}
+	switch h.modeOf(g) {
+	case modeViews, modeForm:
+		bang := "!"
+		line, err := RequestLine(g, search, &bang)
+		if err != nil {
+			return nil, err
+		}
+		plan := []string{conn, "send " + Quote(line)}
+		if h.modeOf(g) == modeViews {
+			return append(plan, "list the +VIEWS block"), nil
+		}
+		sub := "+\t1\r\n+-1\r\n<answers, one a line>\r\n.\r\n"
+		line = g.Selector + "\t"
+		if search != nil && (*search != "" || g.Type == '7') {
+			line += *search + "\t"
+		}
+		return append(plan, "ask the +ASK questions (--form NAME=VALUE, or the terminal)", conn, "send "+Quote(line+sub)), nil
+	}
+	line, err := RequestLine(g, search, g.Plus)
+	if err != nil {
+		return nil, err
+	}
+	return []string{conn, "send " + Quote(line)}, nil
+}
+
+func locator(req *schemes.Request) (*URL, error) {
+	g, ok := req.URL.(*URL)
+	if !ok {
+		return nil, &schemes.Error{Scheme: "gopher", Phase: "request", Kind: schemes.KindOther,
+			Msg: fmt.Sprintf("gopher handler given a %T, want *gopher.URL", req.URL)}
+	}
+	return g, nil
+}

@@ -1,0 +1,502 @@
+package gopher
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// fakeServer answers each connection with the next canned reply and
+// records what the client sent (the request line, and a form's data block).
+type fakeServer struct {
+	ln      net.Listener
+	mu      sync.Mutex
+	replies []string
+	got     []string
+	wg      sync.WaitGroup
+}
+
+func newFakeServer(t *testing.T, replies ...string) *fakeServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &fakeServer{ln: ln, replies: replies}
+	s.wg.Add(1)
+	go s.serve()
+	t.Cleanup(func() { ln.Close(); s.wg.Wait() })
+	return s
+}
+
+func (s *fakeServer) serve() {
+	defer s.wg.Done()
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		br := bufio.NewReader(c)
+		var req strings.Builder
+		line, _ := br.ReadString('\n')
+		req.WriteString(line)
+		if f := strings.Split(strings.TrimRight(line, "\r\n"), "\t"); len(f) >= 3 && f[len(f)-1] == "1" {
+			for {
+				l, err := br.ReadString('\n')
+				req.WriteString(l)
+				if err != nil || l == ".\r\n" {
+					break
+				}
+			}
+		}
+		s.mu.Lock()
+		s.got = append(s.got, req.String())
+		reply := ""
+		if len(s.replies) > 0 {
+			reply, s.replies = s.replies[0], s.replies[1:]
+		}
+		s.mu.Unlock()
+		io.WriteString(c, reply)
+		c.Close()
+	}
+}
+
+func (s *fakeServer) requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.got...)
+}
+
+func (s *fakeServer) url(path string) string {
+	return "gopher://" + s.ln.Addr().String() + path
+}
+
+func mustParse(t *testing.T, raw string) *URL {
+	t.Helper()
+	u, err := schemes.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+type recTrace struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *recTrace) add(s string)      { r.mu.Lock(); r.lines = append(r.lines, s); r.mu.Unlock() }
+func (r *recTrace) Sent(l string)     { r.add("> " + l) }
+func (r *recTrace) Received(l string) { r.add("< " + l) }
+func (r *recTrace) Info(l string)     { r.add("* " + l) }
+func (r *recTrace) Secret(string)     {}
+func (r *recTrace) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.lines, "\n")
+}
+
+func fetch(t *testing.T, h *Handler, raw string) (string, *schemes.Response, *recTrace, error) {
+	t.Helper()
+	tr := &recTrace{}
+	req := &schemes.Request{URL: mustParse(t, raw), Dialer: &transport.Dialer{}, Trace: tr}
+	resp, err := h.Fetch(context.Background(), req)
+	if err != nil {
+		return "", nil, tr, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), resp, tr, err
+}
+
+// TestTranscripts checks the bytes sent for every request form and what
+// the client makes of each kind of reply.
+func TestTranscripts(t *testing.T) {
+	tests := []struct {
+		name, path, reply string
+		unstuff           bool
+		wantReq, wantBody string
+		wantSize          int64
+	}{
+		{"text LF lines, no terminator", "/0/text/lf.txt", "a\r\n.\r\n..\r\n.x\r\nb", false,
+			"/text/lf.txt\r\n", "a\n.\n..\n.x\nb", -1},
+		{"text with terminator", "/0/t", "a\r\nb\r\n.\r\n", false, "/t\r\n", "a\nb\n", -1},
+		{"text unstuffed", "/0/t", "a\r\n..\r\n..x\r\n.\r\n", true, "/t\r\n", "a\n.\n.x\n", -1},
+		{"text dot line not last", "/0/t", ".\r\nz\r\n", false, "/t\r\n", ".\nz\n", -1},
+		{"binary to EOF", "/9/b.bin", "\x00\r\n.\r\n\xff", false, "/b.bin\r\n", "\x00\r\n.\r\n\xff", -1},
+		{"selector starting with type", "/00/about.txt", "x", false, "0/about.txt\r\n", "x", -1},
+		{"search", "/7/cgi-bin/search%09dot", "0a\ta\th\t70\r\n.\r\n", false, "/cgi-bin/search\tdot\r\n", "", 0},
+		{"plus +N", "/0/about.txt%09%09+", "+8\r\nhi\r\nyo\r\nEXTRA", false, "/about.txt\t+\r\n", "hi\nyo\n", -1},
+		{"plus +N binary", "/9/b%09%09+", "+3\r\nabcdef", false, "/b\t+\r\n", "abc", 3},
+		{"plus +-1", "/9/b%09%09+", "+-1\r\nline\r\n..dot\r\n.\r\nafter", false, "/b\t+\r\n", "line\r\n.dot\r\n", -1},
+		{"plus +-2", "/9/b%09%09+", "+-2\r\nBYTES\r\n.\r\n", false, "/b\t+\r\n", "BYTES\r\n.\r\n", -1},
+		{"plus ignored by server", "/9/b%09%09+", "+x\r\nraw", false, "/b\t+\r\n", "+x\r\nraw", -1},
+		{"search and plus", "/7/s%09words%09+", "+-1\r\n0a\ta\th\t70\t+\r\n.\r\n", false, "/s\twords\t+\r\n", "", 0},
+		{"empty search on a search item kept", "/7/s%09%09+", "+-2\r\n", false, "/s\t\t+\r\n", "", 0},
+		{"alternate view", "/0/x%09%09+application/postscript%20Es_ES", "+2\r\nPS", false,
+			"/x\t+application/postscript Es_ES\r\n", "PS", -1},
+		{"filled form sent as written", "/0/form.txt%09%09+%091%0D%0A+-1%0D%0AAlice%0D%0A.%0D%0A", "+-1\r\nThanks\r\n.\r\n", false,
+			"/form.txt\t+\t1\r\n+-1\r\nAlice\r\n.\r\n", "Thanks\n", -1},
+		{"empty path", "/", "iHello\t\tnull.host\t1\r\n.\r\n", false, "\r\n", "Hello\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newFakeServer(t, tt.reply)
+			body, resp, tr, err := fetch(t, &Handler{Unstuff: tt.unstuff}, s.url(tt.path))
+			if err != nil {
+				t.Fatalf("%v\ntrace:\n%s", err, tr)
+			}
+			if got := s.requests(); len(got) != 1 || got[0] != tt.wantReq {
+				t.Errorf("sent %q, want %q", got, tt.wantReq)
+			}
+			if resp.Entries != nil {
+				return
+			}
+			if body != tt.wantBody {
+				t.Errorf("body %q, want %q", body, tt.wantBody)
+			}
+			if tt.wantSize != 0 && resp.Size != tt.wantSize {
+				t.Errorf("size %d, want %d", resp.Size, tt.wantSize)
+			}
+		})
+	}
+}
+
+func TestTextWithoutTerminatorIsNotedOnlyInTrace(t *testing.T) {
+	s := newFakeServer(t, "a\r\n", "a\r\n.\r\n")
+	_, _, tr, err := fetch(t, &Handler{}, s.url("/0/t"))
+	if err != nil || !strings.Contains(tr.String(), `without a "." line`) {
+		t.Errorf("err %v, trace %s", err, tr)
+	}
+	_, _, tr, _ = fetch(t, &Handler{}, s.url("/0/t"))
+	if strings.Contains(tr.String(), `without a "." line`) {
+		t.Errorf("terminated text noted: %s", tr)
+	}
+}
+
+func TestMenu(t *testing.T) {
+	menu := "iWelcome\t\tnull.host\t1\r\n" +
+		"0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n" +
+		"1Docs\t/docs\tExample.org\t70\t+\r\n" +
+		"0Form\t/form.txt\texample.org\t7071\t?\r\n" +
+		"7Search\t/cgi-bin/search\t127.0.0.1\t7070\r\n" +
+		"hHTTP link\tURL:http://127.0.0.1:8080/\t127.0.0.1\t7070\r\n" +
+		"8Telnet\talice\t127.0.0.1\t2323\r\n" +
+		"TIBM\t\tmainframe\t23\r\n" +
+		"3An error\t\terror.host\t1\r\n" +
+		"garbage line\n" +
+		"9Sp ace\t/a b\t127.0.0.1\t7070\r\n" +
+		".\r\n"
+	s := newFakeServer(t, menu)
+	body, resp, _, err := fetch(t, &Handler{}, s.url("/1/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ name, kind, url string }{
+		{"Welcome", "info", ""},
+		{"LF text file", "file", "gopher://127.0.0.1:7070/0/text/lf.txt"},
+		{"Docs", "dir", "gopher://example.org/1/docs"},
+		{"Form", "file", "gopher://example.org:7071/0/form.txt"},
+		{"Search", "other", "gopher://127.0.0.1:7070/7/cgi-bin/search"},
+		{"HTTP link", "link", "http://127.0.0.1:8080/"},
+		{"Telnet", "other", "telnet://alice@127.0.0.1:2323/"},
+		{"IBM", "other", "tn3270://mainframe/"},
+		{"An error", "other", ""},
+		{"arbage line", "raw", ""},
+		{"Sp ace", "file", "gopher://127.0.0.1:7070/9/a%20b"},
+	}
+	if len(resp.Entries) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(resp.Entries), len(want), resp.Entries)
+	}
+	for i, w := range want {
+		e := resp.Entries[i]
+		if e.Name != w.name || string(e.Kind) != w.kind || e.URL != w.url {
+			t.Errorf("entry %d = %q %s %q, want %q %s %q", i, e.Name, e.Kind, e.URL, w.name, w.kind, w.url)
+		}
+	}
+	for _, frag := range []string{"Welcome\n", "[text] LF text file  <gopher://127.0.0.1:7070/0/text/lf.txt>", "(form)", "[error] An error"} {
+		if !strings.Contains(body, frag) {
+			t.Errorf("listing lacks %q:\n%s", frag, body)
+		}
+	}
+	// Every URL round-trips through the parser.
+	for _, e := range resp.Entries {
+		if strings.HasPrefix(e.URL, "gopher:") {
+			if g := mustParse(t, e.URL); g.String() != e.URL {
+				t.Errorf("%s does not round-trip: %s", e.URL, g)
+			}
+		}
+	}
+}
+
+func TestErrorReplies(t *testing.T) {
+	tests := []struct {
+		name, path, reply string
+		kind              schemes.Kind
+		code              int
+		msg               string
+	}{
+		{"error menu alone", "/1/nope", "3'/nope' does not exist\t\terror.host\t1\r\n", schemes.KindNotFound, 0, "does not exist"},
+		{"gophernicus error menu with footer", "/1/nope", "3Error: not found\tTITLE\tnull.host\t1\r\ni___\t\tnull.host\t1\r\n.\r\n", schemes.KindNotFound, 0, "Error: not found"},
+		{"error line for a document", "/9/nope", "3'/nope' does not exist (no handler found)\t\terror.host\t1\r\n", schemes.KindNotFound, 0, "no handler"},
+		{"gophernicus text error", "/9/nope", "Error: File or directory not found! (null)\r\n____\r\n Gophered by Gophernicus/3.1.1 on Debian/12 x86_64\r\n", schemes.KindNotFound, 0, "File or directory not found"},
+		{"plus error 1", "/0/nope%09%09+", "--2\r\n1 admin <root@127.0.0.1>\r\n'/nope' does not exist\r\n", schemes.KindNotFound, 1, "does not exist"},
+		{"plus error 2", "/0/busy%09%09+", "--1\r\n2 admin <a@b>\r\nbusy\r\n.\r\n", schemes.KindConnect, 2, "busy"},
+		{"plus error 3", "/0/old%09%09+", "--1\r\n3 admin <a@b>\r\nmoved\r\n0new\t/new\tother.host\t70\r\n.\r\n", schemes.KindNotFound, 3, "gopher://other.host/0/new"},
+		{"plus error sized", "/0/x%09%09+", "-6\r\n1 a\r\nx", schemes.KindNotFound, 1, ""},
+		{"short +N", "/9/x%09%09+", "+10\r\nabc", schemes.KindConnect, 0, "closed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newFakeServer(t, tt.reply)
+			_, _, _, err := fetch(t, &Handler{}, s.url(tt.path))
+			var se *schemes.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("err = %v, want *schemes.Error", err)
+			}
+			if se.Kind != tt.kind || se.Code != tt.code || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("err = %v (kind %v code %d), want kind %v code %d containing %q", err, se.Kind, se.Code, tt.kind, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+func TestSafetyAndUsage(t *testing.T) {
+	s := newFakeServer(t)
+	for raw, kind := range map[string]schemes.Kind{
+		"/0/a%0D%0Ab":           schemes.KindSafety,
+		"/0/a%0Ab":              schemes.KindSafety,
+		"/7/s%09a%0Db":          schemes.KindSafety,
+		"/0/a%09%09+%0D%0Ax":    schemes.KindSafety,
+		"/0/a%09%09+%091%0D%0A": schemes.KindSafety, // data flag without a data block header
+		"/7/search":             schemes.KindUsage,
+	} {
+		_, _, _, err := fetch(t, &Handler{}, s.url(raw))
+		if k := schemes.KindOf(err); k != kind {
+			t.Errorf("%s: err %v (kind %v), want %v", raw, err, k, kind)
+		}
+		var se *schemes.Error
+		if errors.As(err, &se) && se.URL == "" {
+			t.Errorf("%s: error without URL: %v", raw, err)
+		}
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Errorf("%d connections for refused requests", n)
+	}
+}
+
+func TestSearchFromFlagAndPrompt(t *testing.T) {
+	s := newFakeServer(t, ".\r\n", ".\r\n")
+	words := "two words"
+	if _, _, _, err := fetch(t, &Handler{Search: &words}, s.url("/7/s")); err != nil {
+		t.Fatal(err)
+	}
+	req := &schemes.Request{URL: mustParse(t, s.url("/7/s")), Dialer: &transport.Dialer{},
+		Prompt: func(context.Context, string, bool) (string, error) { return "asked", nil }}
+	resp, err := (&Handler{}).Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := s.requests(); len(got) != 2 || got[0] != "/s\ttwo words\r\n" || got[1] != "/s\tasked\r\n" {
+		t.Errorf("sent %q", got)
+	}
+}
+
+func TestRedirectItems(t *testing.T) {
+	for raw, want := range map[string]string{
+		"gopher://h/hURL:http://example.org/x": "http://example.org/x",
+		"gopher://h:2323/8alice":               "telnet://alice@h:2323/",
+	} {
+		_, resp, _, err := fetch(t, &Handler{}, raw)
+		if err != nil || resp.Redirect != want {
+			t.Errorf("%s: redirect %v %v, want %s", raw, resp, err, want)
+		}
+	}
+}
+
+const attrsReply = "+-1\r\n" +
+	"+INFO: 0about.txt\t/about.txt\t127.0.0.1\t7071\t+\r\n" +
+	"+ADMIN:\r\n Admin: test admin <root@127.0.0.1>\r\n Mod-Date: Sat Nov 21 04:55:34 2026 <20261121045534>\r\n" +
+	"+VIEWS:\r\n text/plain: <1k>\r\n text/plain De_DE: <1k>\r\n application/postscript: <2k>\r\n" +
+	"+ABSTRACT:\r\n An abstract\r\n on two lines.\r\n" +
+	"+SMELL:\r\n roses\r\n" +
+	".\r\n"
+
+func TestAttributes(t *testing.T) {
+	s := newFakeServer(t, attrsReply, attrsReply, "+-2\r\n"+strings.TrimSuffix(strings.TrimPrefix(attrsReply, "+-1\r\n"), ".\r\n")+
+		"+INFO: 1docs\t/docs\t127.0.0.1\t7071\t+\r\n+VIEWS:\r\n application/gopher+-menu: <512b>\r\n")
+	body, resp, _, err := fetch(t, &Handler{}, s.url("/0/about.txt%09%09!"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, frag := range []string{"INFO: 0about.txt", "ABSTRACT:\n  An abstract\n  on two lines.", "SMELL:\n  roses"} {
+		if !strings.Contains(body, frag) {
+			t.Errorf("rendering lacks %q:\n%s", frag, body)
+		}
+	}
+	if len(resp.Entries) != 5 || resp.Entries[3].Type != "+ABSTRACT" || resp.Entries[3].Raw != "An abstract\non two lines." ||
+		resp.Entries[0].URL != "gopher://127.0.0.1:7071/0/about.txt" {
+		t.Errorf("entries %+v", resp.Entries)
+	}
+	if _, _, _, err := fetch(t, &Handler{}, s.url("/0/about.txt%09%09!+ABSTRACT%20+SMELL")); err != nil {
+		t.Fatal(err)
+	}
+	_, resp, _, err = fetch(t, &Handler{}, s.url("/1/%09%09$"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(resp.Entries); n != 7 {
+		t.Errorf("%d entries for two items, want 7", n)
+	}
+	want := []string{"/about.txt\t!\r\n", "/about.txt\t!+ABSTRACT +SMELL\r\n", "/\t$\r\n"}
+	if got := s.requests(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+func TestParseAttributesViews(t *testing.T) {
+	items, err := ParseAttributes(strings.NewReader(strings.TrimPrefix(attrsReply, "+-1\r\n")))
+	if err != nil || len(items) != 1 {
+		t.Fatal(items, err)
+	}
+	vs := items[0].Views()
+	if len(vs) != 3 || vs[1] != (View{"text/plain", "De_DE", "<1k>"}) || vs[1].Plus() != "+text/plain De_DE" {
+		t.Errorf("views %+v", vs)
+	}
+	if it, ok := items[0].Info(); !ok || it.Selector != "/about.txt" || it.Plus != "+" {
+		t.Errorf("info %+v", it)
+	}
+}
+
+func TestViews(t *testing.T) {
+	s := newFakeServer(t, attrsReply)
+	body, resp, _, err := fetch(t, &Handler{Views: true}, s.url("/0/multi.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.requests(); len(got) != 1 || got[0] != "/multi.txt\t!\r\n" {
+		t.Errorf("sent %q", got)
+	}
+	wantURL := s.url("/0/multi.txt%09%09+text/plain%20De_DE")
+	if len(resp.Entries) != 3 || resp.Entries[1].URL != wantURL || !strings.Contains(body, "text/plain De_DE <1k>") {
+		t.Errorf("views %+v\n%s", resp.Entries, body)
+	}
+}
+
+const askReply = "+-2\r\n+INFO: 0form.txt\t/form.txt\t127.0.0.1\t7071\t?\r\n" +
+	"+ASK:\r\n Ask: What is your name?\tAnonymous\r\n AskP: Password?\r\n Choose: Favourite protocol?\tgopher\tftp\thttp\r\n" +
+	" AskL: Comments?\r\n Select: Subscribe?:1\r\n Note: Thanks for filling this in.\r\n"
+
+func TestForm(t *testing.T) {
+	s := newFakeServer(t, askReply, "+-1\r\nThanks, Alice\r\n.\r\n")
+	h := &Handler{Form: Answers{"What is your name?": "Alice", "2": ".secret", "favourite protocol": "ftp", "Comments?": "one\ntwo"}}
+	body, _, _, err := fetch(t, h, s.url("/0/form.txt%09%09?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "Thanks, Alice\n" {
+		t.Errorf("body %q", body)
+	}
+	want := []string{"/form.txt\t!\r\n", "/form.txt\t+\t1\r\n+-1\r\nAlice\r\n..secret\r\nftp\r\n2\r\none\r\ntwo\r\n1\r\n.\r\n"}
+	if got := s.requests(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sent %q\nwant %q", got, want)
+	}
+}
+
+func TestFormPromptsAndMissingAnswer(t *testing.T) {
+	s := newFakeServer(t, askReply, "+-1\r\nok\r\n.\r\n", askReply)
+	var asked []string
+	answers := map[string]string{"What is your name? [Anonymous]: ": "", "Password?: ": "pw", "Comments? (end with a line \".\")\n": "l1"}
+	prompt := func(_ context.Context, p string, secret bool) (string, error) {
+		asked = append(asked, p)
+		if strings.HasPrefix(p, "Favourite") {
+			return "3", nil
+		}
+		if p == "" {
+			return ".", nil
+		}
+		if v, ok := answers[p]; ok {
+			if p == "Password?: " && !secret {
+				t.Error("AskP asked with echo")
+			}
+			return v, nil
+		}
+		return "", nil
+	}
+	req := &schemes.Request{URL: mustParse(t, s.url("/0/form.txt%09%09?")), Dialer: &transport.Dialer{}, Prompt: prompt}
+	resp, err := (&Handler{}).Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := s.requests(); len(got) != 2 || got[1] != "/form.txt\t+\t1\r\n+-1\r\nAnonymous\r\npw\r\nhttp\r\n1\r\nl1\r\n1\r\n.\r\n" {
+		t.Errorf("sent %q (asked %q)", got, asked)
+	}
+	// No terminal and no --form for a question without default: exit 2.
+	_, _, _, err = fetch(t, &Handler{}, s.url("/0/form.txt%09%09?"))
+	if k := schemes.KindOf(err); k != schemes.KindUsage || !strings.Contains(err.Error(), "--form") {
+		t.Errorf("err %v (kind %v), want usage naming --form", err, k)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	words := "w"
+	for raw, want := range map[string]string{
+		"gopher://h/":                  `connect h:70|send "\r\n"`,
+		"gopher://h:7070/0/sel%09%09+": `connect h:7070|send "/sel\t+\r\n"`,
+		"gopher://h/7/s":               `connect h:70|send "/s\tw\r\n"`,
+		"gophers://h/9/b":              `connect h:` + strconv.Itoa(schemes.DefaultPort("gophers")) + ` (TLS)|send "/b\r\n"`,
+		"gopher://h/hURL:http://x/":    `redirect to http://x/`,
+		"gopher://h/0/f%09%09?":        `connect h:70|send "/f\t!\r\n"|ask the +ASK questions (--form NAME=VALUE, or the terminal)|connect h:70|send "/f\t+\t1\r\n+-1\r\n<answers, one a line>\r\n.\r\n"`,
+	} {
+		plan, err := (&Handler{Search: &words}).Explain(&schemes.Request{URL: mustParse(t, raw)})
+		if err != nil || strings.Join(plan, "|") != want {
+			t.Errorf("%s: %q %v, want %s", raw, plan, err, want)
+		}
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for raw, want := range map[string]string{
+		"gopher://h/0/text/lf.txt": "lf.txt", "gopher://h/": "", "gopher://h/1/docs/": "docs",
+		"gopher://h/9a%20b.bin": "a b.bin", "gopher://h/0x%0Ay": "",
+	} {
+		if got := mustParse(t, raw).FileName(); got != want {
+			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	s := newFakeServer(t, "0a\t/a\th\t70\r\n.\r\n", "text")
+	ents, err := (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, s.url("/1/")), Dialer: &transport.Dialer{}})
+	if err != nil || len(ents) != 1 || ents[0].URL != "gopher://h/0/a" {
+		t.Errorf("%+v %v", ents, err)
+	}
+	_, err = (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, s.url("/0/t")), Dialer: &transport.Dialer{}})
+	if schemes.KindOf(err) != schemes.KindUsage {
+		t.Errorf("list of a text item: %v", err)
+	}
+}
+
+func TestLongLinesAreCut(t *testing.T) {
+	long := "0" + strings.Repeat("x", 3*MaxLine) + "\t/s\th\t70\r\n"
+	items, _, err := ParseMenu(strings.NewReader(long + "1d\t/d\th\t70\r\n.\r\n"))
+	if err != nil || len(items) != 2 || len(items[0].Raw) != MaxLine || items[1].Selector != "/d" {
+		t.Fatalf("%d items, %v", len(items), err)
+	}
+}

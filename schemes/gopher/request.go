@@ -1,0 +1,105 @@
+package gopher
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// fieldBreakers may not appear in a selector or search: a TAB would start
+// the next field and a CR or LF would end the request line early.
+const fieldBreakers = "\r\n\t"
+
+// FileName is the last segment of the selector, for `urlget -O`: the
+// selector "/text/lf.txt" names "lf.txt". It is "" for a top menu or a
+// selector ending in "/"; the caller then picks a name of its own.
+func (g *URL) FileName() string {
+	s := strings.TrimRight(g.Selector, "/")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	if strings.ContainsAny(s, fieldBreakers+"\x00") {
+		return ""
+	}
+	return s
+}
+
+// isMenu says whether the item's reply is a menu: directories (1) and the
+// results of a search (7).
+func isMenu(t byte) bool { return t == '1' || t == '7' }
+
+// isText says whether the reply is text read as RFC 1436 lines.
+func isText(t byte) bool { return t == '0' }
+
+// RequestLine returns the bytes sent for g with the given search (nil:
+// none) and Gopher+ string (nil: none): `selector[TAB search[TAB plus]]CRLF`.
+// The type is never sent. An empty search field is dropped unless the item
+// is a search (7) — UMN gopherd reads `sel TAB TAB !` as plain Gopher, and
+// RFC 1738's own §3.4.9 example has no empty field. A Gopher+ string that
+// already ends in CRLF (a filled form) is sent as written.
+//
+// A TAB, CR or LF decoded from the selector or search is refused with a
+// KindSafety error; in the Gopher+ string they are allowed only in the
+// shape of a form submission (`+ TAB 1 CRLF` and its data block).
+func RequestLine(g *URL, search, plus *string) (string, error) {
+	scheme := g.u.Scheme
+	if err := guard(g, transport.CheckChars(scheme, "selector", g.Selector, fieldBreakers)); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(g.Selector)
+	if search != nil {
+		if err := guard(g, transport.CheckChars(scheme, "search", *search, fieldBreakers)); err != nil {
+			return "", err
+		}
+		if *search != "" || g.Type == '7' {
+			b.WriteByte('\t')
+			b.WriteString(*search)
+		}
+	}
+	if plus != nil {
+		if strings.ContainsAny(*plus, fieldBreakers) && !isSubmission(*plus) {
+			err := transport.CheckChars(scheme, "gopher+ string", *plus, fieldBreakers)
+			err.(*schemes.Error).Msg += " (only a form submission, `+ TAB 1 CRLF` and its data block, may hold TAB, CR or LF)"
+			return "", guard(g, err)
+		}
+		b.WriteByte('\t')
+		b.WriteString(*plus)
+	}
+	if plus == nil || !strings.HasSuffix(*plus, "\r\n") {
+		b.WriteString("\r\n")
+	}
+	return b.String(), nil
+}
+
+// isSubmission says whether a Gopher+ string holding TAB, CR or LF is a
+// command with client data as RFC 1738 §3.4.9 writes it: a command without
+// TAB or line ends, TAB, the data flag "1", CRLF, then a data block whose
+// first line is a `+N`, `+-1` or `+-2` header.
+func isSubmission(p string) bool {
+	cmd, rest, ok := strings.Cut(p, "\t1\r\n")
+	if !ok || cmd == "" || strings.ContainsAny(cmd, fieldBreakers) {
+		return false
+	}
+	hdr, _, ok := strings.Cut(rest, "\r\n")
+	if !ok || len(hdr) < 2 || hdr[0] != '+' {
+		return false
+	}
+	_, err := strconv.Atoi(hdr[1:])
+	return err == nil
+}
+
+// guard stamps a transport guard error with the URL.
+func guard(g *URL, err error) error {
+	if se, ok := err.(*schemes.Error); ok && se != nil {
+		se.URL = g.Redacted()
+		return se
+	}
+	return err
+}
+
+// Quote writes a request line for Explain and the trace so that TAB, CR
+// and LF show: "sel\t+\r\n".
+func Quote(line string) string { return strconv.Quote(line) }
