@@ -20,7 +20,9 @@ const maxListing = 64 << 20
 func (h *Handler) listing(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request, cmd string) (*schemes.Response, error) {
 	if cmd == "" {
 		cmd = "LIST"
-		if c.hasFeature(ctx, "MLSD") {
+		// RFC 3659 §7.8: a server offering MLST offers MLSD too (proftpd
+		// lists only MLST).
+		if c.hasFeature(ctx, "MLSD") || c.hasFeature(ctx, "MLST") {
 			cmd = "MLSD"
 		}
 	} else if loc.Name != "" {

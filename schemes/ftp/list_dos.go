@@ -22,8 +22,9 @@ func parseDOS(line string) (schemes.Entry, bool) {
 	day, _ := strconv.Atoi(m[2])
 	year, _ := strconv.Atoi(m[3])
 	if len(m[3]) == 2 {
+		// POSIX's pivot (strptime %y): 69-99 are 1969-1999.
 		year += 1900
-		if year < 1970 {
+		if year < 1969 {
 			year += 100
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // unixLine matches `ls -l` output as FTP servers send it: mode, links,
 // owner and (optional) group, size, a date of "Mon DD HH:MM" (this year) or
 // "Mon DD YYYY", then one space and the name, which may hold spaces.
-var unixLine = regexp.MustCompile(`^([-dlbcpsD])[-rwxsStTlL]{9}[+@.]?\s+\d+\s+(?:\S+\s+){0,2}?(\d+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}|\d{4})\s(.+)$`)
+var unixLine = regexp.MustCompile(`^([-dlbcpsD])[-rwxsStTlL]{9}[+@.]?\s+\d+\s+(?:\S+\s+){0,2}?(\d+|\d+,\s*\d+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}|\d{4})\s(.+)$`)
 
 var months = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
@@ -29,7 +29,10 @@ func parseUnix(line string, now time.Time) (schemes.Entry, bool) {
 	if !ok {
 		return schemes.Entry{}, false
 	}
-	size, _ := strconv.ParseInt(m[2], 10, 64)
+	size, err := strconv.ParseInt(m[2], 10, 64)
+	if err != nil {
+		size = -1 // a device's "major, minor"
+	}
 	day, _ := strconv.Atoi(m[4])
 	var t time.Time
 	if hh, mm, ok := strings.Cut(m[5], ":"); ok {

@@ -1,0 +1,329 @@
+//go:build integration
+
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/ftp"
+	"github.com/urlget/urlget/transport"
+
+	"github.com/urlget/urlget/integration/conformance"
+	"github.com/urlget/urlget/integration/testbed"
+)
+
+// ftpServers are the three FTP servers of the test bed.
+var ftpServers = []struct {
+	service string
+	port    int
+}{
+	{testbed.Vsftpd, testbed.VsftpdPort},
+	{testbed.Proftpd, testbed.ProftpdPort},
+	{testbed.Pureftpd, testbed.PureftpdPort},
+}
+
+// TestConformanceFTP runs the suite against vsftpd, proftpd and pure-ftpd:
+// anonymous URLs on the fixture root, and alice's login (whose home holds
+// its own README.txt) for the secret check.
+func TestConformanceFTP(t *testing.T) {
+	for _, s := range ftpServers {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			conformance.Run(t, conformance.Target{
+				Name:         s.service,
+				URL:          base("ftp", "", s.port),
+				SecretURL:    base("ftp", testbed.AliceUser+":"+testbed.AlicePassword+"@", s.port),
+				Secret:       testbed.AlicePassword,
+				NotFoundCode: 550,
+				Resume:       true,
+				List:         true,
+			})
+		})
+	}
+}
+
+// ftpCommands extracts the commands a server received from the part of its
+// protocol log written since offset, in one form for all three servers:
+// the command line as sent, with any password shown as "****".
+func ftpCommands(t *testing.T, service string, offset int64) []string {
+	t.Helper()
+	b, err := testbed.ReadProtocolLogSince(service, offset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var re *regexp.Regexp
+	switch service {
+	case testbed.Vsftpd:
+		re = regexp.MustCompile(`FTP command: Client "[^"]*", "(.*)"$`)
+	case testbed.Proftpd:
+		re = regexp.MustCompile(`^\S+ \S+ \S+ \S+ "(.*)" \S+$`)
+	case testbed.Pureftpd:
+		re = regexp.MustCompile(`\[DEBUG\] Command \[(\w+)\] \[(.*)\]$`)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		cmd := m[1]
+		if service == testbed.Pureftpd {
+			cmd = strings.ToUpper(m[1])
+			if m[2] != "" {
+				cmd += " " + m[2]
+			}
+		}
+		if strings.HasPrefix(strings.ToUpper(cmd), "PASS") {
+			cmd = "PASS ****"
+		}
+		out = append(out, cmd)
+	}
+	return out
+}
+
+// normalize makes an expected sequence comparable with a server's log: no
+// server logs the space of a command with a null argument ("CWD " is
+// logged "CWD"); the test checks the client's trace for it instead.
+func normalize(service string, cmds []string) []string {
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = strings.TrimRight(c, " ")
+	}
+	return out
+}
+
+// emptySegment is the sequence for alice's ftp://h//sub/note.txt on
+// service.
+func emptySegment(service string) []string {
+	if service == testbed.Pureftpd {
+		return seq(aliceLogin, []string{"CWD ", "CWD sub", "TYPE A", "MDTM note.txt", "EPSV", "RETR note.txt", "QUIT"})
+	}
+	return seq(aliceLogin, []string{"CWD ", "QUIT"})
+}
+
+// ftpRun fetches urls in order with one client (so they share a control
+// connection), closes it, and returns the bodies, the errors and what the
+// server logged meanwhile.
+func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs []error, cmds []string, trace string) {
+	t.Helper()
+	off := testbed.LogSize(service)
+	out := &strings.Builder{}
+	var mu sync.Mutex
+	h := &ftp.Handler{AnonPassword: ftpAnonPassword}
+	c := &fetch.Client{
+		Registry: fetch.NewRegistry(fetch.Config{FTP: h}),
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		Trace:    transport.NewTrace(lockedWriter{&mu, out}),
+	}
+	for _, u := range urls {
+		resp, err := c.Get(context.Background(), u)
+		body := ""
+		if err == nil {
+			b, rerr := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body, err = string(b), rerr
+		}
+		bodies, errs = append(bodies, body), append(errs, err)
+	}
+	c.CloseIdleConnections()
+	// The servers write their logs on their own time (pure-ftpd through
+	// syslog): wait, bounded, for the QUIT that ends the session.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		cmds = ftpCommands(t, service, off)
+		if (len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return bodies, errs, cmds, out.String()
+}
+
+const ftpAnonPassword = "urlget-test@example.org"
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// anonLogin is what each server sees of an anonymous login: vsftpd
+// (no_anon_password) and pure-ftpd accept USER anonymous with 230 and are
+// sent no PASS; proftpd asks for the mail address (331).
+func anonLogin(service string) []string {
+	if service == testbed.Proftpd {
+		return []string{"USER anonymous", "PASS ****", "PWD"}
+	}
+	return []string{"USER anonymous", "PWD"}
+}
+
+var aliceLogin = []string{"USER alice", "PASS ****", "PWD"}
+
+func seq(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// TestFTPCommandSequences checks, in each server's own protocol log, that
+// the client sends exactly the commands RFC 1738 §3.2 derives from a URL.
+func TestFTPCommandSequences(t *testing.T) {
+	crlf := fixtureText(t, "text/crlf.txt")
+	for _, s := range ftpServers {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			anon := func(p string) string { return fmt.Sprintf("ftp://%s/%s", testbed.Addr(s.port), p) }
+			alice := func(p string) string {
+				return fmt.Sprintf("ftp://alice:secret@%s/%s", testbed.Addr(s.port), p)
+			}
+			cases := []struct {
+				name  string
+				urls  []string
+				want  []string
+				check func(t *testing.T, bodies []string, errs []error)
+			}{
+				{"absolute %2F", []string{alice("%2Fetc/hostname")},
+					seq(aliceLogin, []string{"CWD /etc", "TYPE I", "SIZE hostname", "MDTM hostname", "EPSV", "RETR hostname", "QUIT"}),
+					func(t *testing.T, b []string, e []error) { noErr(t, e) }},
+				{"relative to the login directory", []string{alice("sub/note.txt"), alice("README.txt")},
+					seq(aliceLogin, []string{"CWD sub", "TYPE A", "MDTM note.txt", "EPSV", "RETR note.txt",
+						"CWD " + testbed.AliceHome, "TYPE A", "MDTM README.txt", "EPSV", "RETR README.txt", "QUIT"}),
+					func(t *testing.T, b []string, e []error) {
+						noErr(t, e)
+						if b[0] != testbed.AliceSubNote || b[1] != testbed.AliceReadme {
+							t.Errorf("bodies %q", b)
+						}
+					}},
+				// RFC 1738's "//etc/motd": a CWD with a null argument first. What
+				// it means is the server's business: vsftpd (550) and proftpd
+				// (501) refuse it, pure-ftpd stays in the login directory.
+				{"empty segment", []string{alice("/sub/note.txt")}, emptySegment(s.service),
+					func(t *testing.T, b []string, e []error) {
+						if s.service == testbed.Pureftpd {
+							noErr(t, e)
+							if b[0] != testbed.AliceSubNote {
+								t.Errorf("body %q", b[0])
+							}
+							return
+						}
+						want := map[string]int{testbed.Vsftpd: 550, testbed.Proftpd: 501}[s.service]
+						var se *schemes.Error
+						if !errors.As(e[0], &se) || se.Code != want || se.Phase != "cwd" {
+							t.Errorf("err %v, want the server's %d to CWD", e[0], want)
+						}
+					}},
+				{"type=d without name", []string{anon("names/;type=d")},
+					seq(anonLogin(s.service), []string{"CWD names", "TYPE A", "EPSV", "NLST", "QUIT"}),
+					func(t *testing.T, b []string, e []error) {
+						noErr(t, e)
+						if !strings.Contains(b[0], "semi;colon.txt\n") {
+							t.Errorf("NLST output %q", b[0])
+						}
+					}},
+				{"type=d with name", []string{anon("names;type=d")},
+					seq(anonLogin(s.service), []string{"TYPE A", "EPSV", "NLST names", "QUIT"}),
+					func(t *testing.T, b []string, e []error) { noErr(t, e) }},
+				{"type=a on CRLF text", []string{anon("text/crlf.txt;type=a")},
+					seq(anonLogin(s.service), []string{"CWD text", "TYPE A", "MDTM crlf.txt", "EPSV", "RETR crlf.txt", "QUIT"}),
+					func(t *testing.T, b []string, e []error) {
+						noErr(t, e)
+						// vsftpd (ascii_download_enable=NO) and proftpd send
+						// the file's CRLF as they are; the client makes them
+						// LF. pure-ftpd converts every LF to CRLF on the wire,
+						// so the client gets the file's own bytes back.
+						want := strings.ReplaceAll(crlf, "\r\n", "\n")
+						if s.service == testbed.Pureftpd {
+							want = crlf
+						}
+						if b[0] != want {
+							t.Errorf("got %q, want %q", b[0], want)
+						}
+					}},
+				{"%3B and %23 in names, one connection", []string{anon("names/semi%3Bcolon.txt"), anon("names/hash%23mark.txt")},
+					seq(anonLogin(s.service), []string{"CWD names", "TYPE A", "MDTM semi;colon.txt", "EPSV", "RETR semi;colon.txt",
+						"CWD /", "CWD names", "TYPE A", "MDTM hash#mark.txt", "EPSV", "RETR hash#mark.txt", "QUIT"}),
+					func(t *testing.T, b []string, e []error) {
+						noErr(t, e)
+						if b[0] != testbed.FixtureFiles["names/semi;colon.txt"] || b[1] != testbed.FixtureFiles["names/hash#mark.txt"] {
+							t.Errorf("bodies %q", b)
+						}
+					}},
+			}
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					bodies, errs, cmds, trace := ftpRun(t, s.service, tc.urls...)
+					if want := normalize(s.service, tc.want); !slices.Equal(cmds, want) {
+						t.Errorf("%s logged\n  %q\nwant\n  %q\nerrors %v\ntrace:\n%s", s.service, cmds, want, errs, trace)
+					}
+					if tc.name == "empty segment" && !strings.Contains(trace, "> CWD \n") {
+						t.Errorf("no CWD with a null argument in the trace:\n%s", trace)
+					}
+					if strings.Contains(trace, "secret") || strings.Contains(trace, ftpAnonPassword) {
+						t.Errorf("a password in the trace:\n%s", trace)
+					}
+					if tc.check != nil {
+						tc.check(t, bodies, errs)
+					}
+					t.Logf("%s: %q", s.service, cmds)
+				})
+			}
+		})
+	}
+}
+
+// TestFTPAnonymousPassword checks the password of an anonymous login: the
+// one server that asks for it (proftpd) records it in its anon.log.
+func TestFTPAnonymousPassword(t *testing.T) {
+	testbed.Require(t, testbed.Proftpd)
+	logf := filepath.Join(testbed.LogDir(testbed.Proftpd), "anon.log")
+	before, _ := os.ReadFile(logf)
+	_, errs, cmds, _ := ftpRun(t, testbed.Proftpd, fmt.Sprintf("ftp://%s/README.txt", testbed.Addr(testbed.ProftpdPort)))
+	noErr(t, errs)
+	if !slices.Equal(cmds[:2], []string{"USER anonymous", "PASS ****"}) {
+		t.Errorf("commands %q", cmds)
+	}
+	after, _ := os.ReadFile(logf)
+	if got := string(after[min(len(before), len(after)):]); !strings.Contains(got, "ftp "+ftpAnonPassword) {
+		t.Errorf("anon.log since the test: %q, want the password %q", got, ftpAnonPassword)
+	}
+}
+
+func noErr(t *testing.T, errs []error) {
+	t.Helper()
+	for _, e := range errs {
+		if e != nil {
+			t.Error(e)
+		}
+	}
+}
+
+func fixtureText(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testbed.FixtureDir(), p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
