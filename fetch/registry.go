@@ -23,6 +23,7 @@ type Config struct {
 	FTP       *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
 	Gopher    *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
 	Telnet    *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
+	Mailto    *mailto.Handler // mail submission (--smtp-server, --from, --dry-run); nil means defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of
@@ -35,7 +36,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		http.Schemes(&http.Handler{}),
 		ftp.Schemes(cfg.FTP),
 		gopher.Schemes(cfg.Gopher),
-		mailto.Schemes(),
+		mailto.Schemes(cfg.Mailto),
 		nntp.Schemes(),
 		telnet.Schemes(cfg.Telnet),
 		wais.Schemes(),

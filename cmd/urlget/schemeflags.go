@@ -19,5 +19,6 @@ func perSchemeFlags() []schemeFlags {
 	return []schemeFlags{
 		&telnetFlags{},
 		&gopherFlags{},
+		&mailtoFlags{},
 	}
 }

@@ -3,9 +3,13 @@ package mailto
 import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the scheme this package serves: mailto (RFC 1738 §3.5,
-// RFC 6068). There is no handler yet, so Handler is nil.
-func Schemes() []schemes.Scheme {
-	return []schemes.Scheme{{Name: "mailto", Parse: parseLocator}}
+// RFC 6068), handled by h; a nil h means a Handler with defaults (server
+// from $URLGET_SMTP, body from stdin).
+func Schemes(h *Handler) []schemes.Scheme {
+	if h == nil {
+		h = &Handler{}
+	}
+	return []schemes.Scheme{{Name: "mailto", Parse: parseLocator, Handler: h}}
 }
 
 // parseLocator adapts Parse to schemes.Scheme.Parse, which wants a Locator

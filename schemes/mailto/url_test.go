@@ -189,8 +189,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestSchemes(t *testing.T) {
-	s := Schemes()
-	if len(s) != 1 || s[0].Name != "mailto" || s[0].Handler != nil {
+	s := Schemes(nil)
+	if len(s) != 1 || s[0].Name != "mailto" || s[0].Handler == nil {
 		t.Fatalf("Schemes() = %+v", s)
 	}
 	u, _ := schemes.Parse("mailto:a@x")
