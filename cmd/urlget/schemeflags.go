@@ -19,6 +19,7 @@ func perSchemeFlags() []schemeFlags {
 	return []schemeFlags{
 		&telnetFlags{},
 		&gopherFlags{},
+		&ftpFlags{},
 		&mailtoFlags{},
 	}
 }

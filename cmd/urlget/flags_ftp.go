@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/ftp"
+)
+
+// ftpFlags configure the ftp and ftps handler. The anonymous password
+// falls back to $URLGET_EMAIL and $EMAIL in the handler itself, so library
+// users get the same chain.
+type ftpFlags struct {
+	anonPass  string
+	netrc     bool
+	netrcFile string
+	ssl       bool
+	long      bool
+	fs        *pflag.FlagSet // to read --ssl-reqd, which the mailto flags define
+}
+
+func (f *ftpFlags) add(fs *pflag.FlagSet) {
+	f.fs = fs
+	fs.StringVar(&f.anonPass, "ftp-anon-password", "",
+		"ftp: password of anonymous logins, your mail address (default $URLGET_EMAIL, $EMAIL, then user@host)")
+	fs.BoolVar(&f.netrc, "netrc", false, "ftp: take logins for hosts the URL names no user for from ~/.netrc")
+	fs.StringVar(&f.netrcFile, "netrc-file", "", "ftp: like --netrc, with the netrc `FILE` given")
+	fs.BoolVar(&f.ssl, "ftp-ssl", false, "ftp: AUTH TLS on the control connection and PROT P for data; fail if the server refuses")
+	fs.BoolVar(&f.long, "long", false, "ftp: list directories like ls -l (kind, size, time, name)")
+}
+
+func (f *ftpFlags) apply(cfg *fetch.Config) error {
+	h := &ftp.Handler{AnonPassword: f.anonPass, Long: f.long, ExplicitTLS: f.ssl}
+	if fl := f.fs.Lookup("ssl-reqd"); fl != nil && fl.Value.String() == "true" {
+		h.ExplicitTLS = true
+	}
+	switch {
+	case f.netrcFile != "":
+		h.Netrc = f.netrcFile
+	case f.netrc:
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "netrc",
+				Msg: "--netrc: no home directory", Err: err}
+		}
+		h.Netrc = filepath.Join(home, ".netrc")
+	}
+	cfg.FTP = h
+	return nil
+}
