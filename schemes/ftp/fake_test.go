@@ -2,6 +2,14 @@ package ftp
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
+	"time"
 	"fmt"
 	"net"
 	"strconv"
@@ -29,6 +37,10 @@ type fakeFTP struct {
 	afterData string
 	// truncate sends only this many bytes of a file (then the usual end).
 	truncate int
+	// tls, when set, serves AUTH TLS, PBSZ and PROT P; with implicit the
+	// whole control connection is TLS from the start (ftps).
+	tls      *tls.Config
+	implicit bool
 	// closeMid closes the control and data connections after sending
 	// this many bytes of a file.
 	closeMid int
@@ -89,7 +101,11 @@ func (f *fakeFTP) serve() {
 }
 
 func (f *fakeFTP) session(c net.Conn) {
-	defer c.Close()
+	defer func() { c.Close() }()
+	if f.implicit {
+		c = tls.Server(c, f.tls)
+	}
+	prot := false
 	r := bufio.NewReader(c)
 	w := func(s string) { fmt.Fprintf(c, "%s\r\n", s) }
 	g := f.greeting
@@ -119,6 +135,9 @@ func (f *fakeFTP) session(c net.Conn) {
 			w("425 no data connection")
 			return nil
 		}
+		if prot {
+			return tls.Server(dc, f.tls)
+		}
 		return dc
 	}
 	send := func(data string) {
@@ -127,6 +146,11 @@ func (f *fakeFTP) session(c net.Conn) {
 			return
 		}
 		w("150 Opening data connection")
+		if tc, ok := dc.(*tls.Conn); ok && tc.Handshake() != nil {
+			dc.Close()
+			w("425 TLS handshake failed")
+			return
+		}
 		dc.Write([]byte(data))
 		dc.Close()
 		if f.afterData != "" {
@@ -157,6 +181,19 @@ func (f *fakeFTP) session(c net.Conn) {
 		}
 		verb, arg, _ := strings.Cut(line, " ")
 		switch strings.ToUpper(verb) {
+		case "AUTH":
+			if f.tls == nil || arg != "TLS" {
+				w("504 AUTH not supported")
+				continue
+			}
+			w("234 Proceed with negotiation.")
+			c = tls.Server(c, f.tls)
+			r = bufio.NewReader(c)
+		case "PBSZ":
+			w("200 PBSZ=0")
+		case "PROT":
+			prot = arg == "P"
+			w("200 Protection level set")
 		case "USER":
 			w("331 Password required for " + arg)
 		case "PASS":
@@ -244,4 +281,27 @@ func (f *fakeFTP) session(c net.Conn) {
 			w("502 Command not implemented")
 		}
 	}
+}
+
+// testTLS returns a server configuration with a self-signed certificate for
+// 127.0.0.1 and a client configuration that trusts it.
+func testTLS(t *testing.T) (server, client *tls.Config) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour),
+		NotAfter: time.Now().Add(time.Hour), KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	server = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	return server, &tls.Config{RootCAs: pool}
 }
