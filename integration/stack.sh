@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-urlget-testbed}
 run=integration/.run
-services=(vsftpd proftpd pureftpd nginx gophernicus pygopherd inn2 telnetd aiosmtpd)
+services=(vsftpd proftpd pureftpd nginx gophernicus pygopherd gopherplus inn2 telnetd aiosmtpd)
 
 log() { echo "stack: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -58,6 +58,8 @@ prepare() {
 	rm -f "$run/certs/"*.pem
 	rm -rf "$run/mail/new" "$run/mail/cur" "$run/mail/tmp"
 	go run ./integration/cmd/mkfixtures -o "$run/fixtures"
+	# The gopherplus service runs this binary on the base image (no build).
+	CGO_ENABLED=0 go build -o "$run/bin/gopherplusd" ./integration/cmd/gopherplusd
 }
 
 secs() { date +%s.%N; }

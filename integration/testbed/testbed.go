@@ -33,6 +33,9 @@ const (
 	GophernicusPort = 7070
 	// PygopherdPort is pygopherd 3.0.0 (Gopher+).
 	PygopherdPort = 7071
+	// GopherPlusPort is urlget's own Gopher+ server (integration/gopherplus),
+	// which also receives +ASK forms.
+	GopherPlusPort = 7072
 	// NNTPPort is INN 2.7.1 (innd handing readers to nnrpd).
 	NNTPPort = 1119
 	// TelnetPort is inetutils-telnetd 2.4 under xinetd (real telnet, login(1)).
@@ -94,6 +97,8 @@ const (
 	Gophernicus = "gophernicus"
 	// Pygopherd is the compose service of pygopherd.
 	Pygopherd = "pygopherd"
+	// GopherPlus is the compose service of urlget's Gopher+ server.
+	GopherPlus = "gopherplus"
 	// INN is the compose service of INN 2.
 	INN = "inn2"
 	// Telnetd is the compose service of telnetd and the line service.

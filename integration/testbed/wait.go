@@ -131,6 +131,7 @@ var Checks = []Check{
 	{Gophernicus, "gophernicus", GophernicusPort,
 		ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
 	{Pygopherd, "pygopherd", PygopherdPort, ReadPrefix("/about.txt\t+\r\n", "+44\r\nAbout")},
+	{GopherPlus, "gopherplus", GopherPlusPort, ReadPrefix("/plus/about.txt\t+\r\n", "+46\r\nAbout")},
 	{INN, "nntp", NNTPPort, ReadPrefix("", "200")},
 	{Telnetd, "telnet", TelnetPort, ReadPrefix("", "\xff\xfb\x25")},
 	{Telnetd, "line", LinePort, ReadPrefix("", "urlget line service ready\r\n")},

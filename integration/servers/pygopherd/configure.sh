@@ -21,6 +21,9 @@ set_key detach no
 set_key admin 'urlget test admin <root@127.0.0.1>'
 # Upstream misspells .keywords as .keyboards; also hide our .views files.
 sed -i 's/^ignorepatt = \(.*\)$/ignorepatt = \1|\\.keywords$|\\.views$/' "$c"
+# Serve the fixture tree's bin/ (under /fixtures): drop /bin$ from the hidden names.
+sed -i 's#^\(ignorepatt = .*\)|/bin\$|#\1|#' "$c"
+! grep -q '^ignorepatt = .*|/bin\$' "$c"
 # <file>.views supplies a +VIEWS block listing several views.
 sed -i "s/^eaexts = {'.abstract' : 'ABSTRACT',/eaexts = {'.abstract' : 'ABSTRACT', '.views' : 'VIEWS',/" "$c"
 grep -q "'.views' : 'VIEWS'" "$c"
