@@ -40,7 +40,7 @@ const DefaultIdle = 2 * time.Second
 // negotiation itself: a "telnet" URL often names a plain line service, which
 // would read IAC bytes as text. It accepts the server's offers of ECHO,
 // SUPPRESS-GO-AHEAD and BINARY, and agrees to send TERMINAL-TYPE (RFC 1091,
-// from TermType or $TERM) and NAWS (RFC 1073, interactive only); it refuses
+// from $TERM when interactive, "dumb" when scripted) and NAWS (RFC 1073, interactive only); it refuses
 // every other option politely (DONT/WONT, once per request).
 //
 // The URL's user and password are advisory (RFC 1738 §3.8): the user is
@@ -58,7 +58,10 @@ type Handler struct {
 	Stderr io.Writer // notes for the user; nil means os.Stderr
 	// Terminal enables interactive mode when Stdin is a terminal.
 	Terminal bool
-	// TermType is sent as the TERMINAL-TYPE; "" means $TERM, or "unknown".
+	// TermType is sent as the TERMINAL-TYPE; "" means $TERM (or
+	// "unknown") in an interactive session and "dumb" in a scripted one,
+	// whose output goes to a pipe or file where a server's cursor and
+	// colour sequences would only be noise.
 	TermType string
 	// Login types the URL's user and password at the login prompts.
 	Login bool
@@ -214,6 +217,9 @@ func (h *Handler) idle() time.Duration {
 
 func (h *Handler) termType() string {
 	t := h.TermType
+	if t == "" && !h.interactive() {
+		t = "dumb"
+	}
 	if t == "" {
 		t = os.Getenv("TERM")
 	}
