@@ -209,6 +209,7 @@ func (s *Server) submit(w *bufio.Writer, req request, hdr string, lines []string
 	for i, l := range lines {
 		fmt.Fprintf(&b, "%d: %s\n", i+1, l)
 	}
+	w.WriteString("+-1\r\n")
 	writeDotted(w, b.String())
 }
 

@@ -125,6 +125,11 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		if err != nil {
 			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "form", Msg: err.Error()}
 		}
+		for i, q := range qs {
+			if q.Kind == "AskP" && vals[i] != "" {
+				tr.Secret(vals[i]) // a password never shows in -v output
+			}
+		}
 		sub := Submission(qs, vals)
 		tr.Info(fmt.Sprintf("submitting the form (%d questions)", len(qs)))
 		line, err = RequestLine(g, search, &sub)
