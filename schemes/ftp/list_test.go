@@ -99,3 +99,25 @@ func TestParseReplies(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseList feeds arbitrary listing text to every parser: none may
+// panic, and every line comes back as an entry or is one of the lines the
+// parsers drop on purpose (".", "..", "total", MLSD's cdir/pdir).
+func FuzzParseList(f *testing.F) {
+	files, _ := filepath.Glob("testdata/list/*.txt")
+	for _, p := range files {
+		b, _ := os.ReadFile(p)
+		f.Add(string(b))
+	}
+	now := time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := splitLines([]byte(s))
+		if n := len(parseList(lines, now)); n > len(lines) {
+			t.Fatalf("%d entries from %d lines", n, len(lines))
+		}
+		if n := len(parseMLSD(lines)); n > len(lines) {
+			t.Fatalf("%d MLSD entries from %d lines", n, len(lines))
+		}
+		render(parseList(lines, now), true)
+	})
+}

@@ -1,6 +1,10 @@
-// Package ftp holds the typed value of ftp and ftps URLs (RFC 1738 §3.2):
-// the working directories to CWD into, the name to retrieve or list, and
-// the optional ";type=" typecode. It parses only; it does no I/O.
+// Package ftp serves ftp and ftps URLs (RFC 1738 §3.2). URL is the typed
+// value: the working directories to CWD into, the name to retrieve or list,
+// and the optional ";type=" typecode; parsing it does no I/O. Handler
+// carries out the access algorithm on connections from the request's
+// Dialer: login (anonymous with a mail address unless the URL names a
+// user), one CWD per decoded directory component, then TYPE and RETR, NLST
+// for ";type=d", or a parsed LIST/MLSD listing for a name ending in "/".
 package ftp
 
 import (
