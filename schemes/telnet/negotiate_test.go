@@ -13,8 +13,10 @@ type recorder struct {
 	ev  []string
 }
 
-func (r *recorder) data(p []byte)           { r.out.Write(p) }
-func (r *recorder) negotiate(cmd, opt byte) { r.ev = append(r.ev, fmt.Sprintf("%s %d", commandName(cmd), opt)) }
+func (r *recorder) data(p []byte) { r.out.Write(p) }
+func (r *recorder) negotiate(cmd, opt byte) {
+	r.ev = append(r.ev, fmt.Sprintf("%s %d", commandName(cmd), opt))
+}
 func (r *recorder) subnegotiate(opt byte, p []byte) {
 	r.ev = append(r.ev, fmt.Sprintf("SB %d %q", opt, p))
 }

@@ -391,6 +391,13 @@ func (s *session) sendInput(p []byte) error {
 	defer s.mu.Unlock()
 	b := s.wbuf[:0]
 	binary := s.neg.enabled(optBinary, true)
+	// Until the server takes over echoing (WILL ECHO), the NVT is in line
+	// mode: the terminal is raw all the same, so urlget echoes what is
+	// typed itself, and Return sends CR LF (a line service reads lines).
+	charMode := s.neg.enabled(optEcho, false) || s.neg.enabled(optSGA, false)
+	if s.interactive && !s.neg.enabled(optEcho, false) {
+		s.out.Write(bytes.ReplaceAll(p, []byte{'\r'}, []byte{'\r', '\n'}))
+	}
 	for _, c := range p {
 		if binary {
 			b = escapeIAC(b, []byte{c})
@@ -405,8 +412,10 @@ func (s *session) sendInput(p []byte) error {
 			b = append(b, '\r', 0)
 		}
 		switch {
+		case c == '\r' && s.interactive && charMode:
+			b = append(b, '\r', 0) // the Return key, character at a time
 		case c == '\r' && s.interactive:
-			b = append(b, '\r', 0) // the Return key
+			b = append(b, '\r', '\n') // NVT line mode: Return ends a line
 		case c == '\r':
 			s.inCR = true // CR LF from a file is one end of line
 		case c == '\n':
