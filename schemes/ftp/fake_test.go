@@ -51,10 +51,14 @@ type fakeFTP struct {
 	conns int
 }
 
-func newFake(t *testing.T) *fakeFTP {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func newFake(t *testing.T) *fakeFTP { return newFakeOn(t, "127.0.0.1:0") }
+
+// newFakeOn is newFake listening on addr ("[::1]:0" for IPv6); it skips the
+// test when the address is not available on this machine.
+func newFakeOn(t *testing.T, addr string) *fakeFTP {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		t.Fatal(err)
+		t.Skipf("cannot listen on %s: %v", addr, err)
 	}
 	f := &fakeFTP{t: t, ln: ln, files: map[string]string{}, replies: map[string]string{}, truncate: -1, closeMid: -1}
 	t.Cleanup(func() { ln.Close() })
@@ -65,7 +69,7 @@ func (f *fakeFTP) port() int { return f.ln.Addr().(*net.TCPAddr).Port }
 
 func (f *fakeFTP) url(path string) string {
 	f.once.Do(func() { go f.serve() }) // configured by now: start serving
-	return fmt.Sprintf("ftp://127.0.0.1:%d/%s", f.port(), path)
+	return fmt.Sprintf("ftp://%s/%s", f.ln.Addr(), path)
 }
 
 // reply overrides the answer to line, also while serving.
@@ -230,7 +234,7 @@ func (f *fakeFTP) session(c net.Conn) {
 				continue
 			}
 			var err error
-			dl, err = net.Listen("tcp", "127.0.0.1:0")
+			dl, err = net.Listen("tcp", net.JoinHostPort(c.LocalAddr().(*net.TCPAddr).IP.String(), "0"))
 			if err != nil {
 				w("425 cannot listen")
 				continue

@@ -461,3 +461,33 @@ func TestCancelMidBody(t *testing.T) {
 	_ = err // the data may all be buffered already; what matters is no hang and no reuse
 	e.h.CloseIdleConnections()
 }
+
+func TestNoResumeInTypeA(t *testing.T) {
+	f := newFake(t)
+	f.files["f.txt"] = "a\r\nb\r\n"
+	e := newEnv(t)
+	req := e.req(t, f.url("f.txt"))
+	req.Offset = 2
+	resp, err := e.h.Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Offset != 0 || string(b) != "a\nb\n" || slices.Contains(f.commands(), "REST 2") {
+		t.Errorf("offset %d body %q commands %q", resp.Offset, b, f.commands())
+	}
+}
+
+func TestIPv6EPSV(t *testing.T) {
+	f := newFakeOn(t, "[::1]:0")
+	f.files["f.bin"] = "six"
+	e := newEnv(t)
+	got, _, err := e.get(t, f.url("f.bin"))
+	if err != nil || got != "six" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if !strings.Contains(e.trace.String(), "data connection to [::1]:") {
+		t.Errorf("trace:\n%s", e.trace)
+	}
+}

@@ -81,6 +81,12 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		c.tr.Info("the file changed since the partial copy was made: retrieving all of it")
 		offset = 0
 	}
+	if offset > 0 && t == 'a' {
+		// REST counts the server's bytes, and TYPE A changes line ends on
+		// the way: a local offset does not name a server position.
+		c.tr.Info("cannot resume a TYPE A transfer: retrieving all of it")
+		offset = 0
+	}
 	if offset > 0 && size >= 0 && offset > size {
 		c.tr.Info("the partial copy is longer than the file: retrieving all of it")
 		offset = 0
