@@ -26,7 +26,7 @@ type gopherFlags struct {
 func (f *gopherFlags) add(fs *pflag.FlagSet) {
 	f.fs = fs
 	fs.StringVar(&f.search, "search", "", "gopher: search `WORDS` for a type 7 item whose URL has none")
-	fs.StringArrayVar(&f.form, "form", nil, "gopher: answer a Gopher+ +ASK question, `NAME=VALUE` (NAME: the prompt or its number); repeat")
+	fs.StringArrayVar(&f.form, "form", nil, "gopher: answer a Gopher+ +ASK question, `NAME=VALUE` (NAME: the prompt or its number; VALUE @FILE: the file's text); repeat")
 	fs.StringVar(&f.formJSON, "form-json", "", "gopher: +ASK answers from `FILE`, a JSON object of NAME: value (a string, or a list of lines)")
 	fs.BoolVar(&f.views, "views", false, "gopher: list the item's Gopher+ views (with their URLs) instead of retrieving it")
 	fs.BoolVar(&f.unstuff, "gopher-unstuff", false, "gopher: undo RFC 1436 dot-stuffing (\"..\" lines) in plain text replies")
@@ -74,6 +74,13 @@ func (f *gopherFlags) apply(cfg *fetch.Config) error {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return usage("form", fmt.Sprintf("--form %q: want NAME=VALUE", kv))
+		}
+		if name, ok := strings.CutPrefix(v, "@"); ok { // NAME=@FILE: the file's text (AskF, AskL)
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return usage("form", fmt.Sprintf("--form %s=@%s: %v", k, name, err))
+			}
+			v = string(b)
 		}
 		if h.Form == nil {
 			h.Form = gopher.Answers{}

@@ -500,3 +500,30 @@ func TestLongLinesAreCut(t *testing.T) {
 		t.Fatalf("%d items, %v", len(items), err)
 	}
 }
+
+// TestShortPlusReplyOnOpenConnection: a `+N` reply from a server that
+// keeps the connection open is complete after N bytes; nothing waits for
+// more than the header line.
+func TestShortPlusReplyOnOpenConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		bufio.NewReader(c).ReadString('\n')
+		io.WriteString(c, "+2\r\nhi")
+		<-done // keep it open until the test ends
+	}()
+	body, _, _, err := fetch(t, &Handler{}, "gopher://"+ln.Addr().String()+"/9x%09%09+")
+	if err != nil || body != "hi" {
+		t.Errorf("%q %v", body, err)
+	}
+}

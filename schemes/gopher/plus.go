@@ -44,10 +44,25 @@ func ParseHeader(line string) (h Header, ok bool) {
 }
 
 // peekHeader looks for a Gopher+ header at the start of br and consumes it
-// when there is one. It peeks at most 24 bytes, so it never blocks on a
-// reply shorter than that beyond the server closing.
+// when there is one. It looks at no more than the first line or 24 bytes,
+// and waits for a byte only while what it has could still be a header, so
+// a short reply from a server that keeps the connection open does not
+// stall it.
 func peekHeader(br *bufio.Reader) (Header, bool) {
-	b, _ := br.Peek(24)
+	var b []byte
+	for n := 1; n <= 24; n++ {
+		var err error
+		if b, err = br.Peek(n); err != nil {
+			return Header{}, false
+		}
+		c := b[n-1]
+		if c == '\n' {
+			break
+		}
+		if !(n == 1 && (c == '+' || c == '-') || n == 2 && c == '-' || c >= '0' && c <= '9' || c == '\r') {
+			return Header{}, false
+		}
+	}
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
 		return Header{}, false

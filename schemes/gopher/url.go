@@ -1,6 +1,8 @@
-// Package gopher holds the typed value of gopher and gophers URLs (RFC 1738
-// §3.4): the item type, the selector, and the optional search string and
-// Gopher+ string. It parses only; it does no I/O.
+// Package gopher implements gopher and gophers URLs (RFC 1738 §3.4): the
+// typed value (item type, selector, optional search and Gopher+ strings;
+// url.go, pure parsing) and a Handler that retrieves them over transport,
+// with Gopher+ views, attributes and +ASK forms (request.go, plus.go,
+// menu.go, attrs.go, ask.go, handler.go).
 package gopher
 
 import (
