@@ -21,6 +21,7 @@ type Config struct {
 	// them by ftp (libwww's rule).
 	NoFileFTP bool
 	FTP       *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	NNTP      *nntp.Handler   // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
 	Gopher    *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
 	Telnet    *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
 	Mailto    *mailto.Handler // mail submission (--smtp-server, --from, --dry-run); nil means defaults
@@ -37,7 +38,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		ftp.Schemes(cfg.FTP),
 		gopher.Schemes(cfg.Gopher),
 		mailto.Schemes(cfg.Mailto),
-		nntp.Schemes(),
+		nntp.Schemes(cfg.NNTP),
 		telnet.Schemes(cfg.Telnet),
 		wais.Schemes(),
 		prospero.Schemes(),

@@ -3,14 +3,22 @@ package nntp
 import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the schemes this package serves: news (RFC 1738 §3.6),
-// nntp (§3.7, port 119) and nntps (NNTP over TLS, port 563). There is no
-// handler yet, so Handler is nil.
-func Schemes() []schemes.Scheme {
-	return []schemes.Scheme{
+// nntp (§3.7, port 119) and nntps (NNTP over TLS, port 563), all served by
+// h; with h nil, by a Handler with default settings (news: then needs
+// NNTPSERVER).
+func Schemes(h *Handler) []schemes.Scheme {
+	out := []schemes.Scheme{
 		{Name: "news", Parse: parseNewsLocator},
 		{Name: "nntp", Parse: parseLocator},
 		{Name: "nntps", Parse: parseLocator},
 	}
+	if h == nil {
+		h = &Handler{}
+	}
+	for i := range out {
+		out[i].Handler = h
+	}
+	return out
 }
 
 // parseLocator adapts Parse to schemes.Scheme.Parse, which wants a Locator

@@ -134,10 +134,10 @@ func TestSchemes(t *testing.T) {
 		"nntps": "nntps://h/local.test/1",
 	}
 	var names []string
-	for _, s := range Schemes() {
+	for _, s := range Schemes(nil) {
 		names = append(names, s.Name)
-		if s.Handler != nil {
-			t.Errorf("%s: Handler is not nil", s.Name)
+		if _, ok := s.Handler.(*Handler); !ok {
+			t.Errorf("%s: Handler is %T, want a default *Handler", s.Name, s.Handler)
 		}
 		u, err := schemes.Parse(want[s.Name])
 		if err != nil {

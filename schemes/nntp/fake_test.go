@@ -1,0 +1,212 @@
+package nntp
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// fakeServer is a scripted NNTP server on 127.0.0.1 for transcript tests:
+// reply maps each command line received to the raw text sent back (CRLF
+// line ends written by the test); it records every command.
+type fakeServer struct {
+	t        *testing.T
+	ln       net.Listener
+	greeting string
+	reply    func(s *fakeConn, cmd string) string
+
+	replyMu sync.Mutex
+	mu      sync.Mutex
+	cmds    []string
+	conns   int
+	active  []net.Conn
+}
+
+// fakeConn is one client connection's state (authentication).
+type fakeConn struct {
+	authUser string
+	authed   bool
+}
+
+func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string) *fakeServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeServer{t: t, ln: ln, greeting: "200 fake ready (posting ok)\r\n", reply: reply}
+	var wg sync.WaitGroup
+	t.Cleanup(func() {
+		ln.Close()
+		f.mu.Lock()
+		for _, c := range f.active { // connections idle in a Handler's pool
+			c.Close()
+		}
+		f.mu.Unlock()
+		wg.Wait()
+	})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			f.mu.Lock()
+			f.conns++
+			f.active = append(f.active, c)
+			f.mu.Unlock()
+			wg.Add(1)
+			go func() { defer wg.Done(); f.serve(c) }()
+		}
+	}()
+	return f
+}
+
+func (f *fakeServer) serve(c net.Conn) {
+	defer c.Close()
+	f.mu.Lock()
+	greeting := f.greeting
+	f.mu.Unlock()
+	io.WriteString(c, greeting)
+	r := bufio.NewReader(c)
+	st := &fakeConn{}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		line = strings.TrimRight(line, "\r\n")
+		f.mu.Lock()
+		f.cmds = append(f.cmds, line)
+		f.mu.Unlock()
+		if line == "QUIT" {
+			io.WriteString(c, "205 bye\r\n")
+			return
+		}
+		f.replyMu.Lock() // scripts keep counters: one reply at a time
+		out := f.reply(st, line)
+		f.replyMu.Unlock()
+		if out == "" {
+			out = "500 unknown command\r\n"
+		}
+		if out == "<close>" {
+			return
+		}
+		io.WriteString(c, out)
+	}
+}
+
+// commands returns the commands received so far, QUIT excluded.
+func (f *fakeServer) commands() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.cmds {
+		if c != "QUIT" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// connCount is the number of connections accepted.
+func (f *fakeServer) connCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.conns
+}
+
+// setGreeting changes the greeting of later connections.
+func (f *fakeServer) setGreeting(g string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.greeting = g
+}
+
+func (f *fakeServer) port() int { return f.ln.Addr().(*net.TCPAddr).Port }
+
+// fakeDialer dials 127.0.0.1 only, whatever host it is asked for.
+type fakeDialer struct{}
+
+func (fakeDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+}
+
+// recTrace records the trace.
+type recTrace struct {
+	mu      sync.Mutex
+	lines   []string
+	secrets []string
+}
+
+func (r *recTrace) add(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, sec := range r.secrets {
+		s = strings.ReplaceAll(s, sec, "****")
+	}
+	r.lines = append(r.lines, s)
+}
+func (r *recTrace) Sent(l string)     { r.add("> " + l) }
+func (r *recTrace) Received(l string) { r.add("< " + l) }
+func (r *recTrace) Info(l string)     { r.add("* " + l) }
+func (r *recTrace) Secret(s string) {
+	if s != "" {
+		r.mu.Lock()
+		r.secrets = append(r.secrets, s)
+		r.mu.Unlock()
+	}
+}
+func (r *recTrace) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.lines, "\n")
+}
+
+// locate parses raw into the package's Locator.
+func locate(t *testing.T, raw string) schemes.Locator {
+	t.Helper()
+	u, err := schemes.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loc schemes.Locator
+	if u.Scheme == "news" {
+		loc, err = ParseNews(u)
+	} else {
+		loc, err = Parse(u)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// fetchAll fetches raw with h and returns the body.
+func fetchAll(t *testing.T, h *Handler, raw string, tr schemes.Trace, creds schemes.Credentials) ([]byte, *schemes.Response, error) {
+	t.Helper()
+	if tr == nil {
+		tr = &recTrace{}
+	}
+	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, raw), Dialer: fakeDialer{}, Trace: tr,
+		Credentials: creds})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return b, resp, err
+}
+
+// capsINN is a CAPABILITIES reply like INN's.
+const capsINN = "101 Capability list:\r\nVERSION 2\r\nREADER\r\nOVER\r\nAUTHINFO USER\r\nLIST ACTIVE\r\n.\r\n"

@@ -1,0 +1,340 @@
+package nntp
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Fetch retrieves req.URL: an article streams from the server as
+// Response.Body; a group overview or the group list comes back as Entries
+// and rendered text. See Handler for what each URL means.
+func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	p, err := h.start(req)
+	if err != nil {
+		return nil, err
+	}
+	return h.run(ctx, req, p)
+}
+
+// List returns the entries of a group (its overview) or, for news:*, of
+// all groups. An article URL is a usage error.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) ([]schemes.Entry, error) {
+	p, err := h.start(req)
+	if err != nil {
+		return nil, err
+	}
+	if p.op == opArticle {
+		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindUsage, URL: p.url,
+			Part: "article", Msg: "an article is not a group: nothing to list"}
+	}
+	r, err := h.run(ctx, req, p)
+	if err != nil {
+		return nil, err
+	}
+	r.Body.Close()
+	return r.Entries, nil
+}
+
+// start resolves the plan and checks the request can go ahead.
+func (h *Handler) start(req *schemes.Request) (*plan, error) {
+	p, err := h.resolve(req)
+	if err != nil {
+		return nil, err
+	}
+	if !p.haveCred && req.Credentials != nil {
+		// netrc or --user: sent only if the server asks (480).
+		if u, pw, ok := req.Credentials(p.scheme, p.host, p.port); ok && (u != "" || pw != "") {
+			p.user, p.pass, p.haveCred = u, pw, true
+		}
+	}
+	if req.Dialer == nil {
+		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindOther, URL: p.url,
+			Msg: "no Dialer in the request"}
+	}
+	return p, nil
+}
+
+// run carries out p. A reused connection that turns out to be dead (the
+// server closed it while idle) is replaced once by a new one.
+func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*schemes.Response, error) {
+	tr := req.Trace
+	if tr == nil {
+		tr = schemes.NopTrace{}
+	}
+	tr.Secret(p.pass)
+	if err := ctx.Err(); err != nil {
+		return nil, ctxError(p, "request", err)
+	}
+	key := poolKey{dialer: req.Dialer, tlsCfg: req.TLS, host: p.host, port: p.port, tls: p.tls, user: p.user, pass: p.pass}
+	for {
+		c, err := h.acquire(ctx, req, p, key, tr)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := h.do(ctx, c, p)
+		if err == nil {
+			return resp, nil
+		}
+		stale := c.s.reused && ctx.Err() == nil && !isReplyError(err)
+		c.finish(isReplyError(err)) // after a 4xx reply the session is in a known state
+		if !stale {
+			return nil, err
+		}
+		tr.Info("idle connection was closed by the server; connecting again")
+	}
+}
+
+// isReplyError says err came from a server reply (the connection works).
+func isReplyError(err error) bool {
+	var se *schemes.Error
+	return errors.As(err, &se) && se.Code != 0
+}
+
+// ctxError is the error for a done context.
+func ctxError(p *plan, phase string, err error) error {
+	return ioError(p.scheme, phase, p.url, err)
+}
+
+// conn is a session lent to one request, with what returns it.
+type conn struct {
+	h       *Handler
+	s       *session
+	key     poolKey
+	release func()
+	once    sync.Once
+}
+
+// finish ends the request's use of the session: back to the pool when ok
+// and the protocol state is known, closed otherwise.
+func (c *conn) finish(ok bool) {
+	c.once.Do(func() {
+		c.release()
+		c.s.conn.SetDeadline(time.Time{})
+		if !ok {
+			c.s.broken = true
+		}
+		c.h.pool.put(c.key, c.s, c.h.MaxIdle)
+	})
+}
+
+// acquire returns a ready session: idle from the pool, or newly dialed,
+// greeted, told CAPABILITIES and MODE READER, and authenticated when the
+// URL carries credentials.
+func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, key poolKey, tr schemes.Trace) (*conn, error) {
+	if s := h.pool.get(key); s != nil {
+		s.tr = tr
+		c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
+		tr.Info("reusing connection to " + net.JoinHostPort(p.host, strconv.Itoa(p.port)))
+		if req.Timeout > 0 {
+			s.conn.SetDeadline(time.Now().Add(req.Timeout))
+		}
+		return c, nil
+	}
+	nc, err := req.Dialer.Dial(ctx, p.scheme, p.host, p.port)
+	if err != nil {
+		return nil, stampURL(err, p.url)
+	}
+	if req.Timeout > 0 {
+		nc.SetDeadline(time.Now().Add(req.Timeout))
+	}
+	if p.tls {
+		tc, err := startTLS(ctx, req, nc, p)
+		if err != nil {
+			nc.Close()
+			return nil, stampURL(err, p.url)
+		}
+		nc = tc
+	}
+	s := newSession(nc, p.scheme, tr)
+	c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
+	if err := h.setup(ctx, c, p); err != nil {
+		c.finish(false)
+		return nil, err
+	}
+	return c, nil
+}
+
+// startTLS performs the handshake of nntps, through the transport
+// Dialer's StartTLS when there is one (its errors say -k/--cacert).
+func startTLS(ctx context.Context, req *schemes.Request, nc net.Conn, p *plan) (net.Conn, error) {
+	type starter interface {
+		StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (*tls.Conn, error)
+	}
+	if st, ok := req.Dialer.(starter); ok {
+		return st.StartTLS(ctx, nc, p.scheme, p.host, req.TLS)
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if req.TLS != nil {
+		cfg = req.TLS.Clone()
+	}
+	if cfg.ServerName == "" {
+		cfg.ServerName = p.host
+	}
+	tc := tls.Client(nc, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		return nil, &schemes.Error{Scheme: p.scheme, Phase: "tls", Kind: schemes.KindProtocol,
+			Msg: "TLS handshake with " + p.host + " failed", Err: err}
+	}
+	return tc, nil
+}
+
+// stampURL sets the URL of a *schemes.Error that has none.
+func stampURL(err error, url string) error {
+	var se *schemes.Error
+	if errors.As(err, &se) && se.URL == "" {
+		se.URL = url
+	}
+	return err
+}
+
+// setup reads the greeting and prepares the session.
+func (h *Handler) setup(ctx context.Context, c *conn, p *plan) error {
+	s := c.s
+	r, err := s.greet()
+	if err == errUnexpected {
+		return replyError(p.scheme, "greeting", p.url, r)
+	}
+	if err == nil {
+		err = s.capabilities()
+	}
+	if err == nil {
+		err = s.modeReader()
+	}
+	if err == nil && p.eager {
+		if r, err = s.authinfo(p.user, p.pass); err == errUnexpected {
+			return replyError(p.scheme, "authinfo", p.url, r)
+		}
+	}
+	if err != nil {
+		return h.connError(ctx, p, "greeting", err)
+	}
+	return nil
+}
+
+// connError classifies an I/O error, preferring the context's reason.
+func (h *Handler) connError(ctx context.Context, p *plan, phase string, err error) error {
+	if ctx.Err() != nil {
+		return ctxError(p, phase, ctx.Err())
+	}
+	return ioError(p.scheme, phase, p.url, err)
+}
+
+// command sends line and returns the reply; on 480 (authentication
+// required, RFC 4643 §2.1) it authenticates with the known credentials and
+// sends line again. Without credentials the 480 is returned as it is.
+func (h *Handler) command(ctx context.Context, c *conn, p *plan, phase, line string) (reply, error) {
+	s := c.s
+	r, err := s.cmd(line)
+	if err != nil {
+		return r, h.connError(ctx, p, phase, err)
+	}
+	if r.Code != 480 || s.authed || !p.haveCred {
+		return r, nil
+	}
+	ar, err := s.authinfo(p.user, p.pass)
+	if err == errUnexpected {
+		return ar, replyError(p.scheme, "authinfo", p.url, ar)
+	}
+	if err != nil {
+		return ar, h.connError(ctx, p, "authinfo", err)
+	}
+	r, err = s.cmd(line)
+	if err != nil {
+		return r, h.connError(ctx, p, phase, err)
+	}
+	return r, nil
+}
+
+// do carries out the plan's operation on a ready session.
+func (h *Handler) do(ctx context.Context, c *conn, p *plan) (*schemes.Response, error) {
+	switch p.op {
+	case opArticle:
+		return h.article(ctx, c, p)
+	case opOverview:
+		return h.groupOverview(ctx, c, p)
+	}
+	return h.listGroups(ctx, c, p)
+}
+
+// article sends GROUP (for a number) and ARTICLE/HEAD/BODY, and returns
+// the article streaming.
+func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Response, error) {
+	if p.article != nil {
+		r, err := h.command(ctx, c, p, "group", "GROUP "+p.group)
+		if err != nil {
+			return nil, err
+		}
+		if r.Code != 211 {
+			return nil, replyError(p.scheme, "group", p.url, r)
+		}
+	}
+	word, want := h.partCommand()
+	phase := strings.ToLower(word)
+	r, err := h.command(ctx, c, p, phase, word+" "+p.articleArg())
+	if err != nil {
+		return nil, err
+	}
+	if r.Code != want {
+		if r.Code/100 != 4 {
+			c.s.broken = true // a 2xx of another kind may be followed by data
+		}
+		return nil, replyError(p.scheme, phase, p.url, r)
+	}
+	c.s.conn.SetDeadline(time.Time{}) // req.Timeout covers the wait for the reply only
+	typ := "message/rfc822"
+	if h.Part != PartArticle {
+		typ = "text/plain"
+	}
+	name := p.messageID
+	if p.article != nil {
+		name = strconv.FormatInt(*p.article, 10)
+	}
+	return &schemes.Response{
+		Body: &articleBody{c: c, ctx: ctx, p: p, h: h, d: newDotReader(c.s.r, h.maxBytes())},
+		Size: -1, Type: typ, Name: strings.NewReplacer("/", "_", "\\", "_").Replace(name), Status: r.Code,
+	}, nil
+}
+
+// articleBody streams an article; at its end the session goes back to the
+// pool.
+type articleBody struct {
+	c   *conn
+	ctx context.Context
+	p   *plan
+	h   *Handler
+	d   *dotReader
+}
+
+// Read returns the article's bytes; errors are *schemes.Error.
+func (b *articleBody) Read(buf []byte) (int, error) {
+	n, err := b.d.Read(buf)
+	switch {
+	case err == nil:
+		return n, nil
+	case err == io.EOF:
+		b.c.finish(true)
+		return n, io.EOF
+	case errors.Is(err, errTooBig):
+		b.c.finish(false)
+		return n, &schemes.Error{Scheme: b.p.scheme, Phase: "article", Kind: schemes.KindProtocol, URL: b.p.url,
+			Msg: err.Error()}
+	}
+	b.c.finish(false)
+	return n, b.h.connError(b.ctx, b.p, "article", err)
+}
+
+// Close ends the transfer; before the end of the article the connection
+// cannot be reused and is closed.
+func (b *articleBody) Close() error {
+	b.c.finish(b.d.done())
+	return nil
+}

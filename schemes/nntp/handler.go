@@ -1,0 +1,290 @@
+package nntp
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// DefaultMax is the number of newest articles a group overview shows when
+// Handler.Max is 0.
+const DefaultMax = 100
+
+// DefaultMaxArticle bounds an article (and a listing) when
+// Handler.MaxBytes is 0.
+const DefaultMaxArticle = 64 << 20
+
+// Part selects what of an article is retrieved.
+type Part int
+
+// The parts of an article: ARTICLE, HEAD or BODY.
+const (
+	PartArticle Part = iota // headers, blank line, body
+	PartHead                // headers only
+	PartBody                // body only
+)
+
+// Handler retrieves news, nntp and nntps URLs over NNTP (RFC 3977):
+//
+//   - news:<message-id> and nntp://host/group/n: the article (ARTICLE,
+//     or HEAD/BODY with Part), dot-unstuffed, CRLF turned into LF;
+//   - news:<group> and nntp://host/group: the group overview of the
+//     newest Max articles (OVER, else XOVER, else HEAD per article), as
+//     Entries and as text, one article a line;
+//   - news:*: all groups (LIST ACTIVE, else LIST) with counts and
+//     posting status.
+//
+// news: names no server: it comes from Server, else from the NNTPSERVER
+// environment variable. Credentials from the URL (nntp://user:pass@host/)
+// are sent right after connecting; credentials from Request.Credentials
+// (netrc, --user) only when the server answers 480.
+//
+// The Handler keeps idle connections for reuse, per server and user; its
+// fields must not change after first use. It is safe for concurrent use.
+type Handler struct {
+	// Server is the news server for news: URLs, "host" or "host:port"
+	// ("[v6]:port"); empty means the NNTPSERVER environment variable.
+	Server string
+	// Max is how many of the newest articles a group overview lists
+	// (0: DefaultMax).
+	Max int
+	// Part selects the part of an article retrieved (default all).
+	Part Part
+	// MaxBytes bounds an article or a listing, in bytes (0:
+	// DefaultMaxArticle); a longer one fails with KindProtocol.
+	MaxBytes int64
+	// MaxIdle is how many idle connections are kept per server and user
+	// (0: 4; negative: none, one connection per request).
+	MaxIdle int
+	// Getenv reads the environment (nil: os.Getenv); tests replace it.
+	Getenv func(string) string
+
+	pool pool
+}
+
+var (
+	_ schemes.Handler   = (*Handler)(nil)
+	_ schemes.Explainer = (*Handler)(nil)
+	_ schemes.Lister    = (*Handler)(nil)
+)
+
+// CloseIdleConnections closes the connections kept for reuse.
+func (h *Handler) CloseIdleConnections() { h.pool.closeAll() }
+
+// controlChars are refused in a message-id or group sent in a command:
+// CR, LF and NUL would inject a command, space would add an argument, and
+// other controls have no business there (RFC 3977 §3.6 message-ids are
+// printable US-ASCII).
+var controlChars = func() string {
+	var b strings.Builder
+	for c := 0; c < 0x20; c++ {
+		b.WriteByte(byte(c))
+	}
+	b.WriteString(" \x7f")
+	return b.String()
+}()
+
+// op is what a URL asks for.
+type op int
+
+const (
+	opArticle  op = iota // one article by message-id or number
+	opOverview           // a group's overview
+	opList               // all groups
+)
+
+// plan is a request resolved: the server, the credentials and the command
+// to carry out. It is computed without I/O, for Fetch and Explain alike.
+type plan struct {
+	scheme   string // for the dialer, errors and trace: news, nntp or nntps
+	url      string // redacted URL
+	host     string
+	port     int
+	tls      bool
+	user     string
+	pass     string
+	eager    bool // credentials from the URL: authenticate before asking
+	haveCred bool
+	creds    schemes.Credentials
+
+	op        op
+	group     string
+	article   *int64
+	messageID string // without "<" ">"
+}
+
+// resolve builds the plan for req.
+func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
+	p := &plan{}
+	var g *schemes.URL
+	switch loc := req.URL.(type) {
+	case *NewsURL:
+		g = loc.Generic()
+		p.scheme, p.url = "news", loc.Redacted()
+		switch {
+		case loc.All:
+			p.op = opList
+		case loc.Group != nil:
+			p.op, p.group = opOverview, *loc.Group
+		default:
+			p.op, p.messageID = opArticle, *loc.MessageID
+		}
+		if g.Authority { // RFC 5538 news://host:port/...
+			p.host, p.port = g.Host, g.EffectivePort()
+		} else if err := h.newsServer(p); err != nil {
+			return nil, err
+		}
+	case *URL:
+		g = loc.Generic()
+		p.scheme, p.url = g.Scheme, loc.Redacted()
+		p.host, p.port, p.tls = g.Host, g.EffectivePort(), g.Scheme == "nntps"
+		p.group, p.article = loc.Group, loc.Article
+		p.op = opOverview
+		if loc.Article != nil {
+			p.op = opArticle
+		}
+	default:
+		return nil, &schemes.Error{Scheme: "nntp", Phase: "request", Kind: schemes.KindOther,
+			Msg: fmt.Sprintf("nntp handler given a %T, want *nntp.URL or *nntp.NewsURL", req.URL)}
+	}
+	if err := h.check(p); err != nil {
+		return nil, err
+	}
+	if g.Authority && g.User != nil {
+		p.user, p.eager, p.haveCred = *g.User, true, true
+		if g.Password != nil {
+			p.pass = *g.Password
+		}
+	}
+	p.creds = req.Credentials
+	return p, nil
+}
+
+// newsServer fills in the server of a news: URL from Server or NNTPSERVER.
+func (h *Handler) newsServer(p *plan) error {
+	s, from := h.Server, "--nntp-server"
+	if s == "" {
+		getenv := h.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		s, from = strings.TrimSpace(getenv("NNTPSERVER")), "NNTPSERVER"
+	}
+	if s == "" {
+		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, URL: p.url, Part: "host",
+			Msg: "news: URLs name no server: give one with --nntp-server host[:port] or the NNTPSERVER environment variable"}
+	}
+	host, port, err := splitServer(s)
+	if err != nil {
+		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, URL: p.url, Part: "host",
+			Msg: fmt.Sprintf("%s %q: %v (want host or host:port)", from, s, err)}
+	}
+	p.host, p.port = host, port
+	return nil
+}
+
+// splitServer reads "host", "host:port", "[v6]" or "[v6]:port"; the port
+// defaults to 119.
+func splitServer(s string) (string, int, error) {
+	host, portText, err := net.SplitHostPort(s)
+	if err != nil {
+		// No port: a bare host, or a bracketed or bare IPv6 address.
+		h := strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+		if h == "" || strings.ContainsAny(h, "[]/ \t") || (strings.Contains(h, ":") && net.ParseIP(h) == nil) {
+			return "", 0, fmt.Errorf("bad host")
+		}
+		return strings.ToLower(h), 119, nil
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 1 || port > 65535 || host == "" || strings.ContainsAny(host, "/ \t") {
+		return "", 0, fmt.Errorf("bad host or port")
+	}
+	return strings.ToLower(host), port, nil
+}
+
+// check refuses message-ids and groups that would break the command line
+// (exit 7), before anything is dialed.
+func (h *Handler) check(p *plan) error {
+	var err error
+	switch {
+	case p.messageID != "":
+		err = transport.CheckChars(p.scheme, "message_id", p.messageID, controlChars)
+	case p.group != "":
+		err = transport.CheckChars(p.scheme, "group", p.group, controlChars)
+	}
+	if err != nil {
+		err.(*schemes.Error).URL = p.url
+	}
+	return err
+}
+
+func (h *Handler) max() int {
+	if h.Max > 0 {
+		return h.Max
+	}
+	return DefaultMax
+}
+
+func (h *Handler) maxBytes() int64 {
+	if h.MaxBytes > 0 {
+		return h.MaxBytes
+	}
+	return DefaultMaxArticle
+}
+
+// partCommand is the command word for the article part wanted.
+func (h *Handler) partCommand() (string, int) {
+	switch h.Part {
+	case PartHead:
+		return "HEAD", 221
+	case PartBody:
+		return "BODY", 222
+	}
+	return "ARTICLE", 220
+}
+
+// articleArg is the argument of ARTICLE/HEAD/BODY.
+func (p *plan) articleArg() string {
+	if p.article != nil {
+		return strconv.FormatInt(*p.article, 10)
+	}
+	return "<" + p.messageID + ">"
+}
+
+// Explain returns the command plan, without I/O.
+func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
+	p, err := h.resolve(req)
+	if err != nil {
+		return nil, err
+	}
+	conn := "connect " + net.JoinHostPort(p.host, strconv.Itoa(p.port))
+	if p.tls {
+		conn += " (TLS)"
+	}
+	lines := []string{conn, "read greeting (200 or 201)", "CAPABILITIES",
+		"MODE READER (only if the server announces MODE-READER, or no capabilities)"}
+	if p.eager {
+		lines = append(lines, "AUTHINFO USER "+p.user, "AUTHINFO PASS "+schemes.Redacted)
+	} else {
+		lines = append(lines, "(on 480: AUTHINFO USER/PASS with --user or netrc credentials, then the command again)")
+	}
+	switch p.op {
+	case opArticle:
+		word, _ := h.partCommand()
+		if p.article != nil {
+			lines = append(lines, "GROUP "+p.group)
+		}
+		lines = append(lines, word+" "+p.articleArg())
+	case opOverview:
+		lines = append(lines, "GROUP "+p.group,
+			fmt.Sprintf("OVER low-high over the newest %d articles (if OVER fails: XOVER, then HEAD per article)", h.max()))
+	case opList:
+		lines = append(lines, "LIST ACTIVE (if it fails: LIST)")
+	}
+	return append(lines, "QUIT (or keep the connection for the next URL)"), nil
+}
