@@ -8,14 +8,14 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"math/big"
-	"time"
 	"fmt"
+	"math/big"
 	"net"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeFTP is a scripted FTP server on 127.0.0.1 for transcript tests: it
