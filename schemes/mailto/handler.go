@@ -3,6 +3,7 @@ package mailto
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -111,6 +112,12 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		return &schemes.Response{Body: io.NopCloser(bytes.NewReader(text)), Size: int64(len(text)), Type: "message/rfc822"}, nil
 	}
 	if err := h.send(ctx, req, m, srv, msg, tr); err != nil {
+		var se *schemes.Error
+		if in.hasBody && errors.As(err, &se) {
+			// A retry (fetch.Client, --retry) would find stdin used up
+			// and send an empty message.
+			se.Retryable = false
+		}
 		return nil, err
 	}
 	return &schemes.Response{Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
