@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -489,5 +490,53 @@ func TestIPv6EPSV(t *testing.T) {
 	}
 	if !strings.Contains(e.trace.String(), "data connection to [::1]:") {
 		t.Errorf("trace:\n%s", e.trace)
+	}
+}
+
+func TestAnonPasswordChain(t *testing.T) {
+	h := &Handler{}
+	t.Setenv("URLGET_EMAIL", "")
+	t.Setenv("EMAIL", "env@example.org")
+	if got := h.anonPassword(); got != "env@example.org" {
+		t.Errorf("EMAIL: %q", got)
+	}
+	t.Setenv("URLGET_EMAIL", "urlget@example.org")
+	if got := h.anonPassword(); got != "urlget@example.org" {
+		t.Errorf("URLGET_EMAIL: %q", got)
+	}
+	h.AnonPassword = "flag@example.org"
+	if got := h.anonPassword(); got != "flag@example.org" {
+		t.Errorf("--ftp-anon-password: %q", got)
+	}
+	t.Setenv("URLGET_EMAIL", "")
+	t.Setenv("EMAIL", "")
+	if got := (&Handler{}).anonPassword(); !strings.Contains(got, "@") {
+		t.Errorf("user@host: %q", got)
+	}
+}
+
+func TestNetrcLogin(t *testing.T) {
+	f := newFake(t)
+	f.files["f.bin"] = "x"
+	netrc := t.TempDir() + "/netrc"
+	if err := os.WriteFile(netrc, []byte("machine 127.0.0.1 login nina password n1na\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	e.h.Netrc = netrc
+	if _, _, err := e.get(t, f.url("f.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.commands(); c[0] != "USER nina" || c[1] != "PASS n1na" || strings.Contains(e.trace.String(), "n1na") {
+		t.Errorf("commands %q trace %s", c, e.trace)
+	}
+	// The URL's own user wins over netrc.
+	f2 := newFake(t)
+	f2.files["f.bin"] = "x"
+	if _, _, err := e.get(t, strings.Replace(f2.url("f.bin"), "127.0.0.1", "u:p@127.0.0.1", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if c := f2.commands(); c[0] != "USER u" {
+		t.Errorf("commands %q", c)
 	}
 }
