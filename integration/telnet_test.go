@@ -115,6 +115,22 @@ func TestTelnetdWithoutLogin(t *testing.T) {
 	}
 }
 
+// TestTelnetdTypedLogin types the login from stdin, paced: login(1)
+// discards input typed ahead of its prompts, so each line waits for the
+// server's answer.
+func TestTelnetdTypedLogin(t *testing.T) {
+	testbed.Require(t, "telnet")
+	url := fmt.Sprintf("telnet://%s@%s/", testbed.AliceUser, testbed.Addr(testbed.TelnetPort))
+	stdin := testbed.AliceUser + "\n" + testbed.AlicePassword + "\necho urlget-$((6*7))\nexit\n"
+	out, _, err := telnetSession(t, telnet.Handler{Pace: 300 * time.Millisecond}, url, stdin, nil)
+	if err != nil {
+		t.Fatalf("session: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "\nurlget-42\n") || strings.Contains(out, testbed.AlicePassword) {
+		t.Errorf("output (want urlget-42, no password):\n%s", out)
+	}
+}
+
 func TestTelnetdLoginRefused(t *testing.T) {
 	testbed.Require(t, "telnet")
 	url := fmt.Sprintf("telnet://%s:wrong-password@%s/", testbed.AliceUser, testbed.Addr(testbed.TelnetPort))

@@ -34,7 +34,8 @@ const DefaultIdle = 2 * time.Second
 //     terminal is put in raw mode (restored on every way out), the window
 //     size is sent by NAWS and again on SIGWINCH, and Ctrl-] offers to quit.
 //   - Scripted (otherwise): Stdin's lines are sent as NVT lines (LF becomes
-//     CR LF), the server's CR LF becomes LF on Stdout.
+//     CR LF), streamed or, with Pace, a line per server answer; the
+//     server's CR LF becomes LF on Stdout.
 //
 // Option negotiation follows the Q method of RFC 1143. urlget never opens
 // negotiation itself: a "telnet" URL often names a plain line service, which
@@ -68,6 +69,12 @@ type Handler struct {
 	// Idle is the silence, after Stdin ends, that ends a scripted
 	// session; 0 means DefaultIdle.
 	Idle time.Duration
+	// Pace, when positive, sends a scripted session's input one line at a
+	// time: each line once the server has answered the previous one and
+	// then paused for Pace (or has been silent for Idle). It is for
+	// servers that discard input typed ahead, as login(1) does at its
+	// prompts; 0 streams the input as it comes.
+	Pace time.Duration
 }
 
 var (
@@ -150,6 +157,9 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		plan = append(plan, "session: interactive, terminal in raw mode; Ctrl-] offers to quit")
 	} else {
 		plan = append(plan, fmt.Sprintf("session: stdin to the server, the server to stdout; ends on server close, or %v of silence after stdin ends", h.idle()))
+		if h.Pace > 0 {
+			plan = append(plan, fmt.Sprintf("input: one line at a time, each once the server has answered and paused for %v", h.Pace))
+		}
 	}
 	return plan, nil
 }

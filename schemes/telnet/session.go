@@ -99,6 +99,18 @@ func (s *session) run(ctx context.Context) (err error) {
 	idle := s.h.idle()
 	quiet := time.NewTimer(idle)
 	defer quiet.Stop()
+	// Paced input (Handler.Pace): stdin is held in pending and sent a line
+	// at a time, each once the server has answered and paused for pace,
+	// or has been silent for idle.
+	pace := s.h.Pace
+	if s.interactive {
+		pace = 0
+	}
+	settle := time.NewTimer(time.Hour)
+	settle.Stop()
+	defer settle.Stop()
+	var pending []byte
+	canSend, answered := false, false
 	stdinDone := false
 	escaped := false
 	finish := func(e error) error {
@@ -107,14 +119,36 @@ func (s *session) run(ctx context.Context) (err error) {
 		s.flushOutput()
 		return e
 	}
+	gated := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.state != loginOff
+	}
+	// sendLine sends the next paced line, if it may go now.
+	sendLine := func() error {
+		if !canSend || len(pending) == 0 || gated() {
+			return nil
+		}
+		n := bytes.IndexByte(pending, '\n') + 1
+		if n == 0 {
+			if !stdinDone {
+				return nil // wait for the rest of the line
+			}
+			pending = append(pending, '\n') // a last line without LF is still a line
+			n = len(pending)
+		}
+		line := pending[:n]
+		pending = pending[n:]
+		canSend, answered = false, false
+		resetTimer(quiet, idle)
+		return s.sendInput(line)
+	}
 	for {
 		var in chan []byte
-		s.mu.Lock()
-		gated := s.state != loginOff
-		s.mu.Unlock()
-		if !gated && !stdinDone {
+		if !stdinDone && (pace > 0 && len(pending) < 64<<10 || pace == 0 && !gated()) {
 			in = input
 		}
+		var werr error
 		select {
 		case rerr := <-readDone:
 			s.flushOutput()
@@ -125,28 +159,41 @@ func (s *session) run(ctx context.Context) (err error) {
 			}
 		case <-activity:
 			resetTimer(quiet, idle)
+			if pace > 0 {
+				answered = true
+				resetTimer(settle, pace)
+			}
+		case <-settle.C:
+			if answered {
+				canSend = true
+				werr = sendLine()
+			}
 		case <-quiet.C:
-			if stdinDone {
+			if stdinDone && len(pending) == 0 {
 				s.tr.Info(fmt.Sprintf("input ended and the server was silent for %v: closing", idle))
 				return finish(nil)
 			}
 			s.mu.Lock()
 			s.loginQuietLocked()
 			s.mu.Unlock()
+			if pace > 0 {
+				canSend = true // no answer is coming: go on
+				werr = sendLine()
+			}
 		case p, ok := <-in:
 			if !ok {
 				stdinDone = true
+				if pace > 0 {
+					werr = sendLine() // a last line without LF
+				}
 				s.mu.Lock()
-				if s.inCR {
+				if s.inCR && len(pending) == 0 {
 					s.inCR = false
 					s.writeLocked([]byte{'\r', 0})
 				}
 				s.mu.Unlock()
-				if s.interactive {
-					continue // a terminal that ended: wait for the server
-				}
 				resetTimer(quiet, idle)
-				continue
+				break
 			}
 			if s.interactive {
 				var stop bool
@@ -156,8 +203,11 @@ func (s *session) run(ctx context.Context) (err error) {
 					return finish(nil)
 				}
 			}
-			if werr := s.sendInput(p); werr != nil {
-				return finish(s.endError(ctx, werr))
+			if pace > 0 {
+				pending = append(pending, p...)
+				werr = sendLine()
+			} else {
+				werr = s.sendInput(p)
 			}
 		case <-winch:
 			s.mu.Lock()
@@ -167,6 +217,9 @@ func (s *session) run(ctx context.Context) (err error) {
 			s.mu.Unlock()
 		case <-ctx.Done():
 			return finish(ioError(s.loc, "session", ctx.Err()))
+		}
+		if werr != nil {
+			return finish(s.endError(ctx, werr))
 		}
 	}
 }

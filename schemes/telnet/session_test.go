@@ -354,3 +354,35 @@ func TestLoginNeedsCredentials(t *testing.T) {
 		t.Fatalf("err = %v, want safety", err)
 	}
 }
+
+// TestSessionPaced: with Pace, each input line waits for the server's
+// answer, as login(1) needs (it discards input typed ahead of its
+// prompts). The server checks that nothing arrived early.
+func TestSessionPaced(t *testing.T) {
+	port, wait := fakeServer(t, func(c net.Conn, r *bufio.Reader) error {
+		for _, step := range []struct{ prompt, line string }{
+			{"login: ", "alice\r\n"}, {"Password: ", "secret\r\n"}, {"$ ", "echo hi\r\n"}, {"hi\r\n$ ", "exit\r\n"},
+		} {
+			io.WriteString(c, step.prompt)
+			if err := expect(r, step.line); err != nil {
+				return err
+			}
+			if r.Buffered() > 0 {
+				return errors.New("input typed ahead of the prompt after " + quote([]byte(step.line)))
+			}
+		}
+		io.WriteString(c, "logout\r\n")
+		return nil
+	})
+	var out syncBuffer
+	h := &Handler{Stdin: strings.NewReader("alice\nsecret\necho hi\nexit"), Stdout: &out, Stderr: io.Discard, Pace: 20 * time.Millisecond}
+	if _, err := h.Fetch(context.Background(), request(t, "telnet://127.0.0.1:"+itoa(port))); err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	if err := wait(); err != nil {
+		t.Fatalf("server: %v", err)
+	}
+	if want := "login: Password: $ hi\n$ logout\n"; out.String() != want {
+		t.Fatalf("stdout %q, want %q", out.String(), want)
+	}
+}
