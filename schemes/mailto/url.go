@@ -4,7 +4,13 @@
 //
 //	mailto:joe@example.com,bob@example.com?subject=hi&body=hello
 //
-// It parses only; it does no I/O.
+// Parsing (URL, Parse) is pure. A mailto URL designates a mailbox, not a
+// data object (RFC 1738 §3.5), so the Handler fits it into the retrieval
+// contract by doing what opening it means: Fetch composes the message the
+// URL describes and submits it by SMTP, and returns a Response with an
+// empty Body — a sent message has no content to show; its Message-ID is
+// in the -v trace. With DryRun nothing is sent and the Body is the
+// composed message, which the urlget command prints on stdout.
 package mailto
 
 import (

@@ -19,7 +19,7 @@ import (
 // since BSD telnet.
 const escapeKey = 0x1d
 
-// Login progress (session.loginState).
+// Login progress (session.state).
 const (
 	loginOff      = iota // no --login, or done: Stdin flows
 	loginWantUser        // waiting for "login:"
@@ -44,18 +44,26 @@ type session struct {
 	mu       sync.Mutex // guards everything below, and serializes writes to conn
 	neg      negotiator
 	dec      decoder
-	outCR    bool // output: a CR is pending (NUL or LF may follow)
-	inCR     bool // input: a CR is pending (LF may follow)
-	wbuf     []byte
+	outCR    bool   // output: a CR is pending (NUL or LF may follow)
+	inCR     bool   // input: a CR is pending (LF may follow)
+	wbuf     []byte // scratch for sendInput
+	queue    []byte // bytes for the server, written by writeLoop
 	obuf     []byte
 	tail     []byte // recent output, for the login prompts
 	state    int    // login progress
 	loginEvt chan error
-	writeErr error // first failed write to the server
+	writeErr error         // first failed write to the server
+	wake     chan struct{} // tells writeLoop there is something queued
+	drained  chan struct{} // tells run the queue has gone down
 }
 
+// maxQueue bounds what waits to be written to the server: run stops
+// reading stdin while more is queued.
+const maxQueue = 256 << 10
+
 func (h *Handler) newSession(loc *URL, conn net.Conn, tr schemes.Trace, cred *login) *session {
-	s := &session{h: h, loc: loc, conn: conn, tr: tr, cred: cred, out: h.stdout(), loginEvt: make(chan error, 2)}
+	s := &session{h: h, loc: loc, conn: conn, tr: tr, cred: cred, out: h.stdout(), loginEvt: make(chan error, 2),
+		wake: make(chan struct{}, 1), drained: make(chan struct{}, 1)}
 	s.fd, s.interactive = h.terminalFD()
 	if cred != nil {
 		s.state = loginWantUser
@@ -89,6 +97,7 @@ func (s *session) run(ctx context.Context) (err error) {
 	readDone := make(chan error, 1)
 	activity := make(chan struct{}, 1)
 	go s.readLoop(readDone, activity)
+	go s.writeLoop(quit)
 
 	input := make(chan []byte)
 	go readInput(s.h.stdin(), input, quit)
@@ -145,11 +154,16 @@ func (s *session) run(ctx context.Context) (err error) {
 	}
 	for {
 		var in chan []byte
-		if !stdinDone && (pace > 0 && len(pending) < 64<<10 || pace == 0 && !gated()) {
+		backlog, werr := s.queued()
+		if werr != nil {
+			return finish(s.endError(ctx, werr))
+		}
+		if !stdinDone && backlog < maxQueue && (pace > 0 && len(pending) < 64<<10 || pace == 0 && !gated()) {
 			in = input
 		}
-		var werr error
 		select {
+		case <-s.drained:
+			// The queue went down (or a write failed): look again.
 		case rerr := <-readDone:
 			s.flushOutput()
 			return s.endError(ctx, rerr)
@@ -479,7 +493,7 @@ func (s *session) sendInput(p []byte) error {
 			b = append(b, c)
 		}
 	}
-	s.wbuf = b
+	s.wbuf = b[:0]
 	s.writeLocked(b)
 	return s.writeErr
 }
@@ -489,15 +503,59 @@ func (s *session) sendLineLocked(line string) {
 	s.writeLocked(append(escapeIAC(nil, []byte(line)), '\r', '\n'))
 }
 
-// writeLocked writes to the server; the first failure is kept and later
-// writes are skipped.
+// writeLocked queues p for the server. Writes happen in writeLoop, never
+// under mu: the reader goroutine answers negotiations under mu, and must
+// not wait on a server that is itself waiting for us to read.
 func (s *session) writeLocked(p []byte) {
 	if s.writeErr != nil || len(p) == 0 {
 		return
 	}
-	if _, err := s.conn.Write(p); err != nil {
-		s.writeErr = err
+	s.queue = append(s.queue, p...)
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
+}
+
+// writeLoop writes what is queued, in order, until quit; the first
+// failure is kept in writeErr and ends it.
+func (s *session) writeLoop(quit <-chan struct{}) {
+	var buf []byte
+	for {
+		s.mu.Lock()
+		buf, s.queue = s.queue, buf[:0]
+		s.mu.Unlock()
+		if len(buf) == 0 {
+			select {
+			case <-s.wake:
+				continue
+			case <-quit:
+				return
+			}
+		}
+		_, err := s.conn.Write(buf)
+		select {
+		case s.drained <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.writeErr = err
+			s.mu.Unlock()
+			select {
+			case s.drained <- struct{}{}:
+			default:
+			}
+			return
+		}
+	}
+}
+
+// queued returns how many bytes wait for the server, and the write error.
+func (s *session) queued() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue), s.writeErr
 }
 
 // checkLoginLocked types the user and password at their prompts and

@@ -386,3 +386,23 @@ func TestSessionPaced(t *testing.T) {
 		t.Fatalf("stdout %q, want %q", out.String(), want)
 	}
 }
+
+// TestSessionLargeInputToEcho pipes 4 MiB through a server that echoes
+// everything: urlget must keep reading while it writes (a client that
+// blocks writing while the server blocks writing back would deadlock).
+func TestSessionLargeInputToEcho(t *testing.T) {
+	port, wait := fakeServer(t, func(c net.Conn, r *bufio.Reader) error {
+		io.Copy(c, r)
+		return nil
+	})
+	input := strings.Repeat(strings.Repeat("a", 99)+"\n", 40<<10)
+	var out syncBuffer
+	h := &Handler{Stdin: strings.NewReader(input), Stdout: &out, Stderr: io.Discard, Idle: 300 * time.Millisecond}
+	if _, err := h.Fetch(context.Background(), request(t, "telnet://127.0.0.1:"+itoa(port))); err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	wait()
+	if got := out.String(); got != input {
+		t.Fatalf("echoed %d bytes, want %d", len(got), len(input))
+	}
+}

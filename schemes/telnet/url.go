@@ -5,8 +5,14 @@
 //	telnet://<user>:<password>@<host>:<port>/
 //
 // These URLs name an interactive service, not a data object: user and
-// password are advisory, shown to the person who logs in. The package
-// parses only; it does no I/O.
+// password are advisory, shown to the person who logs in. Parsing (URL,
+// Parse) is pure. The Handler fits the service into the retrieval contract
+// by running it: it is given the user's streams in its configuration
+// (Stdin, Stdout, Stderr, Terminal — the urlget command passes its own),
+// Fetch runs the whole session on them and returns, when the session
+// ends, a Response with an empty Body and a nil error if the server
+// closed normally (exit 0). rlogin and tn3270 are refused with a hint
+// (exit 8).
 package telnet
 
 import (
