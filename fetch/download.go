@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
@@ -176,7 +177,7 @@ type workFile struct {
 
 func openWork(dest string, resume bool) (*workFile, error) {
 	if !resume {
-		f, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".urlget-*")
+		f, err := createTemp(dest)
 		if err != nil {
 			return nil, err
 		}
@@ -210,6 +211,21 @@ func openWork(dest string, resume bool) (*workFile, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// createTemp makes a new hidden file beside dest. Unlike os.CreateTemp
+// (mode 0600) it asks for 0666, so the finished file gets the permissions
+// the user's umask gives every new file, as with curl and wget.
+func createTemp(dest string) (*os.File, error) {
+	dir, base := filepath.Split(dest)
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.urlget-%d", base, rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("cannot create a temporary file beside %s", dest)
 }
 
 func (w *workFile) Write(p []byte) (int, error) {

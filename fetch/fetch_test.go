@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -351,4 +352,17 @@ func (h *modHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.
 		r.ModTime = h.mod
 	}
 	return r, err
+}
+
+func TestDownloadedFileHonoursUmask(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dest := filepath.Join(t.TempDir(), "out.txt")
+	h := &fakeHandler{data: map[string]string{"x": "hi"}}
+	if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(dest); err != nil || st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v (%v), want -rw-r--r-- from umask 022", st.Mode(), err)
+	}
 }
