@@ -167,6 +167,9 @@ func (h *Handler) search(ctx context.Context, g *URL, prompt schemes.Prompter) (
 // attributes sends line (a "!" request) and parses the attribute blocks.
 func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, line string, tr schemes.Trace) ([]Attributes, error) {
 	c, br, hdr, plus, err := h.exchange(ctx, req, g, line, true, tr)
+	if m, ok := err.(*moved); ok {
+		return nil, m.err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -218,10 +221,25 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 		eb := readErrorBlock(bodyReader(br, Header{Length: hdr.Length}))
 		c.Close()
 		tr.Received(fmt.Sprintf("%d %s", eb.Code, eb.Text))
+		if eb.Code == 3 && eb.Moved != nil {
+			if u := eb.Moved.URL(g.u.Scheme); u != "" {
+				return nil, nil, hdr, plus, &moved{to: u, err: h.plusError(g, eb)}
+			}
+		}
 		return nil, nil, hdr, plus, h.plusError(g, eb)
 	}
 	return c, br, hdr, plus, nil
 }
+
+// moved is the error of a Gopher+ "3 item moved" reply that names the new
+// place: fetchLine turns it into a redirect, the fetch Client follows it.
+type moved struct {
+	to  string
+	err error // the error to report where a redirect cannot be given
+}
+
+func (m *moved) Error() string { return m.err.Error() }
+func (m *moved) Unwrap() error { return m.err }
 
 // plusError maps a Gopher+ error block to an error: code 1 (not
 // available) exit 3, code 2 (try again later) exit 5 and retryable, code
@@ -288,6 +306,10 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL) (net.C
 // fetchLine sends line and reads the reply as g's type says.
 func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, m mode, tr schemes.Trace) (*schemes.Response, error) {
 	c, br, hdr, plus, err := h.exchange(ctx, req, g, line, wantPlus, tr)
+	if m, ok := err.(*moved); ok {
+		tr.Info("the item moved to " + m.to)
+		return &schemes.Response{Redirect: m.to, Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

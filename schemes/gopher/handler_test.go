@@ -255,7 +255,7 @@ func TestErrorReplies(t *testing.T) {
 		{"gophernicus text error", "/9/nope", "Error: File or directory not found! (null)\r\n____\r\n Gophered by Gophernicus/3.1.1 on Debian/12 x86_64\r\n", schemes.KindNotFound, 0, "File or directory not found"},
 		{"plus error 1", "/0/nope%09%09+", "--2\r\n1 admin <root@127.0.0.1>\r\n'/nope' does not exist\r\n", schemes.KindNotFound, 1, "does not exist"},
 		{"plus error 2", "/0/busy%09%09+", "--1\r\n2 admin <a@b>\r\nbusy\r\n.\r\n", schemes.KindConnect, 2, "busy"},
-		{"plus error 3", "/0/old%09%09+", "--1\r\n3 admin <a@b>\r\nmoved\r\n0new\t/new\tother.host\t70\r\n.\r\n", schemes.KindNotFound, 3, "gopher://other.host/0/new"},
+		{"plus error 3 without a place", "/0/old%09%09+", "--1\r\n3 admin <a@b>\r\nmoved away\r\n.\r\n", schemes.KindNotFound, 3, "moved away"},
 		{"plus error sized", "/0/x%09%09+", "-6\r\n1 a\r\nx", schemes.KindNotFound, 1, ""},
 		{"short +N", "/9/x%09%09+", "+10\r\nabc", schemes.KindConnect, 0, "closed"},
 	}
@@ -313,6 +313,14 @@ func TestSearchFromFlagAndPrompt(t *testing.T) {
 	resp.Body.Close()
 	if got := s.requests(); len(got) != 2 || got[0] != "/s\ttwo words\r\n" || got[1] != "/s\tasked\r\n" {
 		t.Errorf("sent %q", got)
+	}
+}
+
+func TestMovedItemRedirects(t *testing.T) {
+	s := newFakeServer(t, "--1\r\n3 admin <a@b>\r\nmoved\r\n0new\t/new\tother.host\t70\r\n.\r\n")
+	_, resp, _, err := fetch(t, &Handler{}, s.url("/0/old%09%09+"))
+	if err != nil || resp.Redirect != "gopher://other.host/0/new" {
+		t.Errorf("%+v %v", resp, err)
 	}
 }
 
