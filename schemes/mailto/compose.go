@@ -108,7 +108,7 @@ func compose(m *URL, in composeInput) (*message, error) {
 	msg.id = "<" + local + ".urlget@" + domain + ">"
 
 	var b bytes.Buffer
-	header := func(name, value string) { b.WriteString(name + ": " + value + "\r\n") }
+	header := func(name, value string) { b.WriteString(fold(name+": "+value) + "\r\n") }
 	header("From", formatAddresses(from))
 	if len(to) > 0 {
 		header("To", formatAddresses(to))
@@ -268,4 +268,39 @@ func maxLine(b []byte) int {
 		longest = max(longest, len(l))
 	}
 	return longest
+}
+
+// fold breaks a header line longer than 78 characters at spaces, as RFC
+// 5322 §2.2.3 allows, so that it stays within the limits of mail (998
+// octets a line); encoded words are separated by spaces, so they fold
+// too. A line without spaces is left as it is.
+func fold(line string) string {
+	const limit = 78
+	if len(line) <= limit {
+		return line
+	}
+	var b strings.Builder
+	start := 0                             // start of the current physical line in line
+	first := strings.Index(line, ": ") + 2 // never fold between the name and its value
+	for len(line)-start > limit {
+		from := max(start+1, first)
+		cut := -1
+		if from < start+limit {
+			cut = strings.LastIndexByte(line[from:start+limit], ' ')
+		}
+		if cut < 0 {
+			next := strings.IndexByte(line[max(from, start+limit):], ' ')
+			if next < 0 {
+				break
+			}
+			cut = max(from, start+limit) + next
+		} else {
+			cut += from
+		}
+		b.WriteString(line[start:cut])
+		b.WriteString("\r\n")
+		start = cut // the space begins the continuation line
+	}
+	b.WriteString(line[start:])
+	return b.String()
 }

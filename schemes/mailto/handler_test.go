@@ -1,6 +1,7 @@
 package mailto
 
 import (
+	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -13,6 +14,7 @@ import (
 	"io"
 	"math/big"
 	"net"
+	"net/textproto"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -386,4 +388,113 @@ func TestExplain(t *testing.T) {
 	if strings.Contains(text, "pw") {
 		t.Errorf("plan shows the password:\n%s", text)
 	}
+}
+
+// TestSendToOldServer talks to a server that knows only RFC 821: EHLO
+// is refused, HELO works, nothing is offered.
+func TestSendToOldServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		var log []string
+		io.WriteString(c, "220 old.test SMTP\r\n")
+		r := textprotoReader(c)
+		for {
+			line, err := r.ReadLine()
+			if err != nil {
+				break
+			}
+			log = append(log, line)
+			switch {
+			case strings.HasPrefix(line, "EHLO"):
+				io.WriteString(c, "500 what?\r\n")
+			case line == "DATA":
+				io.WriteString(c, "354 go\r\n")
+				for {
+					l, err := r.ReadLine()
+					if err != nil || l == "." {
+						break
+					}
+				}
+				io.WriteString(c, "250 ok\r\n")
+			case line == "QUIT":
+				io.WriteString(c, "221 bye\r\n")
+				got <- strings.Join(log, "|")
+				return
+			default:
+				io.WriteString(c, "250 ok\r\n")
+			}
+		}
+		got <- strings.Join(log, "|")
+	}()
+	h := testHandler("")
+	h.DryRun, h.Server = false, ln.Addr().String()
+	if _, err := h.Fetch(context.Background(), request(t, "mailto:joe@example.com?body=x")); err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	log := <-got
+	if !strings.Contains(log, "|HELO ") || !strings.Contains(log, "MAIL FROM:<tester@example.org>|RCPT TO:<joe@example.com>|DATA|QUIT") {
+		t.Fatalf("session: %s", log)
+	}
+}
+
+func textprotoReader(c net.Conn) *textproto.Reader { return textproto.NewReader(bufio.NewReader(c)) }
+
+// FuzzCompose: whatever mailto URL parses, composing never panics, and a
+// composed message's header holds only the fields urlget writes — no URL
+// can inject one (a CR or LF smuggled into a field would start a new one).
+func FuzzCompose(f *testing.F) {
+	for _, s := range []string{
+		"mailto:user%25gateway@example.com", "mailto:infobot@example.com?subject=current-issue",
+		"mailto:joe@example.com?cc=bob@example.com&body=hello", "mailto:?to=joe@example.com&cc=bob@example.com",
+		"mailto:a@example.com?subject=x%0D%0ABcc:%20victim@example.net", "mailto:a@b?subject=caf%C3%A9&keywords=a%0Ab",
+		"mailto:a@b?In-Reply-To=%3Cx@y%3E&X-Evil=1&body=%FF%FE",
+		"mailto:a@b?subject=" + strings.Repeat("long%20words%20", 30) + "&keywords=" + strings.Repeat("%C3%A9t%C3%A9%20", 40),
+	} {
+		f.Add(s, "Body text\n")
+	}
+	allowed := map[string]bool{"From": true, "To": true, "Cc": true, "Subject": true, "Date": true, "Message-ID": true,
+		"MIME-Version": true, "Content-Type": true, "Content-Transfer-Encoding": true, "Keywords": true, "Comments": true,
+		"In-Reply-To": true, "References": true}
+	f.Fuzz(func(t *testing.T, raw, body string) {
+		u, err := schemes.Parse(raw)
+		if err != nil {
+			return
+		}
+		m, err := Parse(u)
+		if err != nil {
+			return
+		}
+		msg, err := compose(m, composeInput{from: "t@example.org", body: []byte(body), hasBody: true, now: time.Unix(0, 0), id: "x"})
+		if err != nil {
+			if k := schemes.KindOf(err); k != schemes.KindSafety && k != schemes.KindUsage {
+				t.Fatalf("compose error of kind %v: %v", k, err)
+			}
+			return
+		}
+		head, _, ok := strings.Cut(string(msg.text), "\r\n\r\n")
+		if !ok {
+			t.Fatalf("no end of header in %q", msg.text)
+		}
+		for _, line := range strings.Split(head, "\r\n") {
+			if strings.HasPrefix(line, " ") {
+				continue // a folded field goes on
+			}
+			name, _, ok := strings.Cut(line, ": ")
+			if !ok || !allowed[name] || strings.ContainsAny(line, "\r\n") {
+				t.Fatalf("header line %q in\n%s", line, msg.text)
+			}
+		}
+	})
 }

@@ -59,6 +59,12 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 	}
 	local := localName(raw)
 	ext, err := ehlo(text, local)
+	var terr *textproto.Error
+	if errors.As(err, &terr) && terr.Code >= 500 {
+		// An old server without ESMTP: no extensions, so no STARTTLS;
+		// go-smtp falls back to HELO itself.
+		ext, err = map[string]string{}, nil
+	}
 	if err != nil {
 		return fail("ehlo", err)
 	}

@@ -164,3 +164,33 @@ func TestQMethodNoLoop(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecoder feeds arbitrary server streams, split at an arbitrary
+// point: the decoder must not panic, must give the same result however the
+// stream is split, and data escaped with escapeIAC must come back as it
+// was.
+func FuzzDecoder(f *testing.F) {
+	f.Add([]byte("ab\xff\xffc\xff\xfb\x01d\xff\xfa\x18\x01\xff\xf0e"), 3)
+	f.Add([]byte("\xff\xfa\x1f\xff\xff\x00\xff\xf0\xff\xf9"), 1)
+	f.Add([]byte("\xff\xfa\xff\xfb"), 2)
+	f.Fuzz(func(t *testing.T, stream []byte, cut int) {
+		if cut < 0 {
+			cut = -cut
+		}
+		cut %= len(stream) + 1
+		var d1, d2 decoder
+		var r1, r2 recorder
+		d1.feed(stream, &r1)
+		d2.feed(stream[:cut], &r2)
+		d2.feed(stream[cut:], &r2)
+		if r1.out.String() != r2.out.String() || fmt.Sprint(r1.ev) != fmt.Sprint(r2.ev) {
+			t.Fatalf("split at %d changes the result: %q %q vs %q %q", cut, r1.out.String(), r1.ev, r2.out.String(), r2.ev)
+		}
+		var d3 decoder
+		var r3 recorder
+		d3.feed(escapeIAC(nil, stream), &r3)
+		if r3.out.String() != string(stream) || len(r3.ev) != 0 {
+			t.Fatalf("escaped data %q decodes to %q %q", stream, r3.out.String(), r3.ev)
+		}
+	})
+}
