@@ -103,7 +103,7 @@ func TestTelnetdLogin(t *testing.T) {
 func TestTelnetdWithoutLogin(t *testing.T) {
 	testbed.Require(t, "telnet")
 	url := fmt.Sprintf("telnet://%s@%s/", testbed.AliceUser, testbed.Addr(testbed.TelnetPort))
-	out, stderr, err := telnetSession(t, telnet.Handler{Idle: time.Second}, url, "", nil)
+	out, stderr, err := telnetSession(t, telnet.Handler{Idle: 3 * time.Second}, url, "", nil)
 	if err != nil {
 		t.Fatalf("session: %v", err)
 	}
@@ -122,7 +122,7 @@ func TestTelnetdTypedLogin(t *testing.T) {
 	testbed.Require(t, "telnet")
 	url := fmt.Sprintf("telnet://%s@%s/", testbed.AliceUser, testbed.Addr(testbed.TelnetPort))
 	stdin := testbed.AliceUser + "\n" + testbed.AlicePassword + "\necho urlget-$((6*7))\nexit\n"
-	out, _, err := telnetSession(t, telnet.Handler{Pace: 300 * time.Millisecond}, url, stdin, nil)
+	out, _, err := telnetSession(t, telnet.Handler{Pace: 500 * time.Millisecond}, url, stdin, nil)
 	if err != nil {
 		t.Fatalf("session: %v\n%s", err, out)
 	}
