@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // FuzzParseMenu: any bytes parse without panic, within the line cap, and
@@ -83,6 +85,46 @@ func FuzzTextReader(f *testing.F) {
 		}
 		if !unstuff && !strings.Contains(in, ".") && len(in) < 16 && string(out) != strings.ReplaceAll(in, "\r\n", "\n") {
 			t.Fatalf("%q -> %q", in, out)
+		}
+	})
+}
+
+// FuzzRequestLine: whatever the URL, a request line either is refused or
+// is one line — TAB-separated fields, one CRLF at the end — except for a
+// form submission, whose data block follows its first line.
+func FuzzRequestLine(f *testing.F) {
+	for _, s := range []string{
+		"gopher://h/", "gopher://h/0/a%09%09+", "gopher://h/7/s%09w%09!+ABSTRACT%20+SMELL",
+		"gopher://h/0/form.txt%09%09+%091%0D%0A+-1%0D%0AAlice%0D%0A.%0D%0A", "gopher://h/0a%0D%0Ab",
+		"gopher://h/0a%09%09+%091%0D%0A+x%0D%0A", "gopher://h/1%09%09$",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := schemes.Parse(raw)
+		if err != nil || (u.Scheme != "gopher" && u.Scheme != "gophers") {
+			return
+		}
+		g, err := Parse(u)
+		if err != nil {
+			return
+		}
+		line, err := RequestLine(g, g.Search, g.Plus)
+		if err != nil {
+			if schemes.KindOf(err) != schemes.KindSafety {
+				t.Fatalf("%s: %v", raw, err)
+			}
+			return
+		}
+		if !strings.HasSuffix(line, "\r\n") {
+			t.Fatalf("%q does not end in CRLF", line)
+		}
+		first, rest, _ := strings.Cut(line, "\r\n")
+		if strings.ContainsAny(first, "\r\n") || strings.Count(first, "\t") > 3 {
+			t.Fatalf("first line %q", first)
+		}
+		if rest != "" && (g.Plus == nil || !isSubmission(*g.Plus)) {
+			t.Fatalf("%q: more than one line without a submission", line)
 		}
 	})
 }
