@@ -23,7 +23,7 @@ func (f *mailtoFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.server, "smtp-server", "", "mailto: submit mail through `HOST[:PORT]` (port 587; default: $URLGET_SMTP)")
 	fs.StringVar(&f.from, "from", "", "mailto: sender `ADDRESS` (default: $URLGET_EMAIL, $EMAIL, else user@host)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "mailto: print the message instead of sending it")
-	fs.BoolVar(&f.sslReq, "ssl-reqd", false, "mailto: require STARTTLS")
+	fs.BoolVar(&f.sslReq, "ssl-reqd", false, "require TLS: mailto fails if the server offers no STARTTLS (ftp reads it too)")
 }
 
 func (f *mailtoFlags) apply(cfg *fetch.Config) error {
