@@ -1,6 +1,7 @@
 package ftp
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -113,7 +114,9 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	b := &body{h: h, c: c, dc: dc, ctx: ctx, loc: loc, want: -1}
 	b.raw = dc
 	b.r = &b.counter
-	b.counter = countReader{r: dc}
+	// A large buffer takes everything the socket holds in one read: fewer
+	// wake-ups per megabyte than the 32 KiB reads of io.Copy.
+	b.counter = countReader{r: bufio.NewReaderSize(dc, dataBuffer)}
 	if size >= 0 {
 		b.want = size - offset
 	}
@@ -188,6 +191,9 @@ func parseMDTM(s string) (time.Time, bool) {
 	t, err := time.Parse("20060102150405", s)
 	return t.UTC(), err == nil
 }
+
+// dataBuffer is the read buffer of a data connection.
+const dataBuffer = 1 << 20
 
 // countReader counts the bytes read from the data connection, before any
 // conversion.
