@@ -89,7 +89,10 @@ func (b *body) abort() {
 }
 
 // Close releases the connections; before the end of the data it aborts.
+// It may be called while a Read is blocked in another goroutine: closing
+// the data connection first makes that Read return.
 func (b *body) Close() error {
+	b.dc.Close()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.err == nil {

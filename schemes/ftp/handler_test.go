@@ -540,3 +540,26 @@ func TestNetrcLogin(t *testing.T) {
 		t.Errorf("commands %q", c)
 	}
 }
+
+func TestCloseUnblocksRead(t *testing.T) {
+	f := newFake(t)
+	f.files["f.bin"] = "0123456789"
+	f.closeMid = -1
+	// The server sends nothing on the data connection until the test ends.
+	f.replies["RETR f.bin"] = "150 Here it comes, some day"
+	e := newEnv(t)
+	resp, err := e.h.Fetch(context.Background(), e.req(t, f.url("f.bin")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.ReadAll(resp.Body)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // let the Read block (correct either way)
+	resp.Body.Close()
+	if err := <-done; err == nil {
+		t.Error("read of an aborted body ended without error")
+	}
+}
