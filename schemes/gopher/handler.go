@@ -178,7 +178,7 @@ func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, 
 	if plus {
 		body = bodyReader(br, hdr)
 	}
-	items, err := ParseAttributes(body)
+	items, err := ParseAttributes(capped(body))
 	if err != nil {
 		return nil, h.wrap(g, "attributes", err)
 	}
@@ -325,7 +325,7 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 	fail := func(err error) (*schemes.Response, error) { c.Close(); return nil, err }
 	switch {
 	case m == modeAttrs && plus:
-		items, err := ParseAttributes(body)
+		items, err := ParseAttributes(capped(body))
 		if err != nil {
 			return fail(h.wrap(g, "attributes", err))
 		}
@@ -335,7 +335,7 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 		resp.Entries = attributeEntries(items, g.u.Scheme)
 		return resp, nil
 	case isMenu(g.Type):
-		items, terminated, err := ParseMenu(io.LimitReader(body, 256<<20))
+		items, terminated, err := ParseMenu(capped(body))
 		if err != nil {
 			return fail(h.wrap(g, "menu", err))
 		}
@@ -449,6 +449,33 @@ func mediaType(t byte) string {
 		return "application/pdf"
 	}
 	return ""
+}
+
+// MaxListing caps the bytes of a menu or attribute reply, which are held
+// in memory: a longer one fails rather than exhausting memory.
+const MaxListing = 64 << 20
+
+// errTooBig is the error of a menu or attribute reply over MaxListing.
+var errTooBig = fmt.Errorf("reply longer than %d MiB: not a menu or attribute list this client will hold", MaxListing>>20)
+
+// capped fails reads past MaxListing bytes with errTooBig.
+func capped(r io.Reader) io.Reader { return &capReader{r: r, n: MaxListing} }
+
+type capReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, errTooBig
+	}
+	if int64(len(p)) > c.n {
+		p = p[:c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n -= int64(n)
+	return n, err
 }
 
 // bodyCloser reads the reply and closes the connection; read errors

@@ -535,3 +535,25 @@ func TestShortPlusReplyOnOpenConnection(t *testing.T) {
 		t.Errorf("%q %v", body, err)
 	}
 }
+
+// endless repeats a menu line forever.
+type endless struct{ line string }
+
+func (e endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], e.line)
+	}
+	return n, nil
+}
+
+func TestListingCap(t *testing.T) {
+	_, _, err := ParseMenu(&capReader{r: endless{"iinfo\t\tnull.host\t1\r\n"}, n: 10 << 10})
+	if !errors.Is(err, errTooBig) {
+		t.Errorf("menu: %v", err)
+	}
+	_, err = ParseAttributes(&capReader{r: endless{"+X:\r\n y\r\n"}, n: 10 << 10})
+	if !errors.Is(err, errTooBig) {
+		t.Errorf("attributes: %v", err)
+	}
+}
