@@ -90,7 +90,7 @@ type session struct {
 	w     *textproto.Writer
 	tr    schemes.Trace
 	tc    *transport.Conn // nil with a dialer that does not return one (tests)
-	stopC func() bool     // detaches the context watcher of a non-transport conn
+	quick func()          // sets TCP_QUICKACK (quickack_linux.go); nil if unavailable
 
 	scheme  string
 	caps    map[string]string // capability label → its arguments; nil when unknown
@@ -105,6 +105,7 @@ func newSession(conn net.Conn, scheme string, tr schemes.Trace) *session {
 	s := &session{conn: conn, r: bufio.NewReaderSize(conn, bufSize), w: textproto.NewWriter(bufio.NewWriter(conn)),
 		tr: tr, scheme: scheme}
 	s.tc, _ = transport.ConnOf(conn)
+	s.quick = quickAcker(conn)
 	return s
 }
 
@@ -200,6 +201,9 @@ func (s *session) send(line string) error {
 	if err := s.w.PrintfLine("%s", line); err != nil {
 		s.broken = true
 		return err
+	}
+	if s.quick != nil {
+		s.quick()
 	}
 	return nil
 }
