@@ -327,3 +327,50 @@ func fixtureText(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// TestFTPExplicitTLS retrieves a file and a listing from pure-ftpd over
+// explicit FTPS (--ftp-ssl: AUTH TLS, PBSZ 0, PROT P, TLS data
+// connections), verifying the server's certificate, and checks the
+// commands in its log.
+func TestFTPExplicitTLS(t *testing.T) {
+	testbed.Require(t, testbed.Pureftpd)
+	cfg, err := transport.TLSConfig(filepath.Join(testbed.LogDir(testbed.Pureftpd), "ftps-cert.pem"), false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := testbed.LogSize(testbed.Pureftpd)
+	c := &fetch.Client{
+		Registry: fetch.NewRegistry(fetch.Config{FTP: &ftp.Handler{ExplicitTLS: true}}),
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		TLS:      cfg,
+	}
+	resp, err := c.Get(context.Background(), fmt.Sprintf("ftp://%s/README.txt", testbed.Addr(testbed.PureftpdPort)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || string(b) != fixtureText(t, "README.txt") {
+		t.Fatalf("got %q, %v", b, err)
+	}
+	resp, err = c.Get(context.Background(), fmt.Sprintf("ftp://%s/names/", testbed.Addr(testbed.PureftpdPort)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(resp.Entries) < 6 {
+		t.Errorf("listing over TLS: %v", resp.Entries)
+	}
+	c.CloseIdleConnections()
+	want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "MDTM README.txt", "EPSV",
+		"RETR README.txt", "CWD /", "CWD names", "FEAT", "TYPE A", "EPSV", "MLSD", "QUIT"}
+	var cmds []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if cmds = ftpCommands(t, testbed.Pureftpd, off); len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT" {
+			break
+		}
+	}
+	if !slices.Equal(cmds, want) {
+		t.Errorf("pure-ftpd logged\n  %q\nwant\n  %q", cmds, want)
+	}
+}
