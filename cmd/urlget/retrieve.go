@@ -45,6 +45,9 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "urlget: %v\n", err)
 		return schemes.KindOf(err).ExitCode()
 	}
+	// Say goodbye to servers whose connections were kept for the next URL
+	// (FTP QUIT), rather than just dropping them.
+	defer client.CloseIdleConnections()
 	o.progressBar = !o.silent && !o.verbose && isTerminal(stderr)
 	status := 0
 	for i, raw := range o.urls {
