@@ -15,9 +15,11 @@ type nntpFlags struct {
 	server     string
 	max        int
 	head, body bool
+	fs         *pflag.FlagSet // to read --ssl-reqd, which the mailto flags define
 }
 
 func (f *nntpFlags) add(fs *pflag.FlagSet) {
+	f.fs = fs
 	fs.StringVar(&f.server, "nntp-server", "", "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)")
 	fs.IntVar(&f.max, "max", nntp.DefaultMax, "list the newest `N` articles of a news group")
 	fs.BoolVar(&f.head, "head", false, "news/nntp: retrieve only the article's headers")
@@ -36,6 +38,9 @@ func (f *nntpFlags) apply(cfg *fetch.Config) error {
 	case f.body && !f.head:
 		h.Part = nntp.PartBody
 	} // both or neither: the whole article
+	if fl := f.fs.Lookup("ssl-reqd"); fl != nil && fl.Value.String() == "true" {
+		h.RequireTLS = true // STARTTLS on nntp and news connections, or fail
+	}
 	cfg.NNTP = h
 	return nil
 }

@@ -109,6 +109,16 @@ func newSession(conn net.Conn, scheme string, tr schemes.Trace) *session {
 	return s
 }
 
+// upgrade switches the session to tc, the TLS connection over its
+// connection (STARTTLS). Binding and deadlines still act on the
+// connection underneath.
+func (s *session) upgrade(tc net.Conn) {
+	s.conn = tc
+	s.r = bufio.NewReaderSize(tc, bufSize)
+	s.w = textproto.NewWriter(bufio.NewWriter(tc))
+	s.quick = quickAcker(tc)
+}
+
 // bind attaches ctx to the connection so that canceling it unblocks I/O.
 // release detaches it again; call it before the session goes idle.
 func (s *session) bind(ctx context.Context) (release func()) {

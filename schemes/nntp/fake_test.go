@@ -3,12 +3,20 @@ package nntp
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"io"
+	"math/big"
 	"net"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -22,11 +30,13 @@ type fakeServer struct {
 	greeting string
 	reply    func(s *fakeConn, cmd string) string
 
-	replyMu sync.Mutex
-	mu      sync.Mutex
-	cmds    []string
-	conns   int
-	active  []net.Conn
+	tlsCfg      *tls.Config // the server side of STARTTLS (a reply of "<starttls>")
+	implicitTLS bool        // nntps: TLS from the first byte
+	replyMu     sync.Mutex
+	mu          sync.Mutex
+	cmds        []string
+	conns       int
+	active      []net.Conn
 }
 
 // fakeConn is one client connection's state (authentication).
@@ -35,13 +45,19 @@ type fakeConn struct {
 	authed   bool
 }
 
-func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string) *fakeServer {
+// newFake starts a fake server; with serverTLS, the listener speaks TLS
+// (nntps) and STARTTLS uses the same config.
+func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string, serverTLS ...*tls.Config) *fakeServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeServer{t: t, ln: ln, greeting: "200 fake ready (posting ok)\r\n", reply: reply}
+	var tlsCfg *tls.Config
+	if len(serverTLS) > 0 {
+		tlsCfg = serverTLS[0]
+	}
+	f := &fakeServer{t: t, ln: ln, greeting: "200 fake ready (posting ok)\r\n", reply: reply, tlsCfg: tlsCfg}
 	var wg sync.WaitGroup
 	t.Cleanup(func() {
 		ln.Close()
@@ -74,6 +90,12 @@ func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string) *fakeServ
 func (f *fakeServer) serve(c net.Conn) {
 	defer c.Close()
 	f.mu.Lock()
+	implicit := f.implicitTLS
+	f.mu.Unlock()
+	if implicit {
+		c = tls.Server(c, f.tlsCfg)
+	}
+	f.mu.Lock()
 	greeting := f.greeting
 	f.mu.Unlock()
 	io.WriteString(c, greeting)
@@ -100,6 +122,13 @@ func (f *fakeServer) serve(c net.Conn) {
 		}
 		if out == "<close>" {
 			return
+		}
+		if out == "<starttls>" {
+			io.WriteString(c, "382 Continue with TLS negotiation\r\n")
+			c = tls.Server(c, f.tlsCfg)
+			defer c.Close()
+			r = bufio.NewReader(c)
+			continue
 		}
 		io.WriteString(c, out)
 	}
@@ -210,3 +239,26 @@ func fetchAll(t *testing.T, h *Handler, raw string, tr schemes.Trace, creds sche
 
 // capsINN is a CAPABILITIES reply like INN's.
 const capsINN = "101 Capability list:\r\nVERSION 2\r\nREADER\r\nOVER\r\nAUTHINFO USER\r\nLIST ACTIVE\r\n.\r\n"
+
+// testCert makes a self-signed certificate for 127.0.0.1 and returns the
+// server config and a client config that trusts it.
+func testCert(t *testing.T) (server, client *tls.Config) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	server = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	return server, &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+}

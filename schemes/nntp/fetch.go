@@ -156,7 +156,7 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 	}
 	s := newSession(nc, p.scheme, tr)
 	c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
-	if err := h.setup(ctx, c, p); err != nil {
+	if err := h.setup(ctx, req, c, p); err != nil {
 		c.finish(false)
 		return nil, err
 	}
@@ -187,6 +187,47 @@ func startTLS(ctx context.Context, req *schemes.Request, nc net.Conn, p *plan) (
 	return tc, nil
 }
 
+// startTLS upgrades the session with STARTTLS (RFC 4642) and asks
+// CAPABILITIES again, as the server's may change. A server that does not
+// announce STARTTLS, or refuses it, fails with KindSafety: --ssl-reqd
+// promised the user no clear-text exchange.
+func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p *plan) error {
+	s := c.s
+	refused := func(why string) *schemes.Error {
+		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindSafety, URL: p.url, Part: "host",
+			Msg: p.host + " " + why + " and --ssl-reqd requires TLS"}
+	}
+	if has, known := s.has("STARTTLS"); known && !has {
+		return refused("does not offer STARTTLS")
+	}
+	r, err := s.cmd("STARTTLS")
+	if err != nil {
+		return h.connError(ctx, p, "starttls", err)
+	}
+	if r.Code != 382 {
+		e := refused("refused STARTTLS (" + clip(r.String()) + ")")
+		e.Code = r.Code
+		return e
+	}
+	if s.r.Buffered() > 0 {
+		// Bytes after 382 would be read as if they came over TLS.
+		s.broken = true
+		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindProtocol, URL: p.url,
+			Msg: "server sent data after 382 before the TLS handshake"}
+	}
+	tc, err := startTLS(ctx, req, s.conn, p)
+	if err != nil {
+		s.broken = true
+		return stampURL(err, p.url)
+	}
+	s.upgrade(tc)
+	s.tr.Info("STARTTLS: connection encrypted")
+	if err := s.capabilities(); err != nil {
+		return h.connError(ctx, p, "starttls", err)
+	}
+	return nil
+}
+
 // stampURL sets the URL of a *schemes.Error that has none.
 func stampURL(err error, url string) error {
 	var se *schemes.Error
@@ -197,7 +238,7 @@ func stampURL(err error, url string) error {
 }
 
 // setup reads the greeting and prepares the session.
-func (h *Handler) setup(ctx context.Context, c *conn, p *plan) error {
+func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *plan) error {
 	s := c.s
 	r, err := s.greet()
 	if err == errUnexpected {
@@ -205,6 +246,11 @@ func (h *Handler) setup(ctx context.Context, c *conn, p *plan) error {
 	}
 	if err == nil {
 		err = s.capabilities()
+	}
+	if err == nil && h.RequireTLS && !p.tls {
+		if err = h.startTLS(ctx, req, c, p); err != nil {
+			return err
+		}
 	}
 	if err == nil {
 		err = s.modeReader()

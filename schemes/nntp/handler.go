@@ -61,6 +61,10 @@ type Handler struct {
 	// MaxIdle is how many idle connections are kept per server and user
 	// (0: 4; negative: none, one connection per request).
 	MaxIdle int
+	// RequireTLS (--ssl-reqd) upgrades nntp and news connections with
+	// STARTTLS (RFC 4642) before anything else is sent, and fails with
+	// KindSafety when the server does not offer it. nntps is TLS anyway.
+	RequireTLS bool
 	// Getenv reads the environment (nil: os.Getenv); tests replace it.
 	Getenv func(string) string
 
@@ -266,8 +270,11 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if p.tls {
 		conn += " (TLS)"
 	}
-	lines := []string{conn, "read greeting (200 or 201)", "CAPABILITIES",
-		"MODE READER (only if the server announces MODE-READER, or no capabilities)"}
+	lines := []string{conn, "read greeting (200 or 201)", "CAPABILITIES"}
+	if h.RequireTLS && !p.tls {
+		lines = append(lines, "STARTTLS (required: --ssl-reqd), then CAPABILITIES again")
+	}
+	lines = append(lines, "MODE READER (only if the server announces MODE-READER, or no capabilities)")
 	if p.eager {
 		lines = append(lines, "AUTHINFO USER "+p.user, "AUTHINFO PASS "+schemes.Redacted)
 	} else {

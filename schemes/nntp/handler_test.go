@@ -3,6 +3,7 @@ package nntp
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -631,3 +632,90 @@ func TestList(t *testing.T) {
 }
 
 var _ io.Reader = (*dotReader)(nil)
+
+// tlsServer answers like INN with STARTTLS on offer when offer is set.
+func tlsServer(t *testing.T, cfg *tls.Config, offer bool) *fakeServer {
+	caps := capsINN
+	if offer {
+		caps = strings.Replace(caps, "READER\r\n", "READER\r\nSTARTTLS\r\n", 1)
+	}
+	return newFake(t, func(c *fakeConn, cmd string) string {
+		switch cmd {
+		case "CAPABILITIES":
+			return caps
+		case "STARTTLS":
+			if offer {
+				return "<starttls>"
+			}
+			return "580 Can not initiate TLS negotiation\r\n"
+		case "ARTICLE <a@x>":
+			return "220 0 <a@x>\r\nsecret body\r\n.\r\n"
+		}
+		return ""
+	}, cfg)
+}
+
+func TestNNTPS(t *testing.T) {
+	srv, cli := testCert(t)
+	var req *schemes.Request
+	f2 := newFake(t, func(c *fakeConn, cmd string) string {
+		switch cmd {
+		case "CAPABILITIES":
+			return capsINN
+		case "GROUP g":
+			return "211 1 1 1 g\r\n"
+		case "ARTICLE 1":
+			return "220 1 <a@x>\r\nover tls\r\n.\r\n"
+		}
+		return ""
+	}, srv)
+	f2.mu.Lock()
+	f2.implicitTLS = true
+	f2.mu.Unlock()
+	req = &schemes.Request{URL: locate(t, fmt.Sprintf("nntps://127.0.0.1:%d/g/1", f2.port())), Dialer: fakeDialer{}, TLS: cli}
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	resp, err := h.Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || string(b) != "over tls\n" {
+		t.Errorf("%q %v", b, err)
+	}
+	// An untrusted certificate fails (no TLS config trusting it).
+	req.TLS = nil
+	if _, err := (&Handler{}).Fetch(context.Background(), req); err == nil {
+		t.Error("untrusted certificate accepted")
+	}
+}
+
+func TestStartTLS(t *testing.T) {
+	srv, cli := testCert(t)
+	f := tlsServer(t, srv, true)
+	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), RequireTLS: true}
+	defer h.CloseIdleConnections()
+	tr := &recTrace{}
+	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, TLS: cli, Trace: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "secret body\n" {
+		t.Errorf("body %q", b)
+	}
+	checkCommands(t, f, "CAPABILITIES", "STARTTLS", "CAPABILITIES", "ARTICLE <a@x>")
+
+	// --ssl-reqd against a server without STARTTLS: exit 7, nothing sent in clear.
+	f = tlsServer(t, srv, false)
+	h = &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), RequireTLS: true}
+	_, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, TLS: cli})
+	checkKind(t, err, schemes.KindSafety, 0)
+	checkCommands(t, f, "CAPABILITIES")
+	plan, _ := h.Explain(&schemes.Request{URL: locate(t, "news:a@x")})
+	if !strings.Contains(strings.Join(plan, "\n"), "STARTTLS") {
+		t.Errorf("plan lacks STARTTLS: %q", plan)
+	}
+}

@@ -1,8 +1,19 @@
-// Package nntp holds the typed values of the Usenet URLs: news URLs (RFC 1738
-// §3.6), which name a newsgroup, an article by message-id, or all groups,
-// and nntp URLs (§3.7), which name a group or an article by number on one
-// server, with nntps, NNTP over TLS on port 563. It parses only; it does
-// no I/O.
+// Package nntp serves the Usenet URLs over NNTP (RFC 3977): news URLs (RFC
+// 1738 §3.6), which name a newsgroup, an article by message-id, or all
+// groups, and nntp URLs (§3.7), which name a group or an article by number
+// on one server, with nntps, NNTP over TLS on port 563.
+//
+// url.go and news.go hold the typed values (Parse and ParseNews, no I/O);
+// Handler retrieves them. Listings: a group overview (news:group,
+// nntp://host/group) is one article a line, TAB-separated: number,
+// subject, from, date, message-id, bytes, lines ("-" when unknown); its
+// Entries have Name = the article number, Size = bytes, ModTime = Date,
+// URL = the news:<message-id> URL (valid on any server), Target = the
+// nntp://host/group/number URL on the server that was asked, Type
+// "article" and Raw = the overview line. news:* is one group a line:
+// name, estimated article count, low, high, posting status (posting,
+// no-posting, moderated, ...); its Entries have Size = the estimated count,
+// Type = the status letter of LIST ACTIVE, URL = news:group.
 package nntp
 
 import (

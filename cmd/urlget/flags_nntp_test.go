@@ -1,0 +1,48 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/nntp"
+)
+
+func TestNNTPFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want nntp.Handler
+	}{
+		{nil, nntp.Handler{Max: nntp.DefaultMax}},
+		{[]string{"--nntp-server", "news.example:1119", "--max", "7", "--head"},
+			nntp.Handler{Server: "news.example:1119", Max: 7, Part: nntp.PartHead}},
+		{[]string{"--body"}, nntp.Handler{Max: nntp.DefaultMax, Part: nntp.PartBody}},
+		{[]string{"--head", "--body"}, nntp.Handler{Max: nntp.DefaultMax}},
+		{[]string{"--ssl-reqd"}, nntp.Handler{Max: nntp.DefaultMax, RequireTLS: true}},
+	} {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		fs.Bool("ssl-reqd", false, "") // defined by another flag set
+		f := &nntpFlags{}
+		f.add(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		var cfg fetch.Config
+		if err := f.apply(&cfg); err != nil {
+			t.Fatal(err)
+		}
+		h := cfg.NNTP
+		if h == nil || h.Server != tc.want.Server || h.Max != tc.want.Max || h.Part != tc.want.Part || h.RequireTLS != tc.want.RequireTLS {
+			t.Errorf("%v: handler %+v", tc.args, h)
+		}
+	}
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	f := &nntpFlags{}
+	f.add(fs)
+	fs.Parse([]string{"--max", "0"})
+	if err := f.apply(&fetch.Config{}); schemes.KindOf(err) != schemes.KindUsage {
+		t.Errorf("--max 0: %v", err)
+	}
+}
