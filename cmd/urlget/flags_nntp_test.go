@@ -11,16 +11,23 @@ import (
 )
 
 func TestNNTPFlags(t *testing.T) {
+	// want holds the Handler's settings (a Handler itself holds a mutex).
+	type want struct {
+		Server     string
+		Max        int
+		Part       nntp.Part
+		RequireTLS bool
+	}
 	for _, tc := range []struct {
 		args []string
-		want nntp.Handler
+		want want
 	}{
-		{nil, nntp.Handler{Max: nntp.DefaultMax}},
+		{nil, want{Max: nntp.DefaultMax}},
 		{[]string{"--nntp-server", "news.example:1119", "--max", "7", "--head"},
-			nntp.Handler{Server: "news.example:1119", Max: 7, Part: nntp.PartHead}},
-		{[]string{"--body"}, nntp.Handler{Max: nntp.DefaultMax, Part: nntp.PartBody}},
-		{[]string{"--head", "--body"}, nntp.Handler{Max: nntp.DefaultMax}},
-		{[]string{"--ssl-reqd"}, nntp.Handler{Max: nntp.DefaultMax, RequireTLS: true}},
+			want{Server: "news.example:1119", Max: 7, Part: nntp.PartHead}},
+		{[]string{"--body"}, want{Max: nntp.DefaultMax, Part: nntp.PartBody}},
+		{[]string{"--head", "--body"}, want{Max: nntp.DefaultMax}},
+		{[]string{"--ssl-reqd"}, want{Max: nntp.DefaultMax, RequireTLS: true}},
 	} {
 		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 		fs.Bool("ssl-reqd", false, "") // defined by another flag set
