@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -51,5 +52,24 @@ func TestNNTPFlags(t *testing.T) {
 	fs.Parse([]string{"--max", "0"})
 	if err := f.apply(&fetch.Config{}); schemes.KindOf(err) != schemes.KindUsage {
 		t.Errorf("--max 0: %v", err)
+	}
+}
+
+func TestNewsCommandLine(t *testing.T) {
+	t.Setenv("NNTPSERVER", "")
+	_, stderr, code := urlget(t, "", "news:comp.infosystems.www")
+	if code != 2 || !strings.Contains(stderr, "--nntp-server") || !strings.Contains(stderr, "NNTPSERVER") {
+		t.Errorf("no server: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = urlget(t, "", "--nntp-server", "127.0.0.1:1", "news:a%0D%0AQUIT@b")
+	if code != 7 {
+		t.Errorf("CRLF in message-id: exit %d, %q", code, stderr)
+	}
+	t.Setenv("NNTPSERVER", "news.example:1119")
+	out, _, code := urlget(t, "", "--explain", "--max", "5", "--body", "news:x@y", "news:local.test")
+	for _, want := range []string{"connect news.example:1119", "BODY <x@y>", "GROUP local.test", "newest 5"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--explain: exit %d, lacks %q:\n%s", code, want, out)
+		}
 	}
 }

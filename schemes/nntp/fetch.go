@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // Fetch retrieves req.URL: an article streams from the server as
@@ -54,6 +55,13 @@ func (h *Handler) start(req *schemes.Request) (*plan, error) {
 		// netrc or --user: sent only if the server asks (480).
 		if u, pw, ok := req.Credentials(p.scheme, p.host, p.port); ok && (u != "" || pw != "") {
 			p.user, p.pass, p.haveCred = u, pw, true
+		}
+	}
+	// AUTHINFO USER/PASS carry them on a command line: no line breaks.
+	for _, c := range []struct{ part, v string }{{"user", p.user}, {"password", p.pass}} {
+		if err := transport.CheckLine(p.scheme, c.part, c.v); err != nil {
+			err.(*schemes.Error).URL = p.url
+			return nil, err
 		}
 	}
 	if req.Dialer == nil {

@@ -397,6 +397,15 @@ func TestSafetyBeforeConnecting(t *testing.T) {
 			t.Errorf("Explain(%s) = %v", raw, err)
 		}
 	}
+	// Credentials go on AUTHINFO lines: CR or LF in them is refused too.
+	for _, raw := range []string{fmt.Sprintf("nntp://u%%0D%%0AQUIT:p@127.0.0.1:%d/g/1", f.port()),
+		fmt.Sprintf("nntp://u:p%%0A@127.0.0.1:%d/g/1", f.port())} {
+		_, _, err := fetchAll(t, h, raw, nil, nil)
+		checkKind(t, err, schemes.KindSafety, 0)
+	}
+	bad := func(string, string, int) (string, string, bool) { return "u", "p\r\nQUIT", true }
+	_, _, err := fetchAll(t, h, "news:a@b", nil, bad)
+	checkKind(t, err, schemes.KindSafety, 0)
 	if f.connCount() != 0 {
 		t.Errorf("%d connections made", f.connCount())
 	}
