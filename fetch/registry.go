@@ -20,11 +20,14 @@ type Config struct {
 	// NoFileFTP refuses file: URLs on another host instead of retrieving
 	// them by ftp (libwww's rule).
 	NoFileFTP bool
-	FTP       *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
-	NNTP      *nntp.Handler   // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
-	Gopher    *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
-	Telnet    *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
-	Mailto    *mailto.Handler // mail submission (--smtp-server, --from, --dry-run); nil means defaults
+	// RequireTLS (--ssl-reqd) is for the command's scheme flag sets: every
+	// scheme that can upgrade a connection to TLS must, or fail.
+	RequireTLS bool
+	FTP        *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	NNTP       *nntp.Handler   // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
+	Gopher     *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
+	Telnet     *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
+	Mailto     *mailto.Handler // mail submission (--smtp-server, --from, --dry-run); nil means defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of

@@ -43,6 +43,7 @@ type options struct {
 	caFile      string
 	user        string
 	maxRedirs   int
+	sslReqd     bool
 	progressBar bool // decided from the terminal, not a flag
 	schemes     []schemeFlags
 }
@@ -80,6 +81,7 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify TLS certificates")
 	fs.StringVar(&o.caFile, "cacert", "", "verify TLS certificates with the CAs in `FILE`")
 	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")
+	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS where a scheme can upgrade to it (ftp AUTH TLS, nntp and smtp STARTTLS), or fail")
 	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	o.schemes = perSchemeFlags()

@@ -20,11 +20,9 @@ type ftpFlags struct {
 	netrcFile string
 	ssl       bool
 	long      bool
-	fs        *pflag.FlagSet // to read --ssl-reqd, which the mailto flags define
 }
 
 func (f *ftpFlags) add(fs *pflag.FlagSet) {
-	f.fs = fs
 	fs.StringVar(&f.anonPass, "ftp-anon-password", "",
 		"ftp: password of anonymous logins, your mail address (default $URLGET_EMAIL, $EMAIL, then user@host)")
 	fs.BoolVar(&f.netrc, "netrc", false, "ftp: take logins for hosts the URL names no user for from ~/.netrc")
@@ -34,10 +32,7 @@ func (f *ftpFlags) add(fs *pflag.FlagSet) {
 }
 
 func (f *ftpFlags) apply(cfg *fetch.Config) error {
-	h := &ftp.Handler{AnonPassword: f.anonPass, Long: f.long, ExplicitTLS: f.ssl}
-	if fl := f.fs.Lookup("ssl-reqd"); fl != nil && fl.Value.String() == "true" {
-		h.ExplicitTLS = true
-	}
+	h := &ftp.Handler{AnonPassword: f.anonPass, Long: f.long, ExplicitTLS: f.ssl || cfg.RequireTLS}
 	switch {
 	case f.netrcFile != "":
 		h.Netrc = f.netrcFile

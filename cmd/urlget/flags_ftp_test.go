@@ -23,13 +23,9 @@ func TestFTPFlags(t *testing.T) {
 	if h == nil || h.AnonPassword != "me@example.org" || !h.ExplicitTLS || !h.Long || h.Netrc != "/x/netrc" {
 		t.Errorf("handler %+v", h)
 	}
-	// --ssl-reqd belongs to another flag set; ftp reads it when present.
-	fs = pflag.NewFlagSet("t", pflag.ContinueOnError)
-	fs.Bool("ssl-reqd", false, "")
-	f = &ftpFlags{}
-	f.add(fs)
-	fs.Parse([]string{"--ssl-reqd"})
-	if err := f.apply(&cfg); err != nil || !cfg.FTP.ExplicitTLS {
-		t.Errorf("--ssl-reqd: %+v, %v", cfg.FTP, err)
+	// --ssl-reqd, a flag of all TLS-capable schemes, means AUTH TLS for ftp.
+	cfg = configFor(t, "--ssl-reqd")
+	if !cfg.FTP.ExplicitTLS || !cfg.RequireTLS {
+		t.Errorf("--ssl-reqd: %+v", cfg.FTP)
 	}
 }

@@ -16,17 +16,15 @@ type mailtoFlags struct {
 	server string
 	from   string
 	dryRun bool
-	sslReq bool
 }
 
 func (f *mailtoFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.server, "smtp-server", "", "mailto: submit mail through `HOST[:PORT]` (port 587; default: $URLGET_SMTP)")
 	fs.StringVar(&f.from, "from", "", "mailto: sender `ADDRESS` (default: $URLGET_EMAIL, $EMAIL, else user@host)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "mailto: print the message instead of sending it")
-	fs.BoolVar(&f.sslReq, "ssl-reqd", false, "require TLS: mailto fails if the server offers no STARTTLS (ftp reads it too)")
 }
 
 func (f *mailtoFlags) apply(cfg *fetch.Config) error {
-	cfg.Mailto = &mailto.Handler{Server: f.server, From: f.from, DryRun: f.dryRun, RequireTLS: f.sslReq, Stdin: os.Stdin}
+	cfg.Mailto = &mailto.Handler{Server: f.server, From: f.from, DryRun: f.dryRun, RequireTLS: cfg.RequireTLS, Stdin: os.Stdin}
 	return nil
 }

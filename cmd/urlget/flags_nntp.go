@@ -15,11 +15,9 @@ type nntpFlags struct {
 	server     string
 	max        int
 	head, body bool
-	fs         *pflag.FlagSet // to read --ssl-reqd, which the mailto flags define
 }
 
 func (f *nntpFlags) add(fs *pflag.FlagSet) {
-	f.fs = fs
 	fs.StringVar(&f.server, "nntp-server", "", "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)")
 	fs.IntVar(&f.max, "max", nntp.DefaultMax, "list the newest `N` articles of a news group")
 	fs.BoolVar(&f.head, "head", false, "news/nntp: retrieve only the article's headers")
@@ -31,16 +29,13 @@ func (f *nntpFlags) apply(cfg *fetch.Config) error {
 		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "max",
 			Msg: fmt.Sprintf("--max %d: want a positive number of articles", f.max)}
 	}
-	h := &nntp.Handler{Server: f.server, Max: f.max}
+	h := &nntp.Handler{Server: f.server, Max: f.max, RequireTLS: cfg.RequireTLS}
 	switch {
 	case f.head && !f.body:
 		h.Part = nntp.PartHead
 	case f.body && !f.head:
 		h.Part = nntp.PartBody
 	} // both or neither: the whole article
-	if fl := f.fs.Lookup("ssl-reqd"); fl != nil && fl.Value.String() == "true" {
-		h.RequireTLS = true // STARTTLS on nntp and news connections, or fail
-	}
 	cfg.NNTP = h
 	return nil
 }

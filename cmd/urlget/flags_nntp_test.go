@@ -30,18 +30,7 @@ func TestNNTPFlags(t *testing.T) {
 		{[]string{"--head", "--body"}, want{Max: nntp.DefaultMax}},
 		{[]string{"--ssl-reqd"}, want{Max: nntp.DefaultMax, RequireTLS: true}},
 	} {
-		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-		fs.Bool("ssl-reqd", false, "") // defined by another flag set
-		f := &nntpFlags{}
-		f.add(fs)
-		if err := fs.Parse(tc.args); err != nil {
-			t.Fatal(err)
-		}
-		var cfg fetch.Config
-		if err := f.apply(&cfg); err != nil {
-			t.Fatal(err)
-		}
-		h := cfg.NNTP
+		h := configFor(t, tc.args...).NNTP
 		if h == nil || h.Server != tc.want.Server || h.Max != tc.want.Max || h.Part != tc.want.Part || h.RequireTLS != tc.want.RequireTLS {
 			t.Errorf("%v: handler %+v", tc.args, h)
 		}

@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urlget/urlget/fetch"
 )
 
 // urlget runs the command in-process and returns stdout, stderr and status.
@@ -192,4 +195,19 @@ func TestExplainPrintsPlanWithoutConnecting(t *testing.T) {
 	if !strings.Contains(out, "GET /a%20b?q HTTP/1.1") || strings.Contains(out, "frag") || strings.Contains(out, "pw") {
 		t.Fatalf("plan:\n%s", out)
 	}
+}
+
+// configFor parses args as the command does (with a URL added) and returns
+// the handlers' settings they make.
+func configFor(t *testing.T, args ...string) fetch.Config {
+	t.Helper()
+	o, err := parseFlags(append(args, "http://h.invalid/"), strings.NewReader(""), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := o.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

@@ -95,11 +95,9 @@ func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, erro
 		}
 		d.Proxy = func(string, string, int) (*url.URL, error) { return p, nil }
 	}
-	cfg := fetch.Config{NoFileFTP: o.noFileFTP}
-	for _, s := range o.schemes {
-		if err := s.apply(&cfg); err != nil {
-			return nil, err
-		}
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
 	}
 	c := &fetch.Client{
 		Registry:     fetch.NewRegistry(cfg),
@@ -135,6 +133,17 @@ func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, erro
 		c.Credentials = func(string, string, int) (string, string, bool) { return user, pass, true }
 	}
 	return c, nil
+}
+
+// config turns the parsed flags into the handlers' settings.
+func (o *options) config() (fetch.Config, error) {
+	cfg := fetch.Config{NoFileFTP: o.noFileFTP, RequireTLS: o.sslReqd}
+	for _, s := range o.schemes {
+		if err := s.apply(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
 }
 
 func (o *options) explainOne(c *fetch.Client, raw string, stdout io.Writer) error {
