@@ -369,7 +369,13 @@ type articleBody struct {
 }
 
 // Read returns the article's bytes; errors are *schemes.Error.
+// Once the request's context is done it fails even while buffered data
+// remains, so a canceled transfer never looks complete.
 func (b *articleBody) Read(buf []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil && !b.d.done() {
+		b.c.finish(false)
+		return 0, ctxError(b.p, "article", err)
+	}
 	n, err := b.d.Read(buf)
 	switch {
 	case err == nil:

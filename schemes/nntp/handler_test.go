@@ -728,3 +728,33 @@ func TestStartTLS(t *testing.T) {
 		t.Errorf("plan lacks STARTTLS: %q", plan)
 	}
 }
+
+// TestCanceledBodyFailsWithDataBuffered: the whole article is in the
+// client's buffer after the first read, so only the context check can stop
+// a canceled transfer from looking complete.
+func TestCanceledBodyFailsWithDataBuffered(t *testing.T) {
+	f := newFake(t, func(_ *fakeConn, cmd string) string {
+		switch cmd {
+		case "CAPABILITIES":
+			return capsINN
+		case "ARTICLE <dots@x.test>":
+			return "220 0 <dots@x.test> article\r\n" + articleWire
+		}
+		return ""
+	})
+	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:dots@x.test"), Dialer: fakeDialer{}, Trace: &recTrace{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := resp.Body.Read(make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := io.ReadAll(resp.Body); schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("read after cancel: %v, want canceled", err)
+	}
+}
