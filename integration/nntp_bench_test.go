@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/nntp"
@@ -94,7 +95,7 @@ func BenchmarkNNTPArticles(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			h := &nntp.Handler{MaxIdle: bc.maxIdle}
 			defer h.CloseIdleConnections()
-			d := &nntpCountingDialer{d: &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}}
+			d := conformance.NewCountingDialer()
 			tr := &countingTrace{}
 			reg := fetch.NewRegistry(fetch.Config{})
 			locs := make([]schemes.Locator, len(nums))
@@ -121,7 +122,7 @@ func BenchmarkNNTPArticles(b *testing.B) {
 				i++
 			}
 			b.ReportMetric(float64(tr.sent.Load())/float64(i), "cmds/article")
-			b.ReportMetric(float64(d.dials.Load())/float64(i), "conns/article")
+			b.ReportMetric(float64(d.Dials.Load())/float64(i), "conns/article")
 			b.SetBytes(bytes / int64(i))
 		})
 	}

@@ -15,11 +15,11 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/nntp"
@@ -66,58 +66,13 @@ func nntpArticleFile(t *testing.T, name string) (head, body string) {
 // nntpEnv is a handler and a counting dialer for INN.
 type nntpEnv struct {
 	h      *nntp.Handler
-	dialer *nntpCountingDialer
+	dialer *conformance.CountingDialer
 	out    *bytes.Buffer
 	mu     sync.Mutex
 	tr     *transport.Trace
 }
 
-type nntpCountingDialer struct {
-	d           *transport.Dialer
-	dials, open atomic.Int64
-}
-
-func (c *nntpCountingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
-	c.dials.Add(1)
-	conn, err := c.d.Dial(ctx, scheme, host, port)
-	if err != nil {
-		return nil, err
-	}
-	c.open.Add(1)
-	return &nntpCountedConn{Conn: conn, open: &c.open}, nil
-}
-
-type nntpCountedConn struct {
-	net.Conn
-	open *atomic.Int64
-	once sync.Once
-}
-
-func (c *nntpCountedConn) Close() error {
-	c.once.Do(func() { c.open.Add(-1) })
-	return c.Conn.Close()
-}
-
-func (c *nntpCountedConn) NetConn() net.Conn { return c.Conn }
-
-type nntpBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *nntpBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *nntpBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func newNNTPEnv(t *testing.T, h *nntp.Handler) (*nntpEnv, *nntpBuffer) {
+func newNNTPEnv(t *testing.T, h *nntp.Handler) (*nntpEnv, *conformance.SyncBuffer) {
 	testbed.Require(t, testbed.INN)
 	if h == nil {
 		h = &nntp.Handler{}
@@ -125,8 +80,8 @@ func newNNTPEnv(t *testing.T, h *nntp.Handler) (*nntpEnv, *nntpBuffer) {
 	if h.Server == "" {
 		h.Server = testbed.Addr(testbed.NNTPPort)
 	}
-	out := &nntpBuffer{}
-	e := &nntpEnv{h: h, dialer: &nntpCountingDialer{d: &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}},
+	out := &conformance.SyncBuffer{}
+	e := &nntpEnv{h: h, dialer: conformance.NewCountingDialer(),
 		tr: transport.NewTrace(out)}
 	t.Cleanup(h.CloseIdleConnections)
 	return e, out
@@ -193,7 +148,7 @@ func TestNNTPSeededArticles(t *testing.T) {
 		})
 	}
 	// Every URL reused the one connection.
-	if d := e.dialer.dials.Load(); d != 1 {
+	if d := e.dialer.Dials.Load(); d != 1 {
 		t.Errorf("%d connections for %d fetches, want 1", d, 2*len(nntpSeededArticles)+1)
 	}
 }
@@ -335,7 +290,7 @@ func TestNNTPNotFound(t *testing.T) {
 	if _, _, err := e.get(t, context.Background(), nntpNewsID(testbed.MsgDots)); err != nil {
 		t.Error(err)
 	}
-	if d := e.dialer.dials.Load(); d != 1 {
+	if d := e.dialer.Dials.Load(); d != 1 {
 		t.Errorf("%d connections, want 1", d)
 	}
 }
@@ -362,7 +317,7 @@ func TestNNTPAuthinfo(t *testing.T) {
 		t.Errorf("password in trace:\n%s", trace)
 	}
 	// Authenticated and anonymous sessions are not shared.
-	if d := e.dialer.dials.Load(); d != 2 {
+	if d := e.dialer.Dials.Load(); d != 2 {
 		t.Errorf("%d connections, want 2", d)
 	}
 	bad := fmt.Sprintf("nntp://%s:wrong-pass-3@%s/%s/1", testbed.NNTPUser, testbed.Addr(testbed.NNTPPort), testbed.GroupTest)
@@ -406,7 +361,7 @@ func TestNNTPCancelBeforeDial(t *testing.T) {
 	if schemes.KindOf(err) != schemes.KindCanceled {
 		t.Errorf("err = %v, want canceled", err)
 	}
-	if d := e.dialer.dials.Load(); d != 0 {
+	if d := e.dialer.Dials.Load(); d != 0 {
 		t.Errorf("%d dials", d)
 	}
 }
@@ -504,7 +459,7 @@ func TestNNTPCancelMidTransfer(t *testing.T) {
 	}
 	resp.Body.Close()
 	e.h.CloseIdleConnections()
-	nntpWaitUntil(t, "connections closed", func() bool { return e.dialer.open.Load() == 0 })
+	nntpWaitUntil(t, "connections closed", func() bool { return e.dialer.Open.Load() == 0 })
 	nntpWaitUntil(t, "goroutines gone", func() bool { return runtime.NumGoroutine() <= before })
 }
 
@@ -558,11 +513,11 @@ func TestNNTPConcurrent8(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if d := e.dialer.dials.Load(); d > 8+1 {
+	if d := e.dialer.Dials.Load(); d > 8+1 {
 		t.Errorf("%d connections for 8 fetches", d)
 	}
 	e.h.CloseIdleConnections()
-	nntpWaitUntil(t, "connections closed", func() bool { return e.dialer.open.Load() == 0 })
+	nntpWaitUntil(t, "connections closed", func() bool { return e.dialer.Open.Load() == 0 })
 }
 
 // TestNNTPSafety: a message-id with CR LF or space is refused before
@@ -575,7 +530,7 @@ func TestNNTPSafety(t *testing.T) {
 			t.Errorf("%s: %v, want a safety error", raw, err)
 		}
 	}
-	if d := e.dialer.dials.Load(); d != 0 {
+	if d := e.dialer.Dials.Load(); d != 0 {
 		t.Errorf("%d dials", d)
 	}
 }

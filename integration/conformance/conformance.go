@@ -90,21 +90,28 @@ func Run(t *testing.T, tg Target) {
 	}
 }
 
-// countingDialer wraps the real dialer and counts dials and open conns, so
-// the suite can prove "never dialed" and "nothing left open".
-type countingDialer struct {
-	d           *transport.Dialer
-	dials, open atomic.Int64
+// CountingDialer wraps a transport.Dialer and counts dials and open
+// connections, so a test can prove "never dialed" and "nothing left open".
+type CountingDialer struct {
+	Dialer      *transport.Dialer
+	Dials, Open atomic.Int64
 }
 
-func (c *countingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
-	c.dials.Add(1)
-	conn, err := c.d.Dial(ctx, scheme, host, port)
+// NewCountingDialer returns a CountingDialer over a transport.Dialer with
+// the timeouts every integration test uses.
+func NewCountingDialer() *CountingDialer {
+	return &CountingDialer{Dialer: &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}}
+}
+
+// Dial dials through the wrapped dialer and counts the connection.
+func (c *CountingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	c.Dials.Add(1)
+	conn, err := c.Dialer.Dial(ctx, scheme, host, port)
 	if err != nil {
 		return nil, err
 	}
-	c.open.Add(1)
-	return &countedConn{Conn: conn, open: &c.open}, nil
+	c.Open.Add(1)
+	return &countedConn{Conn: conn, open: &c.Open}, nil
 }
 
 type countedConn struct {
@@ -124,13 +131,13 @@ func (c *countedConn) NetConn() net.Conn { return c.Conn }
 // env is one subtest's client with everything it printed.
 type env struct {
 	c      *fetch.Client
-	dialer *countingDialer
-	out    *syncBuffer // trace and notes
+	dialer *CountingDialer
+	out    *SyncBuffer // trace and notes
 }
 
 func newEnv(t *testing.T, tg Target) *env {
-	out := &syncBuffer{}
-	d := &countingDialer{d: &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}}
+	out := &SyncBuffer{}
+	d := NewCountingDialer()
 	c := &fetch.Client{Dialer: d, Trace: transport.NewTrace(out), Notify: func(m string) { fmt.Fprintln(out, m) }}
 	if tg.TLS != nil {
 		c.TLS = tg.TLS.config(t)
@@ -225,7 +232,7 @@ func testCancelBeforeDial(t *testing.T, tg Target) {
 	if !errors.Is(err, context.Canceled) && schemes.KindOf(err) != schemes.KindCanceled {
 		t.Fatalf("err = %v, want canceled", err)
 	}
-	if n := e.dialer.dials.Load(); n != 0 {
+	if n := e.dialer.Dials.Load(); n != 0 {
 		t.Errorf("dialed %d times after cancel", n)
 	}
 }
@@ -259,7 +266,7 @@ func testCancelMidTransfer(t *testing.T, tg Target) {
 	}
 	resp.Body.Close()
 	e.c.CloseIdleConnections()
-	waitFor(t, "connections closed", func() bool { return e.dialer.open.Load() == 0 })
+	waitFor(t, "connections closed", func() bool { return e.dialer.Open.Load() == 0 })
 	waitFor(t, "goroutines gone", func() bool { return runtime.NumGoroutine() <= before })
 }
 
@@ -448,18 +455,21 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-type syncBuffer struct {
+// SyncBuffer is a bytes.Buffer safe for the concurrent writes of a trace.
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+// Write appends p.
+func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+// String returns everything written.
+func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
