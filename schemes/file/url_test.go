@@ -2,21 +2,16 @@ package file
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
-func parse(raw string) (*URL, error) {
-	u, err := schemes.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(u)
-}
+// parse runs the generic parser and this package's, as the registry does.
+var parse = schemestest.Parser(Parse)
 
 var parseTests = []struct {
 	raw     string
@@ -66,41 +61,37 @@ var parseTests = []struct {
 
 func TestParse(t *testing.T) {
 	for _, tt := range parseTests {
-		f, err := parse(tt.raw)
-		if tt.errPart != "" {
-			var e *schemes.Error
-			if !errors.As(err, &e) || e.Kind != schemes.KindUsage || e.Part != tt.errPart {
-				t.Errorf("%q: err = %#v, want KindUsage part %q", tt.raw, err, tt.errPart)
+		t.Run(tt.raw, func(t *testing.T) {
+			f, err := parse(tt.raw)
+			if tt.errPart != "" {
+				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && strings.Contains(e.Error(), "secret") {
+					t.Errorf("error shows the password: %v", e)
+				}
+				return
 			}
-			if e != nil && strings.Contains(e.Error(), "secret") {
-				t.Errorf("%q: error shows the password: %v", tt.raw, e)
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tt.raw, err)
-			continue
-		}
-		if f.Host != tt.host || f.Path != tt.path {
-			t.Errorf("%q: host %q path %q, want %q %q", tt.raw, f.Host, f.Path, tt.host, tt.path)
-		}
-		if got := f.String(); got != tt.str {
-			t.Errorf("%q: String = %q, want %q", tt.raw, got, tt.str)
-		}
-		if got := f.Generic().String(); got != tt.str {
-			t.Errorf("%q: Generic().String = %q, want %q", tt.raw, got, tt.str)
-		}
-		g, err := parse(f.String())
-		if err != nil {
-			t.Errorf("%q: reparse of %q: %v", tt.raw, f.String(), err)
-		} else if !reflect.DeepEqual(f, g) {
-			t.Errorf("%q: reparse differs: %+v vs %+v", tt.raw, f, g)
-		}
-		js, _ := json.Marshal(f.Fields())
-		want, _ := json.Marshal(map[string]string{"path": tt.path})
-		if string(js) != string(want) {
-			t.Errorf("%q: Fields = %s, want %s", tt.raw, js, want)
-		}
+			if f.Host != tt.host || f.Path != tt.path {
+				t.Errorf("host %q path %q, want %q %q", f.Host, f.Path, tt.host, tt.path)
+			}
+			if got := f.String(); got != tt.str {
+				t.Errorf("String = %q, want %q", got, tt.str)
+			}
+			if got := f.Generic().String(); got != tt.str {
+				t.Errorf("Generic().String = %q, want %q", got, tt.str)
+			}
+			// Equal in every field, the escaped generic parts included: more
+			// than schemestest.Same asks.
+			if g, ok := schemestest.RoundTrip(t, f, parse); ok && !reflect.DeepEqual(f, g) {
+				t.Errorf("reparse differs: %+v vs %+v", f, g)
+			}
+			js, _ := json.Marshal(f.Fields())
+			want, _ := json.Marshal(map[string]string{"path": tt.path})
+			if string(js) != string(want) {
+				t.Errorf("Fields = %s, want %s", js, want)
+			}
+		})
 	}
 }
 
@@ -132,23 +123,9 @@ func FuzzParseFile(f *testing.F) {
 		f.Add(tt.raw)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		u, err := parse(raw)
-		if err != nil {
-			if schemes.KindOf(err) != schemes.KindUsage {
-				t.Fatalf("%q: error of kind %v: %v", raw, schemes.KindOf(err), err)
-			}
-			return
-		}
-		s := u.String()
-		v, err := parse(s)
-		if err != nil {
-			t.Fatalf("%q: String %q does not parse: %v", raw, s, err)
-		}
-		if !reflect.DeepEqual(u, v) {
-			t.Fatalf("%q: String %q parses to a different value: %+v vs %+v", raw, s, u, v)
-		}
-		if v.String() != s {
-			t.Fatalf("%q: String not stable: %q then %q", raw, s, v.String())
+		// Equal in every field, the escaped generic parts included.
+		if u, v, ok := schemestest.FuzzRoundTrip(t, raw, parse); ok && !reflect.DeepEqual(u, v) {
+			t.Fatalf("%q: String %q parses to a different value: %+v vs %+v", raw, u.String(), u, v)
 		}
 	})
 }

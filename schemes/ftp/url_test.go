@@ -2,11 +2,11 @@ package ftp
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 func ptr(s string) *string { return &s }
@@ -102,60 +102,43 @@ var tests = []struct {
 	{raw: "ftp:host/x", errPart: "host"},
 }
 
+// parse runs the generic parser and this package's, failing t if the
+// generic one rejects raw: error rows must fail in this package's Parse.
 func parse(t testing.TB, raw string) (*URL, error) {
 	t.Helper()
-	g, err := schemes.Parse(raw)
-	if err != nil {
-		t.Fatalf("schemes.Parse(%q): %v", raw, err)
-	}
-	return Parse(g)
-}
-
-// same reports whether a and b designate the same thing: equal typed
-// fields and equal generic parts.
-func same(a, b *URL) bool {
-	ga, gb := a.Generic(), b.Generic()
-	return reflect.DeepEqual(a.Fields(), b.Fields()) && ga.Scheme == gb.Scheme &&
-		reflect.DeepEqual(ga.User, gb.User) && reflect.DeepEqual(ga.Password, gb.Password) &&
-		ga.Host == gb.Host && ga.Port == gb.Port && reflect.DeepEqual(ga.Fragment, gb.Fragment)
+	return schemestest.Parse(t, raw, Parse)
 }
 
 func TestParse(t *testing.T) {
 	for _, tt := range tests {
-		f, err := parse(t, tt.raw)
-		if tt.errPart != "" {
-			var e *schemes.Error
-			if !errors.As(err, &e) || e.Kind != schemes.KindUsage || e.Part != tt.errPart || e.Phase != "parse" {
-				t.Errorf("%s: err = %#v, want KindUsage with Part %q", tt.raw, err, tt.errPart)
+		t.Run(tt.raw, func(t *testing.T) {
+			f, err := parse(t, tt.raw)
+			if tt.errPart != "" {
+				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && e.Phase != "parse" {
+					t.Errorf("err = %v: phase %q, want parse", err, e.Phase)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tt.raw, err)
-			continue
-		}
-		want := fields{Cwd: tt.cwd, Name: tt.name, Type: tt.typ}
-		if got := f.Fields(); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: fields %+v, want %+v", tt.raw, got, want)
-		}
-		g := f.Generic()
-		if !reflect.DeepEqual(g.User, tt.user) || !reflect.DeepEqual(g.Password, tt.pass) {
-			t.Errorf("%s: user %v password %v, want %v %v", tt.raw, g.User, g.Password, tt.user, tt.pass)
-		}
-		wantStr := tt.str
-		if wantStr == "" {
-			wantStr = tt.raw
-		}
-		s := f.String()
-		if s != wantStr {
-			t.Errorf("%s: String() = %q, want %q", tt.raw, s, wantStr)
-		}
-		f2, err := parse(t, s)
-		if err != nil {
-			t.Errorf("%s: reparse of %q: %v", tt.raw, s, err)
-		} else if !same(f, f2) || f2.String() != s {
-			t.Errorf("%s: round trip via %q changed the value: %+v → %+v", tt.raw, s, f.Fields(), f2.Fields())
-		}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fields{Cwd: tt.cwd, Name: tt.name, Type: tt.typ}
+			if got := f.Fields(); !reflect.DeepEqual(got, want) {
+				t.Errorf("fields %+v, want %+v", got, want)
+			}
+			g := f.Generic()
+			if !reflect.DeepEqual(g.User, tt.user) || !reflect.DeepEqual(g.Password, tt.pass) {
+				t.Errorf("user %v password %v, want %v %v", g.User, g.Password, tt.user, tt.pass)
+			}
+			wantStr := tt.str
+			if wantStr == "" {
+				wantStr = tt.raw
+			}
+			if s := f.String(); s != wantStr {
+				t.Errorf("String() = %q, want %q", s, wantStr)
+			}
+			schemestest.RoundTrip(t, f, schemestest.Parser(Parse))
+		})
 	}
 }
 

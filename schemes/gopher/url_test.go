@@ -2,11 +2,11 @@ package gopher
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 func ptr(s string) *string { return &s }
@@ -81,55 +81,40 @@ var tests = []struct {
 	{raw: "gopher://h/ x", errPart: "type"},
 }
 
+// parse runs the generic parser and this package's, failing t if the
+// generic one rejects raw: error rows must fail in this package's Parse.
 func parse(t testing.TB, raw string) (*URL, error) {
 	t.Helper()
-	g, err := schemes.Parse(raw)
-	if err != nil {
-		t.Fatalf("schemes.Parse(%q): %v", raw, err)
-	}
-	return Parse(g)
-}
-
-// same reports whether a and b designate the same thing.
-func same(a, b *URL) bool {
-	ga, gb := a.Generic(), b.Generic()
-	return reflect.DeepEqual(a.Fields(), b.Fields()) && ga.Scheme == gb.Scheme && ga.Host == gb.Host &&
-		ga.Port == gb.Port && reflect.DeepEqual(ga.Fragment, gb.Fragment)
+	return schemestest.Parse(t, raw, Parse)
 }
 
 func TestParse(t *testing.T) {
 	for _, tt := range tests {
-		g, err := parse(t, tt.raw)
-		if tt.errPart != "" {
-			var e *schemes.Error
-			if !errors.As(err, &e) || e.Kind != schemes.KindUsage || e.Part != tt.errPart || e.Phase != "parse" {
-				t.Errorf("%s: err = %#v, want KindUsage with Part %q", tt.raw, err, tt.errPart)
+		t.Run(tt.raw, func(t *testing.T) {
+			g, err := parse(t, tt.raw)
+			if tt.errPart != "" {
+				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && e.Phase != "parse" {
+					t.Errorf("err = %v: phase %q, want parse", err, e.Phase)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tt.raw, err)
-			continue
-		}
-		if g.Type != tt.typ || g.Selector != tt.sel || !reflect.DeepEqual(g.Search, tt.search) ||
-			!reflect.DeepEqual(g.Plus, tt.plus) {
-			t.Errorf("%s: got %+v, want type %q selector %q search %v plus %v",
-				tt.raw, g.Fields(), tt.typ, tt.sel, deref(tt.search), deref(tt.plus))
-		}
-		wantStr := tt.str
-		if wantStr == "" {
-			wantStr = tt.raw
-		}
-		s := g.String()
-		if s != wantStr {
-			t.Errorf("%s: String() = %q, want %q", tt.raw, s, wantStr)
-		}
-		g2, err := parse(t, s)
-		if err != nil {
-			t.Errorf("%s: reparse of %q: %v", tt.raw, s, err)
-		} else if !same(g, g2) || g2.String() != s {
-			t.Errorf("%s: round trip via %q changed the value", tt.raw, s)
-		}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Type != tt.typ || g.Selector != tt.sel || !reflect.DeepEqual(g.Search, tt.search) ||
+				!reflect.DeepEqual(g.Plus, tt.plus) {
+				t.Errorf("got %+v, want type %q selector %q search %v plus %v",
+					g.Fields(), tt.typ, tt.sel, deref(tt.search), deref(tt.plus))
+			}
+			wantStr := tt.str
+			if wantStr == "" {
+				wantStr = tt.raw
+			}
+			if s := g.String(); s != wantStr {
+				t.Errorf("String() = %q, want %q", s, wantStr)
+			}
+			schemestest.RoundTrip(t, g, schemestest.Parser(Parse))
+		})
 	}
 }
 

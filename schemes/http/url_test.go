@@ -2,21 +2,16 @@ package http
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
-func parse(raw string) (*URL, error) {
-	u, err := schemes.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(u)
-}
+// parse runs the generic parser and this package's, as the registry does.
+var parse = schemestest.Parser(Parse)
 
 func sp(s string) *string { return &s }
 
@@ -92,46 +87,42 @@ var parseTests = []struct {
 
 func TestParse(t *testing.T) {
 	for _, tt := range parseTests {
-		u, err := parse(tt.raw)
-		if tt.errPart != "" {
-			var e *schemes.Error
-			if !errors.As(err, &e) || e.Kind != schemes.KindUsage || e.Part != tt.errPart {
-				t.Errorf("%q: err = %#v, want KindUsage part %q", tt.raw, err, tt.errPart)
+		t.Run(tt.raw, func(t *testing.T) {
+			u, err := parse(tt.raw)
+			if tt.errPart != "" {
+				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && strings.Contains(e.Error(), "secret") {
+					t.Errorf("error shows the password: %v", e)
+				}
+				return
 			}
-			if e != nil && strings.Contains(e.Error(), "secret") {
-				t.Errorf("%q: error shows the password: %v", tt.raw, e)
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tt.raw, err)
-			continue
-		}
-		g := u.Generic()
-		if g.Host != tt.host || g.Port != tt.port || u.Path != tt.path || !reflect.DeepEqual(u.Search, tt.search) {
-			t.Errorf("%q: host %q port %d path %q search %v; want %q %d %q %v", tt.raw, g.Host, g.Port, u.Path,
-				strOrNil(u.Search), tt.host, tt.port, tt.path, strOrNil(tt.search))
-		}
-		if got := u.String(); got != tt.str {
-			t.Errorf("%q: String = %q, want %q", tt.raw, got, tt.str)
-		}
-		if got := g.String(); got != tt.str {
-			t.Errorf("%q: Generic().String = %q, want %q", tt.raw, got, tt.str)
-		}
-		v, err := parse(u.String())
-		if err != nil {
-			t.Errorf("%q: reparse of %q: %v", tt.raw, u.String(), err)
-		} else if !reflect.DeepEqual(u, v) {
-			t.Errorf("%q: reparse differs: %+v vs %+v", tt.raw, u, v)
-		}
-		js, _ := json.Marshal(u.Fields())
-		want, _ := json.Marshal(map[string]any{"path": "/" + tt.path, "search": tt.search})
-		if string(js) != string(want) {
-			t.Errorf("%q: Fields = %s, want %s", tt.raw, js, want)
-		}
-		if strings.Contains(u.Redacted(), "pa%40ss") || strings.Contains(tt.raw, "pa%40ss") && !strings.Contains(u.Redacted(), "****") {
-			t.Errorf("%q: Redacted = %q", tt.raw, u.Redacted())
-		}
+			g := u.Generic()
+			if g.Host != tt.host || g.Port != tt.port || u.Path != tt.path || !reflect.DeepEqual(u.Search, tt.search) {
+				t.Errorf("host %q port %d path %q search %v; want %q %d %q %v", g.Host, g.Port, u.Path,
+					strOrNil(u.Search), tt.host, tt.port, tt.path, strOrNil(tt.search))
+			}
+			if got := u.String(); got != tt.str {
+				t.Errorf("String = %q, want %q", got, tt.str)
+			}
+			if got := g.String(); got != tt.str {
+				t.Errorf("Generic().String = %q, want %q", got, tt.str)
+			}
+			// Equal in every field, the escaped path and search included:
+			// more than schemestest.Same asks.
+			if v, ok := schemestest.RoundTrip(t, u, parse); ok && !reflect.DeepEqual(u, v) {
+				t.Errorf("reparse differs: %+v vs %+v", u, v)
+			}
+			js, _ := json.Marshal(u.Fields())
+			want, _ := json.Marshal(map[string]any{"path": "/" + tt.path, "search": tt.search})
+			if string(js) != string(want) {
+				t.Errorf("Fields = %s, want %s", js, want)
+			}
+			if strings.Contains(u.Redacted(), "pa%40ss") || strings.Contains(tt.raw, "pa%40ss") && !strings.Contains(u.Redacted(), "****") {
+				t.Errorf("Redacted = %q", u.Redacted())
+			}
+		})
 	}
 }
 
@@ -175,23 +166,13 @@ func FuzzParseHTTP(f *testing.F) {
 		f.Add(tt.raw)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		u, err := parse(raw)
-		if err != nil {
-			if schemes.KindOf(err) != schemes.KindUsage {
-				t.Fatalf("%q: error of kind %v: %v", raw, schemes.KindOf(err), err)
-			}
+		u, v, ok := schemestest.FuzzRoundTrip(t, raw, parse)
+		if !ok {
 			return
 		}
-		s := u.String()
-		v, err := parse(s)
-		if err != nil {
-			t.Fatalf("%q: String %q does not parse: %v", raw, s, err)
-		}
+		// Equal in every field, the escaped path and search included.
 		if !reflect.DeepEqual(u, v) {
-			t.Fatalf("%q: String %q parses to a different value: %+v vs %+v", raw, s, u, v)
-		}
-		if v.String() != s {
-			t.Fatalf("%q: String not stable: %q then %q", raw, s, v.String())
+			t.Fatalf("%q: String %q parses to a different value: %+v vs %+v", raw, u.String(), u, v)
 		}
 		if strings.ContainsAny(u.RequestTarget(), " \r\n#") {
 			t.Fatalf("%q: request target %q holds a character that must not be sent", raw, u.RequestTarget())

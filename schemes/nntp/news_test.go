@@ -2,26 +2,15 @@ package nntp
 
 import (
 	"encoding/json"
-	"errors"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
-func parseNews(raw string) (*NewsURL, error) {
-	u, err := schemes.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return ParseNews(u)
-}
-
-func sameNews(a, b *NewsURL) bool {
-	return reflect.DeepEqual(a.Group, b.Group) && reflect.DeepEqual(a.MessageID, b.MessageID) &&
-		a.All == b.All && sameGeneric(a.u, b.u)
-}
+// parseNews runs the generic parser and ParseNews, as the registry does.
+var parseNews = schemestest.Parser(ParseNews)
 
 func TestParseNews(t *testing.T) {
 	tests := []struct {
@@ -93,13 +82,7 @@ func TestParseNews(t *testing.T) {
 			if x.Redacted() != x.String() {
 				t.Errorf("Redacted() = %q, want %q", x.Redacted(), x.String())
 			}
-			y, err := parseNews(x.String())
-			if err != nil {
-				t.Fatalf("round trip: ParseNews(%q): %v", x.String(), err)
-			}
-			if !sameNews(x, y) || y.String() != x.String() {
-				t.Errorf("round trip: %q parses to %q", x.String(), y.String())
-			}
+			schemestest.RoundTrip(t, x, parseNews)
 		})
 	}
 }
@@ -156,7 +139,7 @@ func TestParseNewsErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
 			_, err := parseNews(tt.raw)
-			checkUsage(t, err, tt.part)
+			schemestest.UsageError(t, err, tt.part)
 			if err != nil && strings.Contains(err.Error(), ":pw@") {
 				t.Errorf("error %q shows the password", err)
 			}
@@ -164,7 +147,7 @@ func TestParseNewsErrors(t *testing.T) {
 	}
 	u, _ := schemes.Parse("nntp://h/g")
 	_, err := ParseNews(u)
-	checkUsage(t, err, "scheme")
+	schemestest.UsageError(t, err, "scheme")
 }
 
 func FuzzParseNews(f *testing.F) {
@@ -177,34 +160,12 @@ func FuzzParseNews(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		x, err := parseNews(raw)
-		if err != nil {
-			var e *schemes.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not a *schemes.Error", err)
-			}
+		// FuzzRoundTrip checks Redacted() against schemes.RedactString only
+		// for news:// URLs: RedactString would "redact" the opaque
+		// message-id of news:0//:@0, which has no password.
+		x, _, ok := schemestest.FuzzRoundTrip(t, raw, parseNews)
+		if !ok {
 			return
-		}
-		s := x.String()
-		y, err := parseNews(s)
-		if err != nil {
-			t.Fatalf("ParseNews(%q) ok but ParseNews(String() = %q): %v", raw, s, err)
-		}
-		if !sameNews(x, y) {
-			t.Fatalf("round trip of %q via %q: %+v != %+v", raw, s, x.Fields(), y.Fields())
-		}
-		if y.String() != s {
-			t.Fatalf("String not stable: %q then %q", s, y.String())
-		}
-		// RedactString is a heuristic for text that may not parse: it would
-		// "redact" the opaque message-id of news:0//:@0, which has no
-		// password. Only news:// URLs have one.
-		want := s
-		if x.u.Authority {
-			want = schemes.RedactString(s)
-		}
-		if r := x.Redacted(); r != want {
-			t.Fatalf("Redacted() = %q, want %q", r, want)
 		}
 		if _, err := json.Marshal(x.Fields()); err != nil {
 			t.Fatal(err)

@@ -2,25 +2,16 @@ package nntp
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
-func parseNNTP(raw string) (*URL, error) {
-	u, err := schemes.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(u)
-}
-
-func sameNNTP(a, b *URL) bool {
-	return a.Group == b.Group && reflect.DeepEqual(a.Article, b.Article) && sameGeneric(a.u, b.u)
-}
+// parseNNTP runs the generic parser and ParseNNTP, as the registry does.
+var parseNNTP = schemestest.Parser(Parse)
 
 func TestParseNNTP(t *testing.T) {
 	tests := []struct {
@@ -68,13 +59,7 @@ func TestParseNNTP(t *testing.T) {
 			if s := x.String(); s != tt.str {
 				t.Errorf("String() = %q, want %q", s, tt.str)
 			}
-			y, err := parseNNTP(x.String())
-			if err != nil {
-				t.Fatalf("round trip: Parse(%q): %v", x.String(), err)
-			}
-			if !sameNNTP(x, y) || y.String() != x.String() {
-				t.Errorf("round trip: %q parses to %q", x.String(), y.String())
-			}
+			schemestest.RoundTrip(t, x, parseNNTP)
 		})
 	}
 }
@@ -116,7 +101,7 @@ func TestParseNNTPErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
 			_, err := parseNNTP(tt.raw)
-			checkUsage(t, err, tt.part)
+			schemestest.UsageError(t, err, tt.part)
 			if err != nil && strings.Contains(err.Error(), ":pw@") {
 				t.Errorf("error %q shows the password", err)
 			}
@@ -124,7 +109,7 @@ func TestParseNNTPErrors(t *testing.T) {
 	}
 	u, _ := schemes.Parse("news:local.test")
 	_, err := Parse(u)
-	checkUsage(t, err, "scheme")
+	schemestest.UsageError(t, err, "scheme")
 }
 
 func TestSchemes(t *testing.T) {
@@ -166,27 +151,9 @@ func FuzzParseNNTP(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		x, err := parseNNTP(raw)
-		if err != nil {
-			var e *schemes.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not a *schemes.Error", err)
-			}
+		x, _, ok := schemestest.FuzzRoundTrip(t, raw, parseNNTP)
+		if !ok {
 			return
-		}
-		s := x.String()
-		y, err := parseNNTP(s)
-		if err != nil {
-			t.Fatalf("Parse(%q) ok but Parse(String() = %q): %v", raw, s, err)
-		}
-		if !sameNNTP(x, y) {
-			t.Fatalf("round trip of %q via %q: %+v != %+v", raw, s, x.Fields(), y.Fields())
-		}
-		if y.String() != s {
-			t.Fatalf("String not stable: %q then %q", s, y.String())
-		}
-		if r := x.Redacted(); r != schemes.RedactString(s) {
-			t.Fatalf("Redacted() = %q, want %q", r, schemes.RedactString(s))
 		}
 		if _, err := json.Marshal(x.Fields()); err != nil {
 			t.Fatal(err)

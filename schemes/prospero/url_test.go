@@ -3,28 +3,16 @@ package prospero
 import (
 	"encoding/json"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
-func parseProspero(raw string) (*URL, error) {
-	u, err := schemes.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(u)
-}
-
-// same compares the typed fields and the generic parts a prospero URL has.
-// Path and Opaque are left out: they are kept escaped as written, and
-// String may write a different but equivalent escaping.
-func same(a, b *URL) bool {
-	return a.HSOName == b.HSOName && reflect.DeepEqual(a.FieldList, b.FieldList) &&
-		a.u.Host == b.u.Host && a.u.Port == b.u.Port && reflect.DeepEqual(a.u.Fragment, b.u.Fragment)
-}
+// parseProspero runs the generic parser and this package's, as the
+// registry does.
+var parseProspero = schemestest.Parser(Parse)
 
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -81,13 +69,7 @@ func TestParse(t *testing.T) {
 			if x.Redacted() != x.String() {
 				t.Errorf("Redacted() = %q, want %q", x.Redacted(), x.String())
 			}
-			y, err := parseProspero(x.String())
-			if err != nil {
-				t.Fatalf("round trip: Parse(%q): %v", x.String(), err)
-			}
-			if !same(x, y) || y.String() != x.String() {
-				t.Errorf("round trip: %q parses to %q", x.String(), y.String())
-			}
+			schemestest.RoundTrip(t, x, parseProspero)
 		})
 	}
 }
@@ -131,14 +113,7 @@ func TestParseErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
 			_, err := parseProspero(tt.raw)
-			var e *schemes.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("err = %v, want *schemes.Error", err)
-			}
-			if e.Kind != schemes.KindUsage || e.Part != tt.part {
-				t.Errorf("err = %v (kind %v part %q), want kind usage part %q", err, e.Kind, e.Part, tt.part)
-			}
-			if strings.Contains(e.Error(), ":pw@") {
+			if e := schemestest.UsageError(t, err, tt.part); e != nil && strings.Contains(e.Error(), ":pw@") {
 				t.Errorf("error %q shows the password", err)
 			}
 		})
@@ -175,24 +150,9 @@ func FuzzParseProspero(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		x, err := parseProspero(raw)
-		if err != nil {
-			var e *schemes.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not a *schemes.Error", err)
-			}
+		x, _, ok := schemestest.FuzzRoundTrip(t, raw, parseProspero)
+		if !ok {
 			return
-		}
-		s := x.String()
-		y, err := parseProspero(s)
-		if err != nil {
-			t.Fatalf("Parse(%q) ok but Parse(String() = %q): %v", raw, s, err)
-		}
-		if !same(x, y) {
-			t.Fatalf("round trip of %q via %q: %+v != %+v", raw, s, x.Fields(), y.Fields())
-		}
-		if y.String() != s {
-			t.Fatalf("String not stable: %q then %q", s, y.String())
 		}
 		if _, err := json.Marshal(x.Fields()); err != nil {
 			t.Fatal(err)
