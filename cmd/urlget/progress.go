@@ -83,3 +83,30 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.fn(c.done, c.total)
 	return n, err
 }
+
+// copyChunk is the buffer of WriteTo when the body has no WriteTo of its
+// own: large enough that a fast transfer costs few system calls.
+const copyChunk = 256 << 10
+
+// WriteTo lets io.Copy keep the body's own fast path: wrapping a body to
+// count it must not hide its WriteTo, or every copy falls back to 32 KiB
+// reads and writes.
+func (c *countingReader) WriteTo(w io.Writer) (int64, error) {
+	if wt, ok := c.r.(io.WriterTo); ok {
+		return wt.WriteTo(&countingWriter{w: w, c: c})
+	}
+	return io.CopyBuffer(&countingWriter{w: w, c: c}, struct{ io.Reader }{c.r}, make([]byte, copyChunk))
+}
+
+// countingWriter reports what passes through it to its countingReader.
+type countingWriter struct {
+	w io.Writer
+	c *countingReader
+}
+
+func (cw *countingWriter) Write(p []byte) (int, error) {
+	n, err := cw.w.Write(p)
+	cw.c.done += int64(n)
+	cw.c.fn(cw.c.done, cw.c.total)
+	return n, err
+}
