@@ -237,6 +237,17 @@ func fetchAll(t *testing.T, h *Handler, raw string, tr schemes.Trace, creds sche
 	return b, resp, err
 }
 
+// newINNFake is a fake server that announces capabilities as INN does and
+// answers each command in replies with its fixed text (others get none).
+func newINNFake(t *testing.T, replies map[string]string) *fakeServer {
+	return newFake(t, func(_ *fakeConn, cmd string) string {
+		if cmd == "CAPABILITIES" {
+			return capsINN
+		}
+		return replies[cmd]
+	})
+}
+
 // capsINN is a CAPABILITIES reply like INN's.
 const capsINN = "101 Capability list:\r\nVERSION 2\r\nREADER\r\nOVER\r\nAUTHINFO USER\r\nLIST ACTIVE\r\n.\r\n"
 

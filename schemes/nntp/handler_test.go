@@ -40,14 +40,8 @@ const articleWire = "Subject: dots\r\nFrom: a@b\r\n\r\n..\r\n...\r\n..leading do
 const articleBytes = "Subject: dots\nFrom: a@b\n\n.\n..\n.leading dot\nbare\nlf\ncr\rinside\n"
 
 func TestArticleByMessageID(t *testing.T) {
-	f := newFake(t, func(_ *fakeConn, cmd string) string {
-		switch cmd {
-		case "CAPABILITIES":
-			return capsINN
-		case "ARTICLE <dots@x.test>":
-			return "220 0 <dots@x.test> article\r\n" + articleWire
-		}
-		return ""
+	f := newINNFake(t, map[string]string{
+		"ARTICLE <dots@x.test>": "220 0 <dots@x.test> article\r\n" + articleWire,
 	})
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
 	b, resp, err := fetchAll(t, h, "news:dots@x.test", nil, nil)
@@ -64,20 +58,11 @@ func TestArticleByMessageID(t *testing.T) {
 }
 
 func TestArticleByNumberAndParts(t *testing.T) {
-	f := newFake(t, func(_ *fakeConn, cmd string) string {
-		switch cmd {
-		case "CAPABILITIES":
-			return capsINN
-		case "GROUP local.test":
-			return "211 3 1 3 local.test\r\n"
-		case "ARTICLE 2":
-			return "220 2 <b@x> article\r\nA: 1\r\n\r\nbody\r\n.\r\n"
-		case "HEAD 2":
-			return "221 2 <b@x> head\r\nA: 1\r\n.\r\n"
-		case "BODY 2":
-			return "222 2 <b@x> body\r\nbody\r\n.\r\n"
-		}
-		return ""
+	f := newINNFake(t, map[string]string{
+		"GROUP local.test": "211 3 1 3 local.test\r\n",
+		"ARTICLE 2":        "220 2 <b@x> article\r\nA: 1\r\n\r\nbody\r\n.\r\n",
+		"HEAD 2":           "221 2 <b@x> head\r\nA: 1\r\n.\r\n",
+		"BODY 2":           "222 2 <b@x> body\r\nbody\r\n.\r\n",
 	})
 	raw := fmt.Sprintf("nntp://127.0.0.1:%d/local.test/2", f.port())
 	for _, tc := range []struct {
@@ -97,26 +82,14 @@ func TestArticleByNumberAndParts(t *testing.T) {
 }
 
 func TestReplyErrors(t *testing.T) {
-	f := newFake(t, func(_ *fakeConn, cmd string) string {
-		switch cmd {
-		case "CAPABILITIES":
-			return capsINN
-		case "GROUP no.such":
-			return "411 No such group\r\n"
-		case "GROUP local.test":
-			return "211 3 1 3 local.test\r\n"
-		case "ARTICLE 9":
-			return "423 No article with that number\r\n"
-		case "ARTICLE 8":
-			return "299 what\r\n"
-		case "ARTICLE 7":
-			return "22O broken\r\n"
-		case "ARTICLE <gone@x>":
-			return "430 No such article\r\n"
-		case "ARTICLE <denied@x>":
-			return "502 Permission denied\r\n"
-		}
-		return ""
+	f := newINNFake(t, map[string]string{
+		"GROUP no.such":      "411 No such group\r\n",
+		"GROUP local.test":   "211 3 1 3 local.test\r\n",
+		"ARTICLE 9":          "423 No article with that number\r\n",
+		"ARTICLE 8":          "299 what\r\n",
+		"ARTICLE 7":          "22O broken\r\n",
+		"ARTICLE <gone@x>":   "430 No such article\r\n",
+		"ARTICLE <denied@x>": "502 Permission denied\r\n",
 	})
 	base := fmt.Sprintf("nntp://127.0.0.1:%d/", f.port())
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
@@ -563,23 +536,13 @@ func TestStaleConnectionRedialed(t *testing.T) {
 
 func TestBounds(t *testing.T) {
 	long := strings.Repeat("x", maxLine+10)
-	f := newFake(t, func(_ *fakeConn, cmd string) string {
-		switch cmd {
-		case "CAPABILITIES":
-			return capsINN
-		case "ARTICLE <big@x>":
-			return "220 0 <big@x>\r\n" + strings.Repeat("0123456789abcdef\r\n", 100) + ".\r\n"
-		case "ARTICLE <longline@x>":
-			// A line longer than the buffer streams through in pieces.
-			return "220 0 <longline@x>\r\n" + long + "\r\n.\r\n"
-		case "GROUP g":
-			return "211 1 1 1 g\r\n"
-		case "OVER 1-1":
-			return "224 ok\r\n1\t" + long + "\r\n.\r\n"
-		case "LIST ACTIVE":
-			return "215 ok\r\nbad line\r\n.\r\n"
-		}
-		return ""
+	f := newINNFake(t, map[string]string{
+		"ARTICLE <big@x>": "220 0 <big@x>\r\n" + strings.Repeat("0123456789abcdef\r\n", 100) + ".\r\n",
+		// A line longer than the buffer streams through in pieces.
+		"ARTICLE <longline@x>": "220 0 <longline@x>\r\n" + long + "\r\n.\r\n",
+		"GROUP g":              "211 1 1 1 g\r\n",
+		"OVER 1-1":             "224 ok\r\n1\t" + long + "\r\n.\r\n",
+		"LIST ACTIVE":          "215 ok\r\nbad line\r\n.\r\n",
 	})
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), MaxBytes: 1000}
 	_, _, err := fetchAll(t, h, "news:big@x", nil, nil)
@@ -733,14 +696,8 @@ func TestStartTLS(t *testing.T) {
 // client's buffer after the first read, so only the context check can stop
 // a canceled transfer from looking complete.
 func TestCanceledBodyFailsWithDataBuffered(t *testing.T) {
-	f := newFake(t, func(_ *fakeConn, cmd string) string {
-		switch cmd {
-		case "CAPABILITIES":
-			return capsINN
-		case "ARTICLE <dots@x.test>":
-			return "220 0 <dots@x.test> article\r\n" + articleWire
-		}
-		return ""
+	f := newINNFake(t, map[string]string{
+		"ARTICLE <dots@x.test>": "220 0 <dots@x.test> article\r\n" + articleWire,
 	})
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
 	ctx, cancel := context.WithCancel(context.Background())
