@@ -290,8 +290,9 @@ func (w *workFile) abandon(keep bool) {
 	}
 }
 
+// progressWriter reports what reaches the work file to a progress func.
 type progressWriter struct {
-	w           io.Writer
+	w           *workFile
 	done, total int64
 	fn          func(int64, int64)
 }
@@ -299,6 +300,15 @@ type progressWriter struct {
 func (p *progressWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
 	p.done += int64(n)
+	p.fn(p.done, p.total)
+	return n, err
+}
+
+// ReadFrom passes a body's splice through to the work file, reporting per
+// call.
+func (p *progressWriter) ReadFrom(r io.Reader) (int64, error) {
+	n, err := p.w.ReadFrom(r)
+	p.done += n
 	p.fn(p.done, p.total)
 	return n, err
 }

@@ -39,6 +39,9 @@ type fakeHandler struct {
 	sha       map[string]string
 	fetches   int
 	offsets   []int64
+	// viaReadFrom makes bodies hand their data to the destination's
+	// ReadFrom, as the ftp body does when it splices.
+	viaReadFrom bool
 }
 
 func (h *fakeHandler) Explain(req *schemes.Request) ([]string, error) {
@@ -74,6 +77,9 @@ func (h *fakeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	if h.cutAfter > 0 {
 		r = io.MultiReader(io.LimitReader(r, int64(h.cutAfter)), errReader{})
 		h.cutAfter = 0
+	}
+	if h.viaReadFrom {
+		r = handsToReadFrom{r}
 	}
 	return &schemes.Response{Body: io.NopCloser(r), Offset: off, Size: size, Name: name, SHA256: h.sha[name]}, nil
 }
@@ -282,15 +288,32 @@ func TestUnsupportedSchemeAndExplain(t *testing.T) {
 	}
 }
 
+// handsToReadFrom is a body whose WriteTo needs the destination's ReadFrom.
+type handsToReadFrom struct{ io.Reader }
+
+func (h handsToReadFrom) WriteTo(w io.Writer) (int64, error) {
+	rf, ok := w.(io.ReaderFrom)
+	if !ok {
+		return 0, errors.New("the destination hides its ReadFrom")
+	}
+	return rf.ReadFrom(struct{ io.Reader }{h.Reader})
+}
+
 func TestProgressReportsEveryByte(t *testing.T) {
-	dir := t.TempDir()
-	h := &fakeHandler{data: map[string]string{"x": strings.Repeat("z", 100000)}}
-	var last, total int64
-	_, err := newClient(h).Download(context.Background(), "t:x", filepath.Join(dir, "o"), DownloadOptions{
-		Progress: func(d, t int64) { last, total = d, t },
-	})
-	if err != nil || last != 100000 || total != 100000 {
-		t.Fatalf("progress %d/%d err %v", last, total, err)
+	for _, viaReadFrom := range []bool{false, true} {
+		dir := t.TempDir()
+		data := strings.Repeat("z", 100000)
+		h := &fakeHandler{data: map[string]string{"x": data}, viaReadFrom: viaReadFrom}
+		var last, total int64
+		_, err := newClient(h).Download(context.Background(), "t:x", filepath.Join(dir, "o"), DownloadOptions{
+			Progress: func(d, t int64) { last, total = d, t },
+		})
+		if err != nil || last != 100000 || total != 100000 {
+			t.Fatalf("viaReadFrom %v: progress %d/%d err %v", viaReadFrom, last, total, err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "o")); string(got) != data {
+			t.Errorf("viaReadFrom %v: file has %d bytes", viaReadFrom, len(got))
+		}
 	}
 }
 

@@ -110,3 +110,16 @@ func (cw *countingWriter) Write(p []byte) (int, error) {
 	cw.c.fn(cw.c.done, cw.c.total)
 	return n, err
 }
+
+// ReadFrom keeps the destination's own ReadFrom reachable (a file or a
+// pipe into which a body can splice its connection), counting per call.
+func (cw *countingWriter) ReadFrom(r io.Reader) (int64, error) {
+	rf, ok := cw.w.(io.ReaderFrom)
+	if !ok {
+		return io.CopyBuffer(struct{ io.Writer }{cw}, r, make([]byte, copyChunk))
+	}
+	n, err := rf.ReadFrom(r)
+	cw.c.done += n
+	cw.c.fn(cw.c.done, cw.c.total)
+	return n, err
+}

@@ -245,6 +245,11 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	defer resp.Body.Close()
 	var w io.Writer = stdout
+	if f, ok := stdout.(*os.File); ok && !transport.SpliceSafe(f) {
+		// A terminal may refuse a splice after the bytes have left the
+		// socket: hide the file's ReadFrom so that bodies copy instead.
+		w = struct{ io.Writer }{f}
+	}
 	if o.json {
 		w = io.Discard // stdout carries the JSON report; the listing goes in it
 	}

@@ -3,12 +3,16 @@ package ftp
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
+	"syscall"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // body streams a file from the data connection. At the end of the data it
@@ -47,14 +51,19 @@ func (b *body) Read(p []byte) (int, error) {
 		}
 		b.err = io.EOF
 	case err != nil:
-		e := ioError(b.ctx, b.loc, "retr", err)
-		if e.Kind == schemes.KindConnect {
-			e.Msg = "data connection broke"
-		}
-		b.err = e
-		b.abort()
+		b.fail(err)
 	}
 	return n, b.err
+}
+
+// fail records a broken transfer and drops both connections.
+func (b *body) fail(err error) {
+	e := ioError(b.ctx, b.loc, "retr", err)
+	if e.Kind == schemes.KindConnect {
+		e.Msg = "data connection broke"
+	}
+	b.err = e
+	b.abort()
 }
 
 // finish ends a transfer whose data arrived: the 226 must follow, and a
@@ -141,11 +150,21 @@ func (c *crlfReader) Read(p []byte) (int, error) {
 // so a fast transfer takes fewer reads (and wake-ups) per megabyte.
 const copyBuffer = 256 << 10
 
+// spliceChunk is how much one splice pass may move before the body takes
+// stock: progress reports and the truncation count advance per chunk.
+const spliceChunk = 4 << 20
+
 // WriteTo copies the rest of the body to w, so io.Copy (and Download)
 // read in copyBuffer chunks; the end-of-transfer checks of Read apply.
+// An image (TYPE I) transfer over a plain TCP data connection into a
+// writer with ReadFrom (a file, a pipe) is spliced by the kernel instead;
+// the final Read that meets the end of the data still runs the checks.
 func (b *body) WriteTo(w io.Writer) (int64, error) {
+	total, err := b.splice(w)
+	if err != nil {
+		return total, err
+	}
 	buf := make([]byte, copyBuffer)
-	var total int64
 	for {
 		n, err := b.Read(buf)
 		if n > 0 {
@@ -162,4 +181,78 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 			return total, err
 		}
 	}
+}
+
+// splice moves what it can of the body to w without copying it through
+// user memory: the bytes still due by SIZE, or everything up to the end
+// of the data when no size was announced. It leaves the end of the data
+// (and so the 226 and the count check) to Read. It does nothing when w
+// or the data connection does not allow it.
+func (b *body) splice(w io.Writer) (int64, error) {
+	rf, ok := spliceTarget(w)
+	dc, plain := b.raw.(*transport.Conn)
+	br, buffered := b.counter.r.(*bufio.Reader)
+	if !ok || !plain || !buffered || b.r != io.Reader(&b.counter) {
+		return 0, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err != nil || br.Buffered() > 0 {
+		return 0, nil // Read was called before: let it carry on
+	}
+	var total int64
+	for b.want < 0 || b.counter.n < b.want {
+		chunk := int64(spliceChunk)
+		if b.want >= 0 {
+			chunk = min(chunk, b.want-b.counter.n)
+		}
+		n, err := dc.ReadTo(rf, chunk)
+		b.counter.n += n
+		total += n
+		if err != nil && fromSocket(err) {
+			b.fail(err)
+			return total, b.err
+		}
+		if err != nil {
+			// The file or pipe refused the bytes (disk full, reader
+			// gone): like a failed Write, the error is the caller's to
+			// report; bytes taken off the socket are lost, so abort.
+			b.err = err
+			b.abort()
+			return total, err
+		}
+		if n < chunk {
+			break // the end of the data: Read meets it again and finishes
+		}
+	}
+	return total, nil
+}
+
+// spliceTarget returns w's ReadFrom when handing it the data connection
+// is safe: a file must accept splice(2) (transport.SpliceSafe); any other
+// ReaderFrom (Download's work file, a progress counter) is trusted to end
+// in one that does, or to copy.
+func spliceTarget(w io.Writer) (io.ReaderFrom, bool) {
+	if f, ok := w.(*os.File); ok && !transport.SpliceSafe(f) {
+		return nil, false
+	}
+	rf, ok := w.(io.ReaderFrom)
+	return rf, ok
+}
+
+// fromSocket tells a splice failure of the data connection (reset,
+// timeout, cancel) from one of the destination, which splice(2) reports
+// the same way.
+func fromSocket(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	for _, errno := range []syscall.Errno{syscall.ECONNRESET, syscall.ECONNABORTED, syscall.ETIMEDOUT,
+		syscall.ENETRESET, syscall.ENETUNREACH, syscall.EHOSTUNREACH, syscall.ENOTCONN} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	return false
 }

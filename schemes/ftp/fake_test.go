@@ -44,6 +44,9 @@ type fakeFTP struct {
 	// closeMid closes the control and data connections after sending
 	// this many bytes of a file.
 	closeMid int
+	// stallAt sends this many bytes of a file, then holds the data
+	// connection open and silent until the test ends.
+	stallAt int
 
 	once  sync.Once
 	mu    sync.Mutex
@@ -60,7 +63,7 @@ func newFakeOn(t *testing.T, addr string) *fakeFTP {
 	if err != nil {
 		t.Skipf("cannot listen on %s: %v", addr, err)
 	}
-	f := &fakeFTP{t: t, ln: ln, files: map[string]string{}, replies: map[string]string{}, truncate: -1, closeMid: -1}
+	f := &fakeFTP{t: t, ln: ln, files: map[string]string{}, replies: map[string]string{}, truncate: -1, closeMid: -1, stallAt: -1}
 	t.Cleanup(func() { ln.Close() })
 	return f
 }
@@ -265,6 +268,14 @@ func (f *fakeFTP) session(c net.Conn) {
 				dc := accept()
 				w("150 Opening data connection")
 				dc.Write([]byte(s[:f.closeMid]))
+				dc.Close()
+				return
+			}
+			if f.stallAt >= 0 {
+				dc := accept()
+				w("150 Opening data connection")
+				dc.Write([]byte(s[:f.stallAt]))
+				<-f.t.Context().Done()
 				dc.Close()
 				return
 			}
