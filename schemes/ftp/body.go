@@ -185,14 +185,17 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 
 // splice moves what it can of the body to w without copying it through
 // user memory: the bytes still due by SIZE, or everything up to the end
-// of the data when no size was announced. It leaves the end of the data
+// of the data when no size was announced. A file smaller than one copy
+// buffer is not worth it: a read and a write move it, where a splice
+// costs a pipe and more system calls. It leaves the end of the data
 // (and so the 226 and the count check) to Read. It does nothing when w
 // or the data connection does not allow it.
 func (b *body) splice(w io.Writer) (int64, error) {
 	rf, ok := spliceTarget(w)
 	dc, plain := b.raw.(*transport.Conn)
 	br, buffered := b.counter.r.(*bufio.Reader)
-	if !ok || !plain || !buffered || b.r != io.Reader(&b.counter) {
+	small := b.want >= 0 && b.want < copyBuffer
+	if small || !ok || !plain || !buffered || b.r != io.Reader(&b.counter) {
 		return 0, nil
 	}
 	b.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -116,21 +117,26 @@ func TestSpliceIntoFile(t *testing.T) {
 }
 
 func TestSpliceChecksCount(t *testing.T) {
+	data := randomData(copyBuffer + 10) // large enough to be spliced
 	for _, tc := range []struct {
 		name string
 		set  func(f *fakeFTP)
 	}{
-		{"fewer bytes than SIZE", func(f *fakeFTP) { f.truncate = 5 }},
-		{"more bytes than SIZE", func(f *fakeFTP) { f.replies["SIZE f.bin"] = "213 5" }},
+		{"fewer bytes than SIZE", func(f *fakeFTP) { f.truncate = copyBuffer + 3 }},
+		{"more bytes than SIZE", func(f *fakeFTP) { f.replies["SIZE f.bin"] = fmt.Sprintf("213 %d", copyBuffer+5) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
-			f.files["f.bin"] = "0123456789"
+			f.files["f.bin"] = data
 			tc.set(f)
-			_, err := newEnv(t).fetchTo(t, context.Background(), f.url("f.bin"), &spliceRecorder{f: tempFile(t)})
+			rec := &spliceRecorder{f: tempFile(t)}
+			_, err := newEnv(t).fetchTo(t, context.Background(), f.url("f.bin"), rec)
 			se := kindCode(t, err, schemes.KindProtocol, 0, true)
 			if !strings.Contains(se.Msg, "truncated") {
 				t.Errorf("msg %q", se.Msg)
+			}
+			if rec.withConn == 0 {
+				t.Errorf("the transfer was not spliced")
 			}
 		})
 	}
