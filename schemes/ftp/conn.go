@@ -19,10 +19,12 @@ import (
 const maxReplyLines = 1000
 
 // ctrl is one FTP control connection: a line-oriented state machine of our
-// own on net/textproto rather than jlaffaye/ftp, because that library cannot
-// send "CWD " with a null argument, always trusts the PASV address, has no
-// raw command and logs PASS in clear; RFC 1738 §3.2 needs exactly the
-// commands the URL implies and nothing else.
+// own on net/textproto rather than jlaffaye/ftp. That library's Login adds
+// FEAT, TYPE I and OPTS UTF8 ON of its own, it connects to the address in a
+// PASV reply unless a heuristic finds it bogus (we always use the control
+// peer), its List drops lines its parser rejects, it has no raw command
+// and its debug output shows PASS; RFC 1738 §3.2 needs exactly the commands
+// the URL implies and nothing else.
 type ctrl struct {
 	nc   net.Conn        // the connection read and written (TLS after AUTH TLS)
 	tc   *transport.Conn // the transport.Conn under nc: context binding, counters
