@@ -58,7 +58,9 @@ out=$(mktemp -d "$root/bench/.out.XXXXXX")
 trap 'rm -rf "$(dirname "$bin")" "$out"' EXIT
 u=(); c=()
 for _ in $(seq "$REPS"); do
+	sync # start each run with no dirty pages left by the one before
 	u+=("$(timeit "$bin" -s -o "$out/u.bin" "$big")")
+	sync
 	c+=("$(timeit curl -sS -o "$out/c.bin" "$big")")
 done
 cmp -s "$out/u.bin" "$out/c.bin" || { echo "urlget's and curl's files differ" >&2; exit 1; }
