@@ -240,7 +240,8 @@ func TestFetchTLS(t *testing.T) {
 	r.TLS = nil
 	_, err = (&Handler{}).Fetch(context.Background(), r)
 	var se *schemes.Error
-	if !errors.As(err, &se) || se.Kind != schemes.KindConnect || se.Phase != "tls" {
+	if !errors.As(err, &se) || se.Kind != schemes.KindSafety || se.Phase != "tls" || se.Retryable ||
+		!strings.Contains(se.Msg, "--cacert") {
 		t.Errorf("untrusted certificate: %#v", err)
 	}
 }

@@ -246,12 +246,19 @@ func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc
 	var ae tls.AlertError
 	var uae x509.UnknownAuthorityError
 	var hne x509.HostnameError
+	var cie x509.CertificateInvalidError
 	switch {
 	case timedOut:
 		e.Kind, e.Retryable, e.Msg = schemes.KindTimeout, true, fmt.Sprintf("no response within %v", timeout)
 	case errors.As(err, &ne) && ne.Timeout():
 		e.Kind, e.Retryable = schemes.KindTimeout, true
-	case errors.As(err, &cve), errors.As(err, &rhe), errors.As(err, &ae), errors.As(err, &uae), errors.As(err, &hne):
+	case errors.As(err, &cve), errors.As(err, &uae), errors.As(err, &hne), errors.As(err, &cie):
+		// As for every TLS scheme (transport's handshake errors): a server
+		// that cannot be authenticated is refused, not retried.
+		e.Kind, e.Phase, e.Part = schemes.KindSafety, "tls", "host"
+		e.Msg = fmt.Sprintf("TLS certificate of %s is not trusted (use --cacert FILE, or -k to skip verification)",
+			loc.g.Host)
+	case errors.As(err, &rhe), errors.As(err, &ae):
 		e.Kind, e.Phase = schemes.KindConnect, "tls"
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
