@@ -55,6 +55,24 @@ func TestConformanceFTP(t *testing.T) {
 	}
 }
 
+// TestConformanceFTPS runs the suite over implicit FTPS (ftps://) against
+// vsftpd, which requires TLS for logins and data and requires every data
+// connection to resume the control connection's TLS session; the server
+// is verified with the certificate it published.
+func TestConformanceFTPS(t *testing.T) {
+	testbed.Require(t, testbed.VsftpdFTPS)
+	conformance.Run(t, conformance.Target{
+		Name:         testbed.VsftpdFTPS,
+		URL:          base("ftps", "", testbed.VsftpdFTPSPort),
+		SecretURL:    base("ftps", testbed.AliceUser+":"+testbed.AlicePassword+"@", testbed.VsftpdFTPSPort),
+		Secret:       testbed.AlicePassword,
+		NotFoundCode: 550,
+		Resume:       true,
+		List:         true,
+		TLS:          &conformance.TLSConfig{CAFile: testbed.FTPSCertFile(testbed.VsftpdFTPS)},
+	})
+}
+
 // ftpCommands extracts the commands a server received from the part of its
 // protocol log written since offset, in one form for all three servers:
 // the command line as sent, with any password shown as "****".
@@ -66,7 +84,7 @@ func ftpCommands(t *testing.T, service string, offset int64) []string {
 	}
 	var re *regexp.Regexp
 	switch service {
-	case testbed.Vsftpd:
+	case testbed.Vsftpd, testbed.VsftpdFTPS:
 		re = regexp.MustCompile(`FTP command: Client "[^"]*", "(.*)"$`)
 	case testbed.Proftpd:
 		re = regexp.MustCompile(`^\S+ \S+ \S+ \S+ "(.*)" \S+$`)
@@ -333,18 +351,44 @@ func fixtureText(t *testing.T, p string) string {
 // connections), verifying the server's certificate, and checks the
 // commands in its log.
 func TestFTPExplicitTLS(t *testing.T) {
-	testbed.Require(t, testbed.Pureftpd)
-	cfg, err := transport.TLSConfig(filepath.Join(testbed.LogDir(testbed.Pureftpd), "ftps-cert.pem"), false, "")
+	cmds := ftpsSession(t, testbed.Pureftpd, testbed.PureftpdPort, "ftp", &ftp.Handler{ExplicitTLS: true})
+	want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "MDTM README.txt", "EPSV",
+		"RETR README.txt", "CWD /", "CWD names", "FEAT", "TYPE A", "EPSV", "MLSD", "QUIT"}
+	if !slices.Equal(cmds, want) {
+		t.Errorf("pure-ftpd logged\n  %q\nwant\n  %q", cmds, want)
+	}
+}
+
+// TestFTPImplicitTLS does the same over implicit FTPS (ftps://) against
+// vsftpd: TLS from the first byte, so no AUTH TLS; PBSZ 0 and PROT P after
+// login; every data connection resumes the control connection's TLS
+// session, which this server requires.
+func TestFTPImplicitTLS(t *testing.T) {
+	cmds := ftpsSession(t, testbed.VsftpdFTPS, testbed.VsftpdFTPSPort, "ftps", &ftp.Handler{})
+	want := []string{"USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "MDTM README.txt", "EPSV",
+		"RETR README.txt", "CWD /", "CWD names", "FEAT", "TYPE A", "EPSV", "LIST", "QUIT"}
+	if !slices.Equal(cmds, want) {
+		t.Errorf("vsftpd logged\n  %q\nwant\n  %q", cmds, want)
+	}
+}
+
+// ftpsSession fetches README.txt and the names/ listing anonymously over
+// one TLS control connection to service, verifying the server with the
+// certificate it published, and returns the commands the server logged.
+func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.Handler) []string {
+	t.Helper()
+	testbed.Require(t, service)
+	cfg, err := transport.TLSConfig(testbed.FTPSCertFile(service), false, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := testbed.LogSize(testbed.Pureftpd)
+	off := testbed.LogSize(service)
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{FTP: &ftp.Handler{ExplicitTLS: true}}),
+		Registry: fetch.NewRegistry(fetch.Config{FTP: h}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 		TLS:      cfg,
 	}
-	resp, err := c.Get(context.Background(), fmt.Sprintf("ftp://%s/README.txt", testbed.Addr(testbed.PureftpdPort)))
+	resp, err := c.Get(context.Background(), fmt.Sprintf("%s://%s/README.txt", scheme, testbed.Addr(port)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +397,7 @@ func TestFTPExplicitTLS(t *testing.T) {
 	if err != nil || string(b) != fixtureText(t, "README.txt") {
 		t.Fatalf("got %q, %v", b, err)
 	}
-	resp, err = c.Get(context.Background(), fmt.Sprintf("ftp://%s/names/", testbed.Addr(testbed.PureftpdPort)))
+	resp, err = c.Get(context.Background(), fmt.Sprintf("%s://%s/names/", scheme, testbed.Addr(port)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,15 +406,11 @@ func TestFTPExplicitTLS(t *testing.T) {
 		t.Errorf("listing over TLS: %v", resp.Entries)
 	}
 	c.CloseIdleConnections()
-	want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "MDTM README.txt", "EPSV",
-		"RETR README.txt", "CWD /", "CWD names", "FEAT", "TYPE A", "EPSV", "MLSD", "QUIT"}
 	var cmds []string
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if cmds = ftpCommands(t, testbed.Pureftpd, off); len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT" {
+		if cmds = ftpCommands(t, service, off); len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT" {
 			break
 		}
 	}
-	if !slices.Equal(cmds, want) {
-		t.Errorf("pure-ftpd logged\n  %q\nwant\n  %q", cmds, want)
-	}
+	return cmds
 }

@@ -66,7 +66,7 @@ func TestStackHTTPS(t *testing.T) {
 // TestStackLogs checks that every service's protocol log exists on the host
 // and is readable (proftpd's records commands only, so it may still be empty).
 func TestStackLogs(t *testing.T) {
-	services := []string{testbed.Vsftpd, testbed.Proftpd, testbed.Pureftpd, testbed.Nginx,
+	services := []string{testbed.Vsftpd, testbed.VsftpdFTPS, testbed.Proftpd, testbed.Pureftpd, testbed.Nginx,
 		testbed.Gophernicus, testbed.Pygopherd, testbed.INN, testbed.Telnetd, testbed.SMTP}
 	for _, s := range services {
 		t.Run(s, func(t *testing.T) {

@@ -80,6 +80,7 @@ func Run(t *testing.T, tg Target) {
 		{"OddNames", always, testOddNames},
 		{"NoSecretInOutput", func(tg Target) bool { return tg.SecretURL != nil }, testNoSecret},
 		{"Concurrent8", always, testConcurrent},
+		{"UntrustedCertificate", func(tg Target) bool { return tg.TLS != nil }, testUntrustedCertificate},
 	}
 	for _, tc := range tests {
 		if !tc.applies(tg) {

@@ -10,6 +10,7 @@ import (
 // records the commands the server received.
 var protocolLogs = map[string]string{
 	Vsftpd:      "vsftpd.log",      // log_ftp_protocol=YES: every command and reply
+	VsftpdFTPS:  "vsftpd.log",      // the same, for the implicit FTPS instance
 	Proftpd:     "commands.log",    // ExtendedLog … ALL: every command with its reply code
 	Pureftpd:    "pure-ftpd.log",   // syslog (busybox syslogd) of pure-ftpd -d: every command
 	Nginx:       "access.log",      // one line per request

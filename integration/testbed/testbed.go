@@ -21,6 +21,10 @@ const Host = "127.0.0.1"
 const (
 	// VsftpdPort is the control port of vsftpd 3.0.3.
 	VsftpdPort = 2121
+	// VsftpdFTPSPort is vsftpd 3.0.3 serving implicit FTPS (ftps://): TLS
+	// from the first byte, required for logins and data, with TLS session
+	// reuse required on data connections (see FTPSCertFile).
+	VsftpdFTPSPort = 2990
 	// ProftpdPort is the control port of proftpd 1.3.8.
 	ProftpdPort = 2122
 	// PureftpdPort is the control port of pure-ftpd 1.0.50.
@@ -52,6 +56,10 @@ const (
 	VsftpdPasvMin = 30000
 	// VsftpdPasvMax is the highest passive port of vsftpd.
 	VsftpdPasvMax = 30099
+	// VsftpdFTPSPasvMin is the lowest passive port of the implicit FTPS vsftpd.
+	VsftpdFTPSPasvMin = 30400
+	// VsftpdFTPSPasvMax is the highest passive port of the implicit FTPS vsftpd.
+	VsftpdFTPSPasvMax = 30499
 	// ProftpdPasvMin is the lowest passive port of proftpd.
 	ProftpdPasvMin = 30100
 	// ProftpdPasvMax is the highest passive port of proftpd.
@@ -87,6 +95,8 @@ const (
 const (
 	// Vsftpd is the compose service of vsftpd.
 	Vsftpd = "vsftpd"
+	// VsftpdFTPS is the compose service of vsftpd serving implicit FTPS.
+	VsftpdFTPS = "vsftpd-ftps"
 	// Proftpd is the compose service of proftpd.
 	Proftpd = "proftpd"
 	// Pureftpd is the compose service of pure-ftpd.
@@ -131,6 +141,11 @@ func MailDir() string { return filepath.Join(RunDir(), "mail") }
 // CACertFile returns the host path of the PEM CA certificate that signed the
 // nginx HTTPS certificate (written by the nginx container at start).
 func CACertFile() string { return filepath.Join(RunDir(), "certs", "ca.pem") }
+
+// FTPSCertFile returns the host path of the self-signed PEM certificate
+// (CN and SAN 127.0.0.1) that an FTPS service (Pureftpd, VsftpdFTPS) makes
+// at start and publishes in its log directory.
+func FTPSCertFile(service string) string { return filepath.Join(LogDir(service), "ftps-cert.pem") }
 
 // ServerCertFile returns the host path of nginx's PEM server certificate
 // (subject CN=127.0.0.1, SANs IP:127.0.0.1, DNS:localhost).

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +63,28 @@ func ReadContains(send, want string) Probe {
 			}
 		}
 		return fmt.Errorf("reply %.200q does not contain %q", got.String(), want)
+	}
+}
+
+// TLSReadPrefix returns a Probe that makes a TLS handshake, verifying the
+// server against the PEM certificate in caFile (read when the probe runs,
+// since the server writes it at start), then expects the reply to begin
+// with want.
+func TLSReadPrefix(caFile, want string) Probe {
+	return func(c net.Conn) error {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("no certificate in %s", caFile)
+		}
+		tc := tls.Client(c, &tls.Config{RootCAs: pool, ServerName: Host, MinVersion: tls.VersionTLS12})
+		if err := tc.Handshake(); err != nil {
+			return err
+		}
+		return ReadPrefix("", want)(tc)
 	}
 }
 
@@ -124,6 +149,7 @@ type Check struct {
 // checks as the compose health checks).
 var Checks = []Check{
 	{Vsftpd, "vsftpd", VsftpdPort, ReadPrefix("", "220")},
+	{VsftpdFTPS, "vsftpd-ftps", VsftpdFTPSPort, TLSReadPrefix(FTPSCertFile(VsftpdFTPS), "220")},
 	{Proftpd, "proftpd", ProftpdPort, ReadPrefix("", "220")},
 	{Pureftpd, "pure-ftpd", PureftpdPort, ReadPrefix("", "220")},
 	{Nginx, "http", HTTPPort, ReadPrefix("HEAD / HTTP/1.0\r\n\r\n", "HTTP/1.1 200")},
