@@ -459,8 +459,17 @@ func TestCancelMidBody(t *testing.T) {
 	cancel()
 	_, err = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	_ = err // the data may all be buffered already; what matters is no hang and no reuse
-	e.h.CloseIdleConnections()
+	// Even data already buffered cannot end well: the 226 must come over
+	// the canceled control connection.
+	if !errors.Is(err, context.Canceled) || schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("err %v (kind %v), want a cancellation", err, schemes.KindOf(err))
+	}
+	e.h.pool.mu.Lock()
+	kept := len(e.h.pool.idle)
+	e.h.pool.mu.Unlock()
+	if kept != 0 {
+		t.Errorf("a control connection was kept after a canceled transfer")
+	}
 }
 
 func TestNoResumeInTypeA(t *testing.T) {
