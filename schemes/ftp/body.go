@@ -42,6 +42,13 @@ func (b *body) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
+	// Canceling unblocks the connections only once context.AfterFunc has
+	// run, in a goroutine of its own; data already buffered (or the rest
+	// of a short file) must not be delivered after cancel returned.
+	if err := b.ctx.Err(); err != nil {
+		b.fail(err)
+		return 0, b.err
+	}
 	n, err := b.r.Read(p)
 	switch {
 	case err == io.EOF:
@@ -205,6 +212,10 @@ func (b *body) splice(w io.Writer) (int64, error) {
 	}
 	var total int64
 	for b.want < 0 || b.counter.n < b.want {
+		if err := b.ctx.Err(); err != nil {
+			b.fail(err)
+			return total, b.err
+		}
 		chunk := int64(spliceChunk)
 		if b.want >= 0 {
 			chunk = min(chunk, b.want-b.counter.n)
