@@ -28,6 +28,7 @@ type body struct {
 	ctx     context.Context
 	loc     *URL
 	r       io.Reader
+	br      *bufio.Reader // the read buffer over dc, under counter
 	counter countReader
 	want    int64 // bytes the data connection should carry, -1 if unknown
 
@@ -199,15 +200,15 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 // or the data connection does not allow it.
 func (b *body) splice(w io.Writer) (int64, error) {
 	rf, ok := spliceTarget(w)
-	dc, plain := b.raw.(*transport.Conn)
-	br, buffered := b.counter.r.(*bufio.Reader)
+	dc, plainTCP := b.raw.(*transport.Conn)    // not TLS
+	translated := b.r != io.Reader(&b.counter) // TYPE A: CRLF becomes LF on the way
 	small := b.want >= 0 && b.want < copyBuffer
-	if small || !ok || !plain || !buffered || b.r != io.Reader(&b.counter) {
+	if !ok || !plainTCP || translated || small {
 		return 0, nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.err != nil || br.Buffered() > 0 {
+	if b.err != nil || b.br.Buffered() > 0 {
 		return 0, nil // Read was called before: let it carry on
 	}
 	var total int64

@@ -116,7 +116,8 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	b.r = &b.counter
 	// A large buffer takes everything the socket holds in one read: fewer
 	// wake-ups per megabyte than the 32 KiB reads of io.Copy.
-	b.counter = countReader{r: bufio.NewReaderSize(dc, dataBuffer)}
+	b.br = bufio.NewReaderSize(dc, dataBuffer)
+	b.counter = countReader{r: b.br}
 	if size >= 0 {
 		b.want = size - offset
 	}

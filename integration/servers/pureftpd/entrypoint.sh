@@ -7,12 +7,6 @@ set -eu
 # Explicit FTPS (AUTH TLS) is offered but optional (-Y 1), with a fresh
 # self-signed certificate for 127.0.0.1; its certificate is published in the
 # log directory (ftps-cert.pem) for the ftp tests to verify it with.
-mkdir -p /etc/ssl/private
-openssl req -x509 -newkey rsa:2048 -nodes -days 7 -subj /CN=127.0.0.1 \
-	-addext subjectAltName=IP:127.0.0.1 -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null
-cat /tmp/key.pem /tmp/cert.pem >/etc/ssl/private/pure-ftpd.pem
-chmod 600 /etc/ssl/private/pure-ftpd.pem
-cp /tmp/cert.pem /var/log/testbed/ftps-cert.pem
-rm -f /tmp/key.pem /tmp/cert.pem
+/usr/local/lib/testbed/selfsigned.sh /etc/ssl/private/pure-ftpd.pem /var/log/testbed/ftps-cert.pem
 exec pure-ftpd -S 127.0.0.1,2123 -p 30200:30399 -P 127.0.0.1 -l unix -i -H -d -Y 1 \
 	-g /run/pure-ftpd.pid -O clf:/var/log/testbed/xferlog -C 100 -c 100
