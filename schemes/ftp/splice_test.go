@@ -212,3 +212,33 @@ func TestSpliceNotIntoTerminalOrText(t *testing.T) {
 		}
 	})
 }
+
+// TestSpliceClosed: closing the body from another goroutine ends a splice
+// that waits for data, as a broken transfer rather than a local error.
+func TestSpliceClosed(t *testing.T) {
+	f := newFake(t)
+	f.files["f.bin"] = randomData(1 << 20)
+	f.stallAt = 1000
+	e := newEnv(t)
+	rec := &spliceRecorder{f: tempFile(t), entered: make(chan struct{})}
+	resp, err := e.h.Fetch(context.Background(), e.req(t, f.url("f.bin")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(rec, resp.Body)
+		done <- err
+	}()
+	select {
+	case <-rec.entered:
+	case err := <-done:
+		t.Fatalf("the copy ended before any splice: %v", err)
+	}
+	resp.Body.Close()
+	err = <-done
+	var se *schemes.Error
+	if !errors.As(err, &se) || se.Phase != "retr" {
+		t.Fatalf("err %v: want the transfer's *schemes.Error", err)
+	}
+}
