@@ -7,6 +7,6 @@
 // stalled peer after an idle timeout, unblocks at once when its context is
 // canceled and counts bytes. The package also holds the guard handlers run
 // on decoded URL parts before they go on the wire (CheckLine, CheckChars),
-// the redacting protocol Trace, TLS helpers and the bridge that lets
-// net/http dial through the same policy (HTTPTransport).
+// the redacting protocol Trace and TLS helpers. The http scheme's
+// net/http Transport dials through the Dialer too (schemes/http).
 package transport

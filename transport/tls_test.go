@@ -2,7 +2,6 @@ package transport
 
 import (
 	"bufio"
-	"context"
 	"crypto/tls"
 	"encoding/pem"
 	"io"
@@ -98,84 +97,4 @@ func TestTLSConfigErrors(t *testing.T) {
 	os.WriteFile(f, []byte("not pem"), 0o600)
 	_, err = TLSConfig(f, false, "")
 	wantKind(t, err, schemes.KindUsage)
-}
-
-func TestHTTPTransport(t *testing.T) {
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "body:"+r.Header.Get("Accept-Encoding"))
-	}))
-	defer hs.Close()
-	var trace syncBuffer
-	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, Trace: NewTrace(&trace)}
-	tr := d.HTTPTransport("http", nil)
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr}
-	for range 3 {
-		resp, err := client.Get(hs.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if string(b) != "body:" {
-			t.Errorf("body %q: want no Accept-Encoding added", b)
-		}
-	}
-
-	// The pooled connection outlives the dial's context and is reused.
-	if n := strings.Count(trace.String(), "* Connecting to"); n != 1 {
-		t.Errorf("%d dials for 3 sequential requests, want 1:\n%s", n, trace.String())
-	}
-
-	// A connection net/http dialed is not tied to the dial's context,
-	// which net/http may cancel while the connection sits in its pool.
-	echoSrv := newServer(t, echo)
-	dctx, cancel := context.WithCancel(t.Context())
-	c, err := tr.DialContext(dctx, "tcp", echoSrv.addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	wc := c.(*Conn)
-	wc.mu.Lock()
-	bound := wc.stop != nil
-	wc.mu.Unlock()
-	if bound {
-		t.Error("connection dialed for net/http is still bound to the dial context")
-	}
-	cancel()
-	if _, err := c.Write([]byte("x")); err != nil {
-		t.Errorf("write after the dial context ended: %v", err)
-	}
-	if _, err := io.ReadFull(c, make([]byte, 1)); err != nil {
-		t.Errorf("read after the dial context ended: %v", err)
-	}
-	c.Close()
-
-	// The port policy applies to HTTP too; nothing is dialed.
-	_, err = client.Get("http://127.0.0.1:25/")
-	wantKind(t, err, schemes.KindSafety)
-}
-
-func TestHTTPTransportThroughProxy(t *testing.T) {
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
-	defer hs.Close()
-	p := &connectProxy{target: hs.Listener.Addr().String()}
-	ps := newServer(t, p.handle)
-	d := &Dialer{ConnectTimeout: 5 * time.Second, Proxy: fixedProxy("http://" + ps.addr())}
-	tr := d.HTTPTransport("http", nil)
-	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr}).Get(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(b) != "ok" {
-		t.Errorf("body %q", b)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.gotHost) != 1 {
-		t.Errorf("proxy saw %d CONNECTs, want 1", len(p.gotHost))
-	}
 }
