@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"io"
 	"net"
+	"net/url"
 	"time"
 )
 
@@ -59,6 +60,22 @@ type Dialer interface {
 	// Dial connects to host:port on behalf of scheme, which the port policy
 	// uses (port 119 is fine for nntp, refused for http).
 	Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error)
+}
+
+// Forwarder is implemented by a Dialer that can send requests through a
+// proxy that forwards them rather than tunnels them: an HTTP proxy given
+// absolute-form requests (RFC 7230 §5.3.2), which is how plain http goes
+// through a proxy whose CONNECT is limited to port 443. The http handler
+// asks it before each http:// request.
+type Forwarder interface {
+	// ForwardProxy names the proxy that should forward scheme's requests
+	// for host:port, with its port explicit, or nil when the connection
+	// goes direct or through a tunnel that Dial makes. It applies Dial's
+	// policy to host:port first, so a refused port fails here.
+	ForwardProxy(scheme, host string, port int) (*url.URL, error)
+	// DialProxy connects to proxy itself, with Dial's timeouts and
+	// cancellation, on behalf of scheme.
+	DialProxy(ctx context.Context, scheme string, proxy *url.URL) (net.Conn, error)
 }
 
 // Trace receives the protocol exchange for `-v` and the library's Trace

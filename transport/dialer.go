@@ -27,8 +27,9 @@ type Dialer struct {
 	// makes no progress for this long fails (0: never).
 	IdleTimeout time.Duration
 	// Proxy chooses a proxy per connection; nil means none. Supported proxy
-	// URL schemes: http (CONNECT tunnel), https (CONNECT over TLS to the
-	// proxy), socks5 (local DNS) and socks5h (DNS by the proxy).
+	// URL schemes: http (CONNECT tunnel; plain http requests are forwarded
+	// instead, see ForwardProxy), https (CONNECT over TLS to the proxy),
+	// socks5 (local DNS) and socks5h (DNS by the proxy).
 	Proxy ProxyFunc
 	// AllowPorts are the user's exceptions to the port policy (CheckPort).
 	AllowPorts []int

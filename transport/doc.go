@@ -3,10 +3,11 @@
 //
 // Its Dialer implements schemes.Dialer: before anything is sent it applies
 // the port policy of RFC 1738 §6 (CheckPort), then connects directly or
-// through an HTTP CONNECT or SOCKS5 proxy, and returns a *Conn that fails a
-// stalled peer after an idle timeout, unblocks at once when its context is
-// canceled and counts bytes. The package also holds the guard handlers run
-// on decoded URL parts before they go on the wire (CheckLine, CheckChars),
-// the redacting protocol Trace and TLS helpers. The http scheme's
-// net/http Transport dials through the Dialer too (schemes/http).
+// through an HTTP CONNECT or SOCKS5 proxy (or names the HTTP proxy that
+// forwards plain http requests: ForwardProxy), and returns a *Conn that
+// fails a stalled peer after an idle timeout, unblocks at once when its
+// context is canceled and counts bytes. The package also holds the guard
+// handlers run on decoded URL parts before they go on the wire (CheckLine,
+// CheckChars), the redacting protocol Trace and TLS helpers. The http
+// scheme's net/http Transport dials through the Dialer too (schemes/http).
 package transport

@@ -75,7 +75,11 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		return nil, ctxError(loc, "request", err)
 	}
 
-	hreq := h.newRequest(loc, req, user, pass, auth)
+	proxy, err := forwardProxy(req.Dialer, loc)
+	if err != nil {
+		return nil, requestError(ctx, false, 0, loc, err)
+	}
+	hreq := h.newRequest(loc, req, user, pass, auth, proxy != nil)
 	t, cached := h.cache.get(req.Dialer, req.TLS, loc.g.Scheme)
 	done := func() {}
 	if !cached {
@@ -85,6 +89,9 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	stop := func() bool { return true }
 	if req.Timeout > 0 {
 		stop = time.AfterFunc(req.Timeout, func() { cancel(errHeaderTimeout) }).Stop
+	}
+	if proxy != nil {
+		rctx = context.WithValue(rctx, forwardKey{}, proxy)
 	}
 	hreq = hreq.WithContext(httptrace.WithClientTrace(rctx, clientTrace(tr, hreq)))
 	client := &http.Client{
@@ -183,10 +190,11 @@ func requestTarget(loc *URL) string {
 
 // newRequest builds the GET. The target goes in URL.Opaque (and RawQuery),
 // which net/http writes on the request line verbatim: the path and search
-// reach the server exactly as escaped in the URL, never re-encoded.
-func (h *Handler) newRequest(loc *URL, req *schemes.Request, user, pass string, auth bool) *http.Request {
+// reach the server exactly as escaped in the URL, never re-encoded. A
+// request that a proxy forwards has the absolute form (RFC 7230 §5.3.2).
+func (h *Handler) newRequest(loc *URL, req *schemes.Request, user, pass string, auth, forwarded bool) *http.Request {
 	u := &url.URL{Scheme: loc.g.Scheme, Host: loc.HostHeader(), Opaque: "/" + loc.Path}
-	if strings.HasPrefix(loc.Path, "/") {
+	if forwarded || strings.HasPrefix(loc.Path, "/") {
 		u.Opaque = "//" + u.Host + "/" + loc.Path // RequestURI makes it scheme:Opaque
 	}
 	if loc.Search != nil {
@@ -208,9 +216,10 @@ func (h *Handler) newRequest(loc *URL, req *schemes.Request, user, pass string, 
 }
 
 // clientTrace reports the exchange: the request line and each header as
-// net/http writes it (Authorization redacted: its base64 would show the
-// password), and notes about the connection. net/http may call these from
-// its own goroutines; schemes.Trace implementations are safe for that.
+// net/http writes it (Authorization and Proxy-Authorization redacted: their
+// base64 would show the password), and notes about the connection. net/http
+// may call these from its own goroutines; schemes.Trace implementations
+// are safe for that.
 func clientTrace(tr schemes.Trace, r *http.Request) *httptrace.ClientTrace {
 	line := r.Method + " " + r.URL.RequestURI() + " " + r.Proto
 	return &httptrace.ClientTrace{
@@ -228,7 +237,7 @@ func clientTrace(tr schemes.Trace, r *http.Request) *httptrace.ClientTrace {
 		},
 		WroteHeaderField: func(key string, values []string) {
 			for _, v := range values {
-				if strings.EqualFold(key, "Authorization") {
+				if strings.EqualFold(key, "Authorization") || strings.EqualFold(key, "Proxy-Authorization") {
 					scheme, _, _ := strings.Cut(v, " ")
 					v = scheme + " " + schemes.Redacted
 				}

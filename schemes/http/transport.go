@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strconv"
 	"sync"
@@ -72,10 +73,12 @@ func (c *transports) closeIdle() {
 	}
 }
 
-// newTransport makes an http.Transport that dials only through d. There is
-// no proxy (the Dialer tunnels when one is configured), no transparent
-// decompression (the body is the resource as served, so sizes, offsets and
-// digests match), and HTTP/1.1 only, whose exchange the trace can show.
+// newTransport makes an http.Transport that dials only through d. Its only
+// proxy is one that forwards plain http (schemes.Forwarder, chosen per
+// request by Fetch); the Dialer tunnels through any other. There is no
+// transparent decompression (the body is the resource as served, so
+// sizes, offsets and digests match), and HTTP/1.1 only, whose exchange the
+// trace can show.
 // TLS for https is done by http.Transport over the Dialer's connection.
 func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transport {
 	if cfg != nil {
@@ -87,8 +90,15 @@ func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transp
 	// server pick a protocol this Transport does not speak.
 	cfg.NextProtos = []string{"http/1.1"}
 	return &http.Transport{
-		Proxy: nil,
+		// A proxy only for the requests Fetch found a forwarding proxy
+		// for; every other connection is the Dialer's business.
+		Proxy: func(r *http.Request) (*url.URL, error) { return forwardingProxy(r.Context()), nil },
 		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+			if p := forwardingProxy(ctx); p != nil && addr == p.Host {
+				if fw, ok := d.(schemes.Forwarder); ok {
+					return fw.DialProxy(ctx, scheme, p)
+				}
+			}
 			host, p, err := net.SplitHostPort(addr)
 			if err != nil {
 				return nil, err
@@ -106,4 +116,25 @@ func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transp
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 1 << 20,
 	}
+}
+
+// forwardKey is the context key under which Fetch puts the proxy that
+// forwards its request (see forwardProxy).
+type forwardKey struct{}
+
+// forwardingProxy returns the forwarding proxy ctx carries, or nil.
+func forwardingProxy(ctx context.Context) *url.URL {
+	p, _ := ctx.Value(forwardKey{}).(*url.URL)
+	return p
+}
+
+// forwardProxy asks d, when it is a schemes.Forwarder, which proxy should
+// forward the request for loc in absolute form; nil means a direct
+// connection or a tunnel the Dialer makes.
+func forwardProxy(d schemes.Dialer, loc *URL) (*url.URL, error) {
+	fw, ok := d.(schemes.Forwarder)
+	if !ok {
+		return nil, nil
+	}
+	return fw.ForwardProxy(loc.g.Scheme, loc.g.Host, loc.g.EffectivePort())
 }
