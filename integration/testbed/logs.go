@@ -18,6 +18,7 @@ var protocolLogs = map[string]string{
 	Pygopherd:   "pygopherd.log",   // one line per request (stdout of pygopherd)
 	INN:         "news.log",        // syslog of innd and nnrpd (busybox syslogd): connections, groups, posts, auth
 	Telnetd:     "xinetd.log",      // xinetd connection log of both services
+	Tinyproxy:   "tinyproxy.log",   // LogLevel Info: every connection, request line and refused CONNECT
 	SMTP:        "aiosmtpd.log",    // aiosmtpd debug log: every SMTP command
 }
 

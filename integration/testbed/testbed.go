@@ -48,6 +48,12 @@ const (
 	LinePort = 2324
 	// SMTPPort is aiosmtpd 1.4.3 delivering into the maildir (see MailDir).
 	SMTPPort = 2525
+	// ProxyPort is tinyproxy 1.11.1, an HTTP proxy without upstream that
+	// requires Basic proxy authentication (ProxyUser, ProxyPassword). It
+	// forwards absolute-form requests (GET http://host:port/path) and tunnels
+	// CONNECT only to ports 443, 563 and 8443 (HTTPSPort); CONNECT to any
+	// other port, such as HTTPPort, is refused with 403.
+	ProxyPort = 3128
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -89,6 +95,13 @@ const (
 	NNTPUser = "reader"
 	// NNTPPassword is NNTPUser's AUTHINFO password.
 	NNTPPassword = "readpass"
+	// ProxyUser is the Basic proxy authentication user of tinyproxy
+	// (ProxyPort). A request without credentials gets 407 with
+	// Proxy-Authenticate; wrong credentials get 401 with WWW-Authenticate
+	// (tinyproxy 1.11.1's behaviour, fixed upstream later).
+	ProxyUser = "proxyuser"
+	// ProxyPassword is ProxyUser's password.
+	ProxyPassword = "proxypass"
 )
 
 // Service names as used in docker-compose.yml and under LogDir.
@@ -113,6 +126,8 @@ const (
 	INN = "inn2"
 	// Telnetd is the compose service of telnetd and the line service.
 	Telnetd = "telnetd"
+	// Tinyproxy is the compose service of the tinyproxy HTTP proxy.
+	Tinyproxy = "tinyproxy"
 	// SMTP is the compose service of aiosmtpd.
 	SMTP = "aiosmtpd"
 )

@@ -161,5 +161,8 @@ var Checks = []Check{
 	{INN, "nntp", NNTPPort, ReadPrefix("", "200")},
 	{Telnetd, "telnet", TelnetPort, ReadPrefix("", "\xff\xfb\x25")},
 	{Telnetd, "line", LinePort, ReadPrefix("", "urlget line service ready\r\n")},
+	// Without credentials tinyproxy answers 407 and connects nowhere.
+	{Tinyproxy, "tinyproxy", ProxyPort,
+		ReadPrefix("GET http://"+Addr(ProxyPort)+"/ HTTP/1.0\r\n\r\n", "HTTP/1.0 407")},
 	{SMTP, "smtp", SMTPPort, ReadPrefix("", "220")},
 }
