@@ -372,7 +372,7 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 		}
 		body, resp.Size = t, -1
 	}
-	resp.Body = &bodyCloser{r: body, c: c, g: g}
+	resp.Body = &bodyCloser{ctx: ctx, r: body, c: c, g: g}
 	return resp, nil
 }
 
@@ -481,12 +481,20 @@ func (c *capReader) Read(p []byte) (int, error) {
 // bodyCloser reads the reply and closes the connection; read errors
 // become *schemes.Error.
 type bodyCloser struct {
-	r io.Reader
-	c net.Conn
-	g *URL
+	ctx context.Context
+	r   io.Reader
+	c   net.Conn
+	g   *URL
 }
 
 func (b *bodyCloser) Read(p []byte) (int, error) {
+	// The connection fails on cancel only once context.AfterFunc has run;
+	// until then buffered data, even the server's close, would still be
+	// delivered as if the fetch had not been canceled.
+	if err := b.ctx.Err(); err != nil {
+		return 0, &schemes.Error{Scheme: b.g.u.Scheme, Phase: "read", Kind: schemes.KindCanceled, URL: b.g.Redacted(),
+			Msg: "canceled", Err: err}
+	}
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF {
 		return n, transport.IOError(b.g.u.Scheme, "read", err)

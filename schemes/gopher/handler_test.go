@@ -557,3 +557,20 @@ func TestListingCap(t *testing.T) {
 		t.Errorf("attributes: %v", err)
 	}
 }
+
+// TestCanceledBodyFails: once the fetch's context is canceled, reading the
+// body fails even though the whole (small) document has already arrived.
+func TestCanceledBodyFails(t *testing.T) {
+	s := newFakeServer(t, "just a few bytes")
+	ctx, cancel := context.WithCancel(context.Background())
+	resp, err := (&Handler{}).Fetch(ctx, &schemes.Request{URL: mustParse(t, s.url("/9/f.bin")), Dialer: &transport.Dialer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	_, err = io.ReadAll(resp.Body)
+	if !errors.Is(err, context.Canceled) || schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("err %v (kind %v), want a cancellation", err, schemes.KindOf(err))
+	}
+}
