@@ -492,8 +492,9 @@ func (b *bodyCloser) Read(p []byte) (int, error) {
 	// until then buffered data, even the server's close, would still be
 	// delivered as if the fetch had not been canceled.
 	if err := b.ctx.Err(); err != nil {
-		return 0, &schemes.Error{Scheme: b.g.u.Scheme, Phase: "read", Kind: schemes.KindCanceled, URL: b.g.Redacted(),
-			Msg: "canceled", Err: err}
+		e := transport.IOError(b.g.u.Scheme, "read", err).(*schemes.Error) // canceled, or timed out
+		e.URL = b.g.Redacted()
+		return 0, e
 	}
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF {

@@ -706,3 +706,21 @@ func TestDispositionName(t *testing.T) {
 		}
 	}
 }
+
+// TestCanceledBodyFails: once the fetch's context is canceled, reading the
+// body fails even though the whole (small) body has already arrived.
+func TestCanceledBodyFails(t *testing.T) {
+	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "just a few bytes") }, false)
+	r, _ := e.req("/x")
+	ctx, cancel := context.WithCancel(context.Background())
+	resp, err := e.h.Fetch(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	_, err = io.ReadAll(resp.Body)
+	if !errors.Is(err, context.Canceled) || schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("err %v (kind %v), want a cancellation", err, schemes.KindOf(err))
+	}
+}

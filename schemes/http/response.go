@@ -287,6 +287,11 @@ type body struct {
 }
 
 func (b *body) Read(p []byte) (int, error) {
+	// net/http reacts to cancellation from a goroutine of its own; until
+	// then a body it has buffered would still be delivered in full.
+	if cerr := b.ctx.Err(); cerr != nil {
+		return 0, ctxError(b.loc, "body", cerr)
+	}
 	n, err := b.rc.Read(p)
 	if err == nil || err == io.EOF {
 		return n, err
