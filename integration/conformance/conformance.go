@@ -74,6 +74,7 @@ func Run(t *testing.T, tg Target) {
 		{"NotFound", always, testNotFound},
 		{"CancelBeforeDial", always, testCancelBeforeDial},
 		{"CancelMidTransfer", always, testCancelMidTransfer},
+		{"CancelAfterResponse", always, testCancelAfterResponse},
 		{"DeadlineExceeded", always, testDeadline},
 		{"Resume", func(tg Target) bool { return tg.Resume }, testResume},
 		{"List", func(tg Target) bool { return tg.List }, testList},
@@ -235,6 +236,26 @@ func testCancelBeforeDial(t *testing.T, tg Target) {
 	}
 	if n := e.dialer.Dials.Load(); n != 0 {
 		t.Errorf("dialed %d times after cancel", n)
+	}
+}
+
+// testCancelAfterResponse: a small file that has (most likely) arrived
+// whole by the time the response is returned must still not be read
+// after its context was canceled: the caller asked to stop, and a body
+// that then reads to the end would make the fetch look successful.
+func testCancelAfterResponse(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp, err := e.c.Get(ctx, tg.URL("README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	_, err = io.ReadAll(resp.Body)
+	if !errors.Is(err, context.Canceled) || schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("read after cancel: %v (kind %v), want a cancellation", err, schemes.KindOf(err))
 	}
 }
 
