@@ -6,7 +6,6 @@ package integration
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"io"
 	"net/http"
@@ -40,13 +39,9 @@ func TestStackHealth(t *testing.T) {
 // TestStackHTTPS checks nginx's TLS endpoint with the exported test CA.
 func TestStackHTTPS(t *testing.T) {
 	testbed.Require(t, "https")
-	pem, err := os.ReadFile(testbed.CACertFile())
+	pool, err := testbed.CertPool(testbed.CACertFile())
 	if err != nil {
-		t.Fatalf("reading the test CA: %v", err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		t.Fatalf("no certificate in %s", testbed.CACertFile())
+		t.Fatalf("the test CA: %v", err)
 	}
 	client := &http.Client{
 		Timeout:   10 * time.Second,
@@ -74,13 +69,9 @@ func TestStackProxy(t *testing.T) {
 	testbed.Require(t, testbed.Tinyproxy)
 	testbed.Require(t, "http")
 	testbed.Require(t, "https")
-	pem, err := os.ReadFile(testbed.CACertFile())
+	pool, err := testbed.CertPool(testbed.CACertFile())
 	if err != nil {
-		t.Fatalf("reading the test CA: %v", err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		t.Fatalf("no certificate in %s", testbed.CACertFile())
+		t.Fatalf("the test CA: %v", err)
 	}
 	proxy := &url.URL{Scheme: "http", Host: testbed.Addr(testbed.ProxyPort),
 		User: url.UserPassword(testbed.ProxyUser, testbed.ProxyPassword)}

@@ -72,13 +72,9 @@ func ReadContains(send, want string) Probe {
 // with want.
 func TLSReadPrefix(caFile, want string) Probe {
 	return func(c net.Conn) error {
-		pem, err := os.ReadFile(caFile)
+		pool, err := CertPool(caFile)
 		if err != nil {
 			return err
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return fmt.Errorf("no certificate in %s", caFile)
 		}
 		tc := tls.Client(c, &tls.Config{RootCAs: pool, ServerName: Host, MinVersion: tls.VersionTLS12})
 		if err := tc.Handshake(); err != nil {
@@ -86,6 +82,20 @@ func TLSReadPrefix(caFile, want string) Probe {
 		}
 		return ReadPrefix("", want)(tc)
 	}
+}
+
+// CertPool returns a pool of the PEM certificates in file (the test CA,
+// or an FTPS server's published certificate).
+func CertPool(file string) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", file, err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("no certificate in %s", file)
+	}
+	return pool, nil
 }
 
 func ioReadFull(c net.Conn, buf []byte) (int, error) {
