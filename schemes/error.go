@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 )
 
 // Kind classifies a failure. Each kind maps to one exit status of the urlget
@@ -25,13 +26,14 @@ const (
 	KindSafety                  // refused by a safety rule (exit 7)
 	KindUnsupported             // scheme or feature not supported (exit 8)
 	KindCanceled                // the caller canceled the context (exit 1)
+	KindBusy                    // the server is busy or rate-limits: FTP 421, HTTP 503/429, NNTP 400 (exit 5)
 )
 
 var kindNames = [...]string{
 	KindOther: "other", KindUsage: "usage", KindNotFound: "not_found",
 	KindPermission: "permission", KindConnect: "connect", KindTimeout: "timeout",
 	KindProtocol: "protocol", KindSafety: "safety", KindUnsupported: "unsupported",
-	KindCanceled: "canceled",
+	KindCanceled: "canceled", KindBusy: "busy",
 }
 
 // String returns the kind's name as it appears in --json output.
@@ -51,7 +53,7 @@ func (k Kind) ExitCode() int {
 		return 3
 	case KindPermission:
 		return 4
-	case KindConnect, KindTimeout:
+	case KindConnect, KindTimeout, KindBusy:
 		return 5
 	case KindProtocol:
 		return 6
@@ -76,7 +78,10 @@ type Error struct {
 	Part      string // the URL part at fault ("port", "typecode", "selector"), if one is
 	Msg       string // what went wrong, for a person
 	Retryable bool   // a retry might succeed (broken data connection, 421, timeout)
-	Err       error  // underlying cause, if any
+	// RetryAfter is how long the server asked the client to wait before
+	// trying again (HTTP Retry-After), 0 if it did not say.
+	RetryAfter time.Duration
+	Err        error // underlying cause, if any
 }
 
 // Error formats as "URL: message[: cause]", e.g.

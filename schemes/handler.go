@@ -47,19 +47,58 @@ type Explainer interface {
 	Explain(req *Request) ([]string, error)
 }
 
-// Lister is implemented by handlers whose scheme has directories, menus or
-// groups. List returns the entries of the container req.URL designates.
+// Lister is implemented by handlers whose scheme has directories, menus,
+// groups or searches (Caps Lists).
+//
+// List treats req.URL as a container, whatever its syntax suggests (an ftp
+// URL without a trailing "/" is listed as a directory), and returns a
+// Response whose Listing streams its entries in the server's order, or
+// whose Redirect refers the caller elsewhere. Every entry's Locator keeps
+// the credentials of req.URL, so it can be fetched as it is. A URL that
+// designates no container fails with KindUsage naming the part at fault.
+// The rules of Handler.Fetch apply (ctx, Dialer, Trace, *Error).
 type Lister interface {
-	List(ctx context.Context, req *Request) ([]Entry, error)
+	List(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Stater is implemented by handlers that can describe a resource without
+// retrieving its body (Caps Stats): ftp SIZE/MDTM/MLST, http HEAD, file
+// lstat. Stat returns a Response with neither Body nor Listing, whose
+// Kind, Size, ModTime, Precision, Type, Name and ETag describe the
+// resource (Response.Entry turns it into an Entry), or whose Redirect
+// refers the caller elsewhere. Callers that need it (a mirror's plan, a
+// resume check) call it; a plain download never pays for it.
+type Stater interface {
+	Stat(ctx context.Context, req *Request) (*Response, error)
 }
 
 // Dialer opens the connections handlers need. The transport package's
 // implementation applies the port policy of RFC 1738 §6, proxies, connect
-// and idle timeouts, and tracing; a handler must never dial any other way.
+// and idle timeouts, cancellation and tracing to each of its methods; a
+// handler must never open a socket or start TLS any other way.
+//
+// Notes about connecting go to the Trace that ctx carries (WithTrace), so
+// that they land in the scope of the protocol connection being opened.
 type Dialer interface {
-	// Dial connects to host:port on behalf of scheme, which the port policy
-	// uses (port 119 is fine for nntp, refused for http).
+	// Dial connects to host:port over TCP on behalf of scheme, which the
+	// port policy uses (port 119 is fine for nntp, refused for http). Port
+	// 0 means the scheme's default.
 	Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error)
+	// DialDatagram opens a UDP socket connected to host:port on behalf of
+	// scheme (Prospero's ARDP): each Write sends one datagram, each Read
+	// returns one. The port policy applies to every address dialed this
+	// way, so a handler dials again for each new peer (a redirect). No
+	// proxy carries datagrams: when one is configured for scheme, it fails
+	// with KindUnsupported rather than going around it.
+	DialDatagram(ctx context.Context, scheme, host string, port int) (net.Conn, error)
+	// StartTLS performs a client TLS handshake on c, a connection Dial
+	// opened to host: an implicit-TLS scheme right after connecting, or an
+	// upgrade (FTP AUTH TLS, an FTPS data connection, NNTP and SMTP
+	// STARTTLS). It verifies the certificate against host unless
+	// cfg.ServerName says otherwise; cfg may be nil. An untrusted
+	// certificate is KindSafety. On failure c is left open for the caller
+	// to close.
+	StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error)
 }
 
 // Forwarder is implemented by a Dialer that can send requests through a
@@ -88,6 +127,43 @@ type Trace interface {
 	Received(line string) // a line received ("< ")
 	Info(msg string)      // a note from the client ("* ")
 	Secret(s string)      // s must be redacted from everything traced after this
+}
+
+// Scoper is implemented by Traces that can give each protocol connection
+// a scope of its own: lines of parallel connections are told apart, and
+// state that redacts by a line's shape (inside a SASL exchange, every
+// client line is a credential) is kept per connection. Secrets given to any
+// scope are still redacted everywhere.
+type Scoper interface {
+	Scope() Trace
+}
+
+// NewScope returns a new scope of t for one protocol connection, or t
+// itself when t has no scopes. A nil t gives NopTrace.
+func NewScope(t Trace) Trace {
+	if t == nil {
+		return NopTrace{}
+	}
+	if s, ok := t.(Scoper); ok {
+		return s.Scope()
+	}
+	return t
+}
+
+type traceKey struct{}
+
+// WithTrace returns a context that carries t, the scope of the connection
+// about to be dialed: the Dialer writes its notes (connecting, proxy, TLS)
+// there. Like net/http/httptrace, the context carries hooks, not request
+// state.
+func WithTrace(ctx context.Context, t Trace) context.Context {
+	return context.WithValue(ctx, traceKey{}, t)
+}
+
+// TraceFrom returns the Trace ctx carries, or nil.
+func TraceFrom(ctx context.Context) Trace {
+	t, _ := ctx.Value(traceKey{}).(Trace)
+	return t
 }
 
 // NopTrace is a Trace that discards everything.
@@ -121,74 +197,98 @@ type Request struct {
 	Dialer Dialer
 	Trace  Trace       // never nil when the fetch package builds the request
 	TLS    *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
-	Offset int64       // resume: ask the server to start at this byte (0: from the start)
-	// ResumeModTime is the server's modification time of the data being
-	// resumed, as the server reported it when that data was received (the
-	// fetch package stamps partial files with it); zero if unknown. Handlers that can validate (HTTP If-Range,
-	// FTP MDTM) send the whole resource instead, with Response.Offset 0,
-	// when the remote resource changed since, so a stale file is never
-	// appended to.
-	ResumeModTime time.Time
-	Credentials   Credentials // may be nil
-	Prompt        Prompter    // may be nil: no terminal
-	Timeout       time.Duration
+	// Offset asks the server to start at this byte (0: from the start):
+	// the bytes of Partial already held. A handler honours it only when
+	// MayResume says so, and otherwise sends everything with
+	// Response.Offset 0 and says why in the Trace.
+	Offset int64
+	// Partial describes the local data being continued (Offset > 0).
+	Partial Partial
+	// Credentials supplies a login when the URL has none. The fetch
+	// Client gives handlers only what its credential policy allows for
+	// this URL's scheme, host and port. May be nil.
+	Credentials Credentials
+	Prompt      Prompter // may be nil: no terminal
+	Timeout     time.Duration
 }
 
-// Response is what a handler returns for a retrieved resource.
+// Response is what a handler returns: a resource's bytes (Fetch), a
+// container's entries (Fetch or List), a description (Stat), or a
+// referral elsewhere (any of them).
 type Response struct {
-	// Body streams the resource, starting at Offset. For a directory, menu or
-	// group it is the listing rendered as text, one entry a line.
+	// Body streams the resource, starting at Offset; nil when Listing is
+	// set, and for Stat.
 	Body io.ReadCloser
+	// Listing streams the entries when the URL designates a container
+	// (directory, menu, group, search); nil otherwise. Rendering it for
+	// people is the caller's business.
+	Listing Listing
 	// Offset is the first byte of Body within the resource: Request.Offset
 	// when the server honoured a resume request, 0 when it sent everything.
 	Offset int64
+	// Kind is what the resource is (EntryFile, EntryDir, ...); "" when the
+	// handler cannot tell.
+	Kind EntryKind
 	// Size is the resource's full size in bytes, or -1 when unknown.
 	Size int64
 	// Type is the media type when the server or the scheme tells it.
 	Type string
-	// ModTime is the resource's modification time, zero when unknown.
-	ModTime time.Time
-	// Name is a suggested local file name (the last path segment, decoded);
-	// callers must still check it before using it as a path.
+	// ModTime is the resource's modification time, zero when unknown,
+	// exact to Precision.
+	ModTime   time.Time
+	Precision time.Duration
+	// Name is a suggested local file name (the last path segment, decoded,
+	// passed through SafeName; "" if none).
 	Name string
-	// Entries is non-nil when the URL designates a container (directory,
-	// menu, group); Body then holds the rendered listing.
-	Entries []Entry
 	// SHA256 is the resource's expected SHA-256 in lower-case hex, when the
 	// server published one; Download verifies it.
 	SHA256 string
+	// ETag is the HTTP entity tag, when the server gave one.
+	ETag string
+	// Mode is the representation the bytes are in, when the scheme has
+	// several (FTP TYPE "I" or "A"); a partial copy records it.
+	Mode string
 	// Redirect is set when the server referred the client elsewhere (an HTTP
-	// 3xx Location, a gopher "URL:" item, a Prospero forward) instead of
-	// sending the resource: the absolute URL to go to. Body is then an empty
-	// reader. Handlers never follow redirects themselves; the fetch Client
-	// does, within its limit, so that policy lives in one place.
+	// 3xx Location, a gopher "URL:" item, a Gopher+ "moved") instead of
+	// sending the resource: the absolute URL to go to. Body and Listing are
+	// nil. Handlers never follow redirects themselves; the fetch Client
+	// does, under its redirect policy, so that policy lives in one place.
 	Redirect string
 	// Status is the server's final reply code (HTTP 200/206, FTP 226, ...),
 	// 0 when the protocol has none.
 	Status int
 }
 
-// EntryKind says what an Entry refers to.
-type EntryKind string
+// Entry describes the resource r is about as a listing entry of loc (for
+// Stat): its name, kind, size and time.
+func (r *Response) Entry(loc Locator) Entry {
+	e := Entry{Kind: r.Kind, Size: r.Size, ModTime: r.ModTime, Precision: r.Precision, Locator: loc}
+	if e.Kind == "" {
+		e.Kind = EntryUnknown
+	}
+	if r.ModTime.IsZero() {
+		e.Precision = 0
+	}
+	e.SetName(r.Name)
+	if r.Type != "" {
+		e.Extra.Set("type", r.Type)
+	}
+	if r.ETag != "" {
+		e.Extra.Set("etag", r.ETag)
+	}
+	return e
+}
 
-// The kinds of entry.
-const (
-	EntryFile  EntryKind = "file"
-	EntryDir   EntryKind = "dir"
-	EntryLink  EntryKind = "link"
-	EntryInfo  EntryKind = "info"  // text only (gopher info line)
-	EntryOther EntryKind = "other" // device, search, telnet session, ...
-	EntryRaw   EntryKind = "raw"   // a listing line no parser understood, kept as Raw
-)
-
-// Entry is one item of a directory, menu or group listing.
-type Entry struct {
-	Name    string    `json:"name"`
-	Kind    EntryKind `json:"kind"`
-	Size    int64     `json:"size"` // -1 when unknown
-	ModTime time.Time `json:"modtime,omitzero"`
-	Target  string    `json:"target,omitempty"` // link target
-	URL     string    `json:"url,omitempty"`    // absolute URL of the item, when it has one
-	Type    string    `json:"type,omitempty"`   // scheme-specific type (gopher item type, ...)
-	Raw     string    `json:"raw,omitempty"`    // the listing line as received
+// Close releases what r holds: its Body or its Listing.
+func (r *Response) Close() error {
+	var err error
+	if r.Body != nil {
+		err = r.Body.Close()
+	}
+	if r.Listing != nil {
+		if lerr := r.Listing.Close(); err == nil {
+			err = lerr
+		}
+	}
+	return err
 }

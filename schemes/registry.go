@@ -19,6 +19,9 @@ type Scheme struct {
 	// scheme but cannot (yet) retrieve it. A non-nil Handler must also
 	// implement Explainer.
 	Handler Handler
+	// Caps says what Handler can do; Register checks the claims (Lists
+	// needs a Lister, Stats a Stater, anything a Handler).
+	Caps Caps
 }
 
 // Registry maps scheme names to Schemes. It is filled explicitly by its
@@ -44,6 +47,14 @@ func (r *Registry) Register(s Scheme) {
 		if _, ok := s.Handler.(Explainer); !ok {
 			panic(fmt.Sprintf("schemes: handler for %q does not implement Explainer", s.Name))
 		}
+	} else if s.Caps != 0 {
+		panic(fmt.Sprintf("schemes: scheme %q claims %v without a handler", s.Name, s.Caps))
+	}
+	if _, ok := s.Handler.(Lister); s.Caps.Has(Lists) && !ok {
+		panic(fmt.Sprintf("schemes: scheme %q claims lists but its handler is not a Lister", s.Name))
+	}
+	if _, ok := s.Handler.(Stater); s.Caps.Has(Stats) && !ok {
+		panic(fmt.Sprintf("schemes: scheme %q claims stats but its handler is not a Stater", s.Name))
 	}
 	r.schemes[s.Name] = s
 }

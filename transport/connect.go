@@ -71,17 +71,17 @@ func (d *Dialer) dialConnect(ctx context.Context, proxy *url.URL, scheme, host s
 		pw, _ := u.Password()
 		cred := base64.StdEncoding.EncodeToString([]byte(u.Username() + ":" + pw))
 		req.Header.Set("Proxy-Authorization", "Basic "+cred)
-		if d.Trace != nil {
-			d.Trace.Secret(pw)
-			d.Trace.Secret(cred)
+		if tr := d.trace(ctx); tr != nil {
+			tr.Secret(pw)
+			tr.Secret(cred)
 		}
 	}
-	if d.Trace != nil {
-		d.Trace.Sent("CONNECT " + target + " HTTP/1.1")
-		d.Trace.Sent("Host: " + target)
+	if tr := d.trace(ctx); tr != nil {
+		tr.Sent("CONNECT " + target + " HTTP/1.1")
+		tr.Sent("Host: " + target)
 		for k, vs := range req.Header {
 			for _, v := range vs {
-				d.Trace.Sent(k + ": " + v)
+				tr.Sent(k + ": " + v)
 			}
 		}
 	}
@@ -97,8 +97,8 @@ func (d *Dialer) dialConnect(ctx context.Context, proxy *url.URL, scheme, host s
 		}
 		return nil, err
 	}
-	if d.Trace != nil {
-		d.Trace.Received(resp.Proto + " " + resp.Status)
+	if tr := d.trace(ctx); tr != nil {
+		tr.Received(resp.Proto + " " + resp.Status)
 	}
 	if resp.StatusCode != http.StatusOK {
 		e := &schemes.Error{Scheme: scheme, Phase: "proxy", Kind: schemes.KindConnect, Code: resp.StatusCode,
@@ -118,7 +118,7 @@ func (d *Dialer) dialConnect(ctx context.Context, proxy *url.URL, scheme, host s
 		}
 		return nil, e
 	}
-	d.info("CONNECT tunnel to %s through %s established", target, paddr)
+	d.info(ctx, "CONNECT tunnel to %s through %s established", target, paddr)
 	if n := br.Buffered(); n > 0 {
 		// The server behind the tunnel spoke first (an FTP or NNTP
 		// greeting) and its bytes came with the proxy's reply.

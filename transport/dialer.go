@@ -33,7 +33,8 @@ type Dialer struct {
 	Proxy ProxyFunc
 	// AllowPorts are the user's exceptions to the port policy (CheckPort).
 	AllowPorts []int
-	// Trace, if set, receives notes about connections and proxy handshakes.
+	// Trace, if set, receives notes about connections and proxy handshakes
+	// dialed with a context that carries no Trace (schemes.WithTrace).
 	Trace schemes.Trace
 	// Resolver resolves host names; nil means net.DefaultResolver.
 	Resolver *net.Resolver
@@ -86,15 +87,15 @@ func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.C
 		timeout = fmt.Sprintf(" after %v", d.ConnectTimeout)
 	}
 	if proxy == nil {
-		d.info("Connecting to %s", addr)
+		d.info(ctx, "Connecting to %s", addr)
 		c, err := d.netDialer().DialContext(dctx, "tcp", addr)
 		if err != nil {
 			return nil, dialError(ctx, scheme, addr, timeout, err)
 		}
-		d.connected("", addr, c)
+		d.connected(ctx, "", addr, c)
 		return c, nil
 	}
-	d.info("Using proxy %s for %s", schemes.RedactString(proxy.String()), addr)
+	d.info(ctx, "Using proxy %s for %s", schemes.RedactString(proxy.String()), addr)
 	c, err := d.dialProxy(dctx, proxy, scheme, host, port)
 	if err != nil {
 		return nil, dialError(ctx, scheme, addr+" through proxy "+proxyAddr(proxy), timeout, err)
@@ -120,31 +121,42 @@ func (d *Dialer) netDialer() *net.Dialer {
 
 // dialDirect connects to a proxy server.
 func (d *Dialer) dialDirect(ctx context.Context, addr string) (net.Conn, error) {
-	d.info("Connecting to proxy %s", addr)
+	d.info(ctx, "Connecting to proxy %s", addr)
 	c, err := d.netDialer().DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	d.connected("proxy ", addr, c)
+	d.connected(ctx, "proxy ", addr, c)
 	return c, nil
 }
 
 // connected notes a connection, with the address a name resolved to.
-func (d *Dialer) connected(label, addr string, c net.Conn) {
-	if d.Trace == nil {
+func (d *Dialer) connected(ctx context.Context, label, addr string, c net.Conn) {
+	if d.trace(ctx) == nil {
 		return
 	}
 	if host, _, _ := net.SplitHostPort(addr); net.ParseIP(host) != nil {
-		d.info("Connected to %s%s", label, addr)
+		d.info(ctx, "Connected to %s%s", label, addr)
 		return
 	}
-	d.info("Connected to %s%s (%s)", label, addr, c.RemoteAddr())
+	d.info(ctx, "Connected to %s%s (%s)", label, addr, c.RemoteAddr())
 }
 
-func (d *Dialer) info(format string, args ...any) {
-	if d.Trace != nil {
-		d.Trace.Info(fmt.Sprintf(format, args...))
+func (d *Dialer) info(ctx context.Context, format string, args ...any) {
+	if tr := d.trace(ctx); tr != nil {
+		tr.Info(fmt.Sprintf(format, args...))
 	}
+}
+
+// trace is where notes about a connection go: the scope ctx carries
+// (schemes.WithTrace), else d.Trace; nil for none.
+func (d *Dialer) trace(ctx context.Context) schemes.Trace {
+	if ctx != nil {
+		if t := schemes.TraceFrom(ctx); t != nil {
+			return t
+		}
+	}
+	return d.Trace
 }
 
 // proxyConfigError reports an unusable proxy setting.

@@ -8,51 +8,17 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"syscall"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// IOError turns an error from a connection's Read or Write (or from Dial's
-// own steps) into a *schemes.Error for scheme and phase: a canceled context
-// is KindCanceled; an expired deadline is KindTimeout; a reset, refused or
-// prematurely closed connection is KindConnect; all three but cancellation
-// are retryable. An *schemes.Error is returned unchanged and nil stays nil.
-// Handlers use it for failures while talking to the server.
-func IOError(scheme, phase string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var se *schemes.Error
-	if errors.As(err, &se) {
-		return err
-	}
-	e := &schemes.Error{Scheme: scheme, Phase: phase, Kind: schemes.KindOther, Err: err}
-	switch {
-	case errors.Is(err, context.Canceled):
-		e.Kind, e.Msg = schemes.KindCanceled, "canceled"
-	case isTimeout(err):
-		e.Kind, e.Msg, e.Retryable = schemes.KindTimeout, "timed out", true
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection closed by the server", true
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
-		errors.Is(err, syscall.ECONNREFUSED):
-		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection lost", true
-	case errors.Is(err, net.ErrClosed):
-		e.Kind, e.Msg = schemes.KindConnect, "connection closed"
-	}
-	return e
-}
+// IOError is schemes.IOError: the one mapping of I/O errors to kinds,
+// kept here for the transport's own callers.
+func IOError(scheme, phase string, err error) error { return schemes.IOError(scheme, phase, err) }
 
 // isTimeout reports whether err is an expired deadline of any sort.
-func isTimeout(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) {
-		return true
-	}
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
-}
+func isTimeout(err error) bool { return schemes.IsTimeout(err) }
 
 // dialError classifies a failure to establish a connection to what (a
 // "host:port" or "proxy host:port"). parent is the caller's context: its

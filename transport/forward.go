@@ -56,7 +56,7 @@ func (d *Dialer) DialProxy(ctx context.Context, scheme string, proxy *url.URL) (
 		defer cancel()
 		timeout = fmt.Sprintf(" after %v", d.ConnectTimeout)
 	}
-	d.info("Using proxy %s (forwarding %s requests)", schemes.RedactString(proxy.String()), scheme)
+	d.info(ctx, "Using proxy %s (forwarding %s requests)", schemes.RedactString(proxy.String()), scheme)
 	c, err := d.dialDirect(dctx, addr)
 	if err != nil {
 		return nil, dialError(ctx, scheme, "proxy "+addr, timeout, err)

@@ -21,8 +21,8 @@ func (d *Dialer) dialSOCKS(ctx context.Context, pu *url.URL, host string, port i
 	if pu.User != nil {
 		pw, _ := pu.User.Password()
 		auth = &proxy.Auth{User: pu.User.Username(), Password: pw}
-		if d.Trace != nil {
-			d.Trace.Secret(pw)
+		if tr := d.trace(ctx); tr != nil {
+			tr.Secret(pw)
 		}
 	}
 	paddr := proxyAddr(pu)
@@ -44,10 +44,10 @@ func (d *Dialer) dialSOCKS(ctx context.Context, pu *url.URL, host string, port i
 			return nil, &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
 		}
 		target = addrs[0].Unmap().String()
-		d.info("Resolved %s to %s (the SOCKS proxy gets the address)", host, target)
+		d.info(ctx, "Resolved %s to %s (the SOCKS proxy gets the address)", host, target)
 	}
 	addr := net.JoinHostPort(target, strconv.Itoa(port))
-	d.info("SOCKS5 CONNECT %s through %s", addr, paddr)
+	d.info(ctx, "SOCKS5 CONNECT %s through %s", addr, paddr)
 	c, err := sd.(proxy.ContextDialer).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
@@ -55,7 +55,7 @@ func (d *Dialer) dialSOCKS(ctx context.Context, pu *url.URL, host string, port i
 		}
 		return nil, err
 	}
-	d.info("SOCKS5 tunnel to %s established", addr)
+	d.info(ctx, "SOCKS5 tunnel to %s established", addr)
 	return c, nil
 }
 

@@ -37,9 +37,9 @@ func TLSConfig(caFile string, insecure bool, serverName string) (*tls.Config, er
 // DialTLS dials host:port with Dial (port policy, proxy, idle timeout,
 // cancellation) and performs the TLS handshake under ctx and
 // ConnectTimeout. It serves the implicit-TLS schemes (ftps, nntps,
-// gophers); https goes through HTTPTransport. cfg may be nil. The *Conn
-// under the returned connection is reachable with ConnOf.
-func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg *tls.Config) (*tls.Conn, error) {
+// gophers). cfg may be nil. The *Conn under the returned connection is
+// reachable with ConnOf.
+func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg *tls.Config) (net.Conn, error) {
 	c, err := d.Dial(ctx, scheme, host, port)
 	if err != nil {
 		return nil, err
@@ -56,9 +56,10 @@ func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg
 // already open: an implicit-TLS connection from DialTLS, or a plain one
 // being upgraded (FTP "AUTH TLS", NNTP "STARTTLS", an FTPS data
 // connection). It verifies the certificate against host unless
-// cfg.ServerName says otherwise. On failure c is left open for the caller
-// to close.
-func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (*tls.Conn, error) {
+// cfg.ServerName says otherwise. It implements schemes.Dialer; the
+// result is a *tls.Conn. On failure c is left open for the caller to
+// close.
+func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
 	if cfg == nil {
 		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
 	}
@@ -77,6 +78,6 @@ func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, 
 		return nil, tlsError(ctx, scheme, host, err)
 	}
 	st := tc.ConnectionState()
-	d.info("TLS %s with %s, cipher %s", tls.VersionName(st.Version), host, tls.CipherSuiteName(st.CipherSuite))
+	d.info(ctx, "TLS %s with %s, cipher %s", tls.VersionName(st.Version), host, tls.CipherSuiteName(st.CipherSuite))
 	return tc, nil
 }

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"encoding/base64"
+	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -28,23 +29,49 @@ const DefaultMaxLine = 1024
 // invalid UTF-8 are shown escaped (\r, \x00) and lines longer than MaxLine
 // bytes are cut with a marker.
 //
-// The SASL tracking assumes one exchange at a time: connections
-// authenticating concurrently should each have their own Trace (on the same
-// writer), or rely on Secret.
+// Scope gives each protocol connection a Trace of its own, so that
+// parallel connections never mix their lines or their SASL state: the
+// first scope's lines look as above, later scopes' lines start with
+// "[N] ". Every scope writes to the same writer and shares the secrets:
+// one given to any scope is redacted everywhere.
 type Trace struct {
 	// MaxLine is the longest line shown, in bytes (0: DefaultMaxLine).
+	// Scopes use their root's.
 	MaxLine int
 
+	root   *Trace // nil for a root
+	id     int    // 0 for a root; 1, 2, ... for its scopes
+	shared *traceShared
+	sasl   bool // inside a SASL exchange: client lines are credentials (guarded by shared.mu)
+}
+
+// traceShared is what a root Trace and its scopes have in common.
+type traceShared struct {
 	mu      sync.Mutex
 	w       io.Writer
 	secrets []string // longest first, so a secret's substrings cannot split it
-	sasl    bool     // inside a SASL exchange: client lines are credentials
+	scopes  int      // scopes handed out
 }
 
-var _ schemes.Trace = (*Trace)(nil)
+var (
+	_ schemes.Trace  = (*Trace)(nil)
+	_ schemes.Scoper = (*Trace)(nil)
+)
 
 // NewTrace returns a Trace writing to w.
-func NewTrace(w io.Writer) *Trace { return &Trace{w: w} }
+func NewTrace(w io.Writer) *Trace { return &Trace{shared: &traceShared{w: w}} }
+
+// Scope returns a new scope for one protocol connection.
+func (t *Trace) Scope() schemes.Trace {
+	root := t
+	if t.root != nil {
+		root = t.root
+	}
+	t.shared.mu.Lock()
+	defer t.shared.mu.Unlock()
+	t.shared.scopes++
+	return &Trace{root: root, id: t.shared.scopes, shared: t.shared}
+}
 
 // Sent records a line sent to the server.
 func (t *Trace) Sent(line string) { t.emit("> ", line, true) }
@@ -56,29 +83,31 @@ func (t *Trace) Received(line string) { t.emit("< ", line, false) }
 func (t *Trace) Info(msg string) { t.emit("* ", msg, false) }
 
 // Secret registers s to be replaced by "****" in everything traced from
-// now on. Empty strings are ignored.
+// now on, in every scope. Empty strings are ignored.
 func (t *Trace) Secret(s string) {
 	if s == "" {
 		return
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	sh := t.shared
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	// The escaped forms catch the secret inside URLs; the base64 form is
 	// what SASL LOGIN sends.
 	for _, v := range []string{s, url.PathEscape(s), url.QueryEscape(s), schemes.Escape(s, ":@/?;"),
 		base64.StdEncoding.EncodeToString([]byte(s))} {
-		if v != "" && !slices.Contains(t.secrets, v) {
-			t.secrets = append(t.secrets, v)
+		if v != "" && !slices.Contains(sh.secrets, v) {
+			sh.secrets = append(sh.secrets, v)
 		}
 	}
-	slices.SortStableFunc(t.secrets, func(a, b string) int { return len(b) - len(a) })
+	slices.SortStableFunc(sh.secrets, func(a, b string) int { return len(b) - len(a) })
 }
 
 func (t *Trace) emit(prefix, line string, sent bool) {
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	sh := t.shared
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	if sent {
 		line = t.redactSentLocked(line)
 	} else if prefix == "< " {
@@ -86,12 +115,19 @@ func (t *Trace) emit(prefix, line string, sent bool) {
 	}
 	line = redactHeaders(line)
 	line = redactURLs(line)
-	for _, s := range t.secrets {
+	for _, s := range sh.secrets {
 		line = strings.ReplaceAll(line, s, schemes.Redacted)
 	}
-	max := t.MaxLine
+	root := t
+	if t.root != nil {
+		root = t.root
+	}
+	max := root.MaxLine
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
-	io.WriteString(t.w, prefix+escapeLine(line, max)+"\n")
+	if t.id > 1 {
+		prefix = fmt.Sprintf("[%d] %s", t.id, prefix)
+	}
+	io.WriteString(sh.w, prefix+escapeLine(line, max)+"\n")
 }

@@ -1,0 +1,61 @@
+package schemes
+
+import "strings"
+
+// Caps says what a scheme's handler can do. The fetch Client and the
+// conformance suite read a Scheme's Caps instead of asserting interfaces,
+// and Registry.Register checks that a handler implements what its Caps
+// claim.
+type Caps uint
+
+// The capabilities a scheme declares.
+const (
+	// Retrieves: Fetch returns the resource's bytes (or its listing).
+	Retrieves Caps = 1 << iota
+	// Lists: the handler is a Lister.
+	Lists
+	// Stats: the handler is a Stater.
+	Stats
+	// Resumes: Fetch honours Request.Offset under the resume rule
+	// (Request.MayResume).
+	Resumes
+	// Interactive: Fetch starts a session with a person (telnet); it is
+	// never reached by a redirect.
+	Interactive
+	// Sends: Fetch sends something on the user's behalf (mailto sends
+	// mail); it is never reached by a redirect.
+	Sends
+	// Local: Fetch reads this machine's files (file:); a server's redirect
+	// never reaches it.
+	Local
+)
+
+var capNames = []struct {
+	c    Caps
+	name string
+}{
+	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
+	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
+}
+
+// Has reports whether every capability in want is in c.
+func (c Caps) Has(want Caps) bool { return c&want == want }
+
+// String lists the capabilities, e.g. "retrieves,lists,resumes".
+func (c Caps) String() string {
+	var names []string
+	for _, n := range capNames {
+		if c.Has(n.c) {
+			names = append(names, n.name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// Redirectable reports whether a server's redirect may lead to a scheme
+// with these capabilities by default: it must retrieve, and must not start
+// a session, send anything, or read local files. (curl's default
+// --proto-redir is the same idea.)
+func (c Caps) Redirectable() bool {
+	return c.Has(Retrieves) && c&(Interactive|Sends|Local) == 0
+}

@@ -1,0 +1,56 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// DialDatagram opens a UDP socket connected to host:port on behalf of
+// scheme (Prospero's ARDP) and returns it as a *Conn bound to ctx: the port
+// policy applies first, before any name is resolved; Reads get the idle
+// timeout and fail at once when ctx is canceled. Each Write sends one
+// datagram and each Read returns one (from host:port only: the socket is
+// connected). No proxy carries datagrams, so a proxy configured for scheme
+// is an error (KindUnsupported) rather than something to go around.
+func (d *Dialer) DialDatagram(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	if port == 0 {
+		port = schemes.DefaultPort(scheme)
+	}
+	if err := CheckPort(scheme, port, d.AllowPorts); err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	if ctx.Err() != nil {
+		return nil, dialError(ctx, scheme, addr, "", ctx.Err())
+	}
+	if d.Proxy != nil {
+		p, err := d.Proxy(scheme, host, port)
+		if err != nil {
+			return nil, proxyConfigError(scheme, err)
+		}
+		if p != nil {
+			return nil, &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindUnsupported, Part: "proxy",
+				Msg: fmt.Sprintf("%s needs UDP to %s, which proxy %s cannot carry (unset the proxy, or add the host to no_proxy)",
+					scheme, addr, schemes.RedactString(p.String()))}
+		}
+	}
+	dctx := ctx
+	timeout := ""
+	if d.ConnectTimeout > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, d.ConnectTimeout)
+		defer cancel()
+		timeout = fmt.Sprintf(" after %v", d.ConnectTimeout)
+	}
+	d.info(ctx, "Opening UDP to %s", addr)
+	c, err := d.netDialer().DialContext(dctx, "udp", addr)
+	if err != nil {
+		return nil, dialError(ctx, scheme, addr+" (udp)", timeout, err)
+	}
+	d.connected(ctx, "", addr+" (udp)", c)
+	return Wrap(ctx, c, d.IdleTimeout), nil
+}
