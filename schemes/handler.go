@@ -96,8 +96,9 @@ type Dialer interface {
 	// upgrade (FTP AUTH TLS, an FTPS data connection, NNTP and SMTP
 	// STARTTLS). It verifies the certificate against host unless
 	// cfg.ServerName says otherwise; cfg may be nil. An untrusted
-	// certificate is KindSafety. On failure c is left open for the caller
-	// to close.
+	// certificate is KindSafety. On failure the caller closes c (crypto/tls
+	// has already closed it when ctx or the connect timeout ended the
+	// handshake; closing it again is harmless).
 	StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error)
 }
 

@@ -85,23 +85,50 @@ func ScrubSecrets(err error, secrets ...string) error {
 		}
 		return s
 	}
-	var se *Error
-	if errors.As(err, &se) && se == err {
-		c := *se
-		c.Msg, c.URL = scrub(c.Msg), scrub(c.URL)
-		if c.Err != nil {
-			c.Err = &scrubbed{err: c.Err, msg: scrub(c.Err.Error())}
-		}
-		return &c
+	if se, ok := err.(*Error); ok {
+		return se.scrubbed(live, scrub)
 	}
-	return &scrubbed{err: err, msg: scrub(err.Error())}
+	return &scrubbed{err: err, msg: scrub(err.Error()), secrets: live}
 }
 
-// scrubbed shows msg in place of err's text, and unwraps to err.
+// scrubbed returns a copy of e with its texts scrubbed.
+func (e *Error) scrubbed(secrets []string, scrub func(string) string) *Error {
+	c := *e
+	c.Msg, c.URL = scrub(c.Msg), scrub(c.URL)
+	if c.Err != nil {
+		c.Err = &scrubbed{err: c.Err, msg: scrub(c.Err.Error()), secrets: secrets}
+	}
+	return &c
+}
+
+// scrubbed shows msg in place of err's text, and unwraps to err. An
+// errors.As for an *Error deeper in the chain gets a scrubbed copy, so that
+// no caller can dig the password out of a wrapped Msg.
 type scrubbed struct {
-	err error
-	msg string
+	err     error
+	msg     string
+	secrets []string
 }
 
 func (s *scrubbed) Error() string { return s.msg }
 func (s *scrubbed) Unwrap() error { return s.err }
+
+// As answers errors.As for **Error with a scrubbed copy of the first *Error
+// in the chain below.
+func (s *scrubbed) As(target any) bool {
+	p, ok := target.(**Error)
+	if !ok {
+		return false
+	}
+	var inner *Error
+	if !errors.As(s.err, &inner) {
+		return false
+	}
+	*p = inner.scrubbed(s.secrets, func(t string) string {
+		for _, sec := range s.secrets {
+			t = strings.ReplaceAll(t, sec, Redacted)
+		}
+		return t
+	})
+	return true
+}

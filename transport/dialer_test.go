@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -333,5 +334,65 @@ func TestIOError(t *testing.T) {
 		if k := schemes.KindOf(IOError("ftp", "retr", tt.err)); k != tt.kind {
 			t.Errorf("IOError(%v) kind %v, want %v", tt.err, k, tt.kind)
 		}
+	}
+}
+
+// TestDialTraceFromContext: the notes of a dial, through a proxy too, go
+// to the Trace the context carries (the scope of the connection being
+// opened), not to Dialer.Trace, which gets them only when the context
+// carries none.
+func TestDialTraceFromContext(t *testing.T) {
+	target := newServer(t, greeter)
+	p := &connectProxy{target: target.addr(), greets: true}
+	ps := newServer(t, p.handle)
+	var viaProxy bool
+	var dialerBuf strings.Builder
+	d := &Dialer{ConnectTimeout: 5 * time.Second, Trace: NewTrace(&dialerBuf),
+		Proxy: func(string, string, int) (*url.URL, error) {
+			if viaProxy {
+				return ParseProxy("http://fred:s3cret@" + ps.addr())
+			}
+			return nil, nil
+		}}
+	tests := []struct {
+		proxy bool
+		notes []string
+	}{
+		{false, []string{"* Connecting to " + target.addr(), "* Connected to " + target.addr()}},
+		{true, []string{"* Using proxy http://fred:****@" + ps.addr(), "* Connecting to proxy " + ps.addr(),
+			"> CONNECT " + target.addr(), "> Proxy-Authorization: Basic ****", "< HTTP/1.1 200",
+			"* CONNECT tunnel to " + target.addr()}},
+	}
+	for _, tt := range tests {
+		viaProxy = tt.proxy
+		var scopeBuf strings.Builder
+		ctx := schemes.WithTrace(t.Context(), NewTrace(&scopeBuf))
+		c, err := d.Dial(ctx, "ftp", "127.0.0.1", target.port())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		got := scopeBuf.String()
+		for _, n := range tt.notes {
+			if !strings.Contains(got, n) {
+				t.Errorf("proxy %v: context's trace lacks %q:\n%s", tt.proxy, n, got)
+			}
+		}
+		if strings.Contains(got, "s3cret") {
+			t.Errorf("context's trace leaks the proxy password:\n%s", got)
+		}
+		if s := dialerBuf.String(); s != "" {
+			t.Errorf("proxy %v: Dialer.Trace got notes meant for the context's trace:\n%s", tt.proxy, s)
+		}
+	}
+
+	viaProxy = false
+	c, err := d.Dial(t.Context(), "ftp", "127.0.0.1", target.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if !strings.Contains(dialerBuf.String(), "* Connected to "+target.addr()) {
+		t.Errorf("Dialer.Trace lacks the notes of a dial whose context carries no trace:\n%s", dialerBuf.String())
 	}
 }

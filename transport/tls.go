@@ -57,8 +57,9 @@ func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg
 // being upgraded (FTP "AUTH TLS", NNTP "STARTTLS", an FTPS data
 // connection). It verifies the certificate against host unless
 // cfg.ServerName says otherwise. It implements schemes.Dialer; the
-// result is a *tls.Conn. On failure c is left open for the caller to
-// close.
+// result is a *tls.Conn. On failure the caller closes c (crypto/tls has
+// already closed it when ctx or ConnectTimeout ended the handshake; a
+// second Close is harmless).
 func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
 	if cfg == nil {
 		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
@@ -78,6 +79,6 @@ func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, 
 		return nil, tlsError(ctx, scheme, host, err)
 	}
 	st := tc.ConnectionState()
-	d.info(ctx, "TLS %s with %s, cipher %s", tls.VersionName(st.Version), host, tls.CipherSuiteName(st.CipherSuite))
+	d.info(ctx, "%s with %s, cipher %s", tls.VersionName(st.Version), host, tls.CipherSuiteName(st.CipherSuite))
 	return tc, nil
 }

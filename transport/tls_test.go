@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"context"
 	"crypto/tls"
 	"encoding/pem"
 	"io"
@@ -17,17 +18,28 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// tlsGreeter is a TLS server on 127.0.0.1 that greets and echoes, like an
-// implicit-TLS NNTP server; it uses httptest's certificate (valid for
-// 127.0.0.1). It returns the server and a PEM file of its certificate.
-func tlsGreeter(t *testing.T) (*server, string) {
+// testCert returns a server TLS config with httptest's certificate (valid
+// for 127.0.0.1) and a PEM file of that certificate, to trust it.
+func testCert(t *testing.T) (*tls.Config, string) {
 	t.Helper()
 	hs := httptest.NewUnstartedServer(http.NotFoundHandler())
 	hs.StartTLS()
 	cert := hs.TLS.Certificates[0]
 	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw})
 	hs.Close()
-	cfg := &tls.Config{Certificates: []tls.Certificate{cert}}
+	f := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(f, caPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}}, f
+}
+
+// tlsGreeter is a TLS server on 127.0.0.1 that greets and echoes, like an
+// implicit-TLS NNTP server. It returns the server and a PEM file of its
+// certificate.
+func tlsGreeter(t *testing.T) (*server, string) {
+	t.Helper()
+	cfg, caFile := testCert(t)
 	srv := newServer(t, func(c net.Conn) {
 		tc := tls.Server(c, cfg)
 		if tc.Handshake() != nil {
@@ -35,11 +47,28 @@ func tlsGreeter(t *testing.T) (*server, string) {
 		}
 		greeter(tc)
 	})
-	f := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(f, caPEM, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return srv, f
+	return srv, caFile
+}
+
+// startTLSServer greets in plain text and, after "STARTTLS", answers "382"
+// and continues as tlsGreeter does, like an NNTP server (RFC 4642).
+func startTLSServer(t *testing.T) (*server, string) {
+	t.Helper()
+	cfg, caFile := testCert(t)
+	srv := newServer(t, func(c net.Conn) {
+		io.WriteString(c, "200 plain\r\n")
+		line, err := bufio.NewReader(c).ReadString('\n') // the client sends nothing more before the handshake
+		if err != nil || line != "STARTTLS\r\n" {
+			return
+		}
+		io.WriteString(c, "382 go ahead\r\n")
+		tc := tls.Server(c, cfg)
+		if tc.Handshake() != nil {
+			return
+		}
+		greeter(tc)
+	})
+	return srv, caFile
 }
 
 func TestDialTLS(t *testing.T) {
@@ -97,4 +126,110 @@ func TestTLSConfigErrors(t *testing.T) {
 	os.WriteFile(f, []byte("not pem"), 0o600)
 	_, err = TLSConfig(f, false, "")
 	wantKind(t, err, schemes.KindUsage)
+}
+
+// upgradeTo dials srv, reads the greeting and asks for STARTTLS, leaving
+// the connection ready for the handshake.
+func upgradeTo(t *testing.T, ctx context.Context, d *Dialer, srv *server) net.Conn {
+	t.Helper()
+	c, err := d.Dial(ctx, "nntp", "127.0.0.1", srv.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	if line, err := br.ReadString('\n'); err != nil || line != "200 plain\r\n" {
+		t.Fatalf("greeting %q, %v", line, err)
+	}
+	io.WriteString(c, "STARTTLS\r\n")
+	if line, err := br.ReadString('\n'); err != nil || line != "382 go ahead\r\n" {
+		t.Fatalf("STARTTLS reply %q, %v", line, err)
+	}
+	return c
+}
+
+// TestStartTLS: an upgrade of a dialed connection returns a net.Conn over
+// which the exchange goes on, with the *Conn (counters, binding) still
+// under it, the caller's config untouched and the note in the context's
+// trace.
+func TestStartTLS(t *testing.T) {
+	checkGoroutines(t)
+	srv, caFile := startTLSServer(t)
+	var dialerBuf, scopeBuf strings.Builder
+	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, Trace: NewTrace(&dialerBuf)}
+	ctx := schemes.WithTrace(t.Context(), NewTrace(&scopeBuf))
+	c := upgradeTo(t, ctx, d, srv)
+	defer c.Close()
+	plain := c.(*Conn).BytesRead()
+
+	cfg, err := TLSConfig(caFile, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sd schemes.Dialer = d // as a handler sees it
+	tc, err := sd.StartTLS(ctx, c, "nntp", "127.0.0.1", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+	if cfg.ServerName != "" {
+		t.Errorf("StartTLS changed the caller's config: ServerName %q", cfg.ServerName)
+	}
+	br := bufio.NewReader(tc)
+	if line, err := br.ReadString('\n'); err != nil || line != "220 hello\r\n" {
+		t.Fatalf("greeting over TLS %q, %v", line, err)
+	}
+	io.WriteString(tc, "QUIT\r\n")
+	if line, err := br.ReadString('\n'); err != nil || line != "QUIT\r\n" {
+		t.Fatalf("echo over TLS %q, %v", line, err)
+	}
+	if wc, ok := ConnOf(tc); !ok || wc != c || wc.BytesRead() <= plain {
+		t.Errorf("ConnOf(upgraded) = %v, %v: want the dialed *Conn, counting the TLS bytes", wc, ok)
+	}
+	if got := scopeBuf.String(); !strings.Contains(got, "* TLS 1.3 with 127.0.0.1, cipher ") {
+		t.Errorf("context's trace lacks the TLS note:\n%s", got)
+	}
+	if got := dialerBuf.String(); got != "" {
+		t.Errorf("Dialer.Trace got notes meant for the context's trace:\n%s", got)
+	}
+}
+
+// TestStartTLSFailures: an untrusted certificate is KindSafety and leaves
+// the connection for the caller to close; a server that never answers the
+// handshake is a timeout under ConnectTimeout, and canceled with the
+// context.
+func TestStartTLSFailures(t *testing.T) {
+	srv, _ := startTLSServer(t)
+	d := &Dialer{ConnectTimeout: 5 * time.Second}
+	c := upgradeTo(t, t.Context(), d, srv)
+	_, err := d.StartTLS(t.Context(), c, "nntp", "127.0.0.1", nil)
+	se := wantKind(t, err, schemes.KindSafety)
+	if se.Phase != "tls" || se.Scheme != "nntp" {
+		t.Errorf("error %+v: want phase tls, scheme nntp", se)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("the connection was closed by the failed StartTLS: %v", err)
+	}
+
+	mute := newServer(t, silent)
+	d.ConnectTimeout = 50 * time.Millisecond
+	c, err = d.Dial(t.Context(), "nntp", "127.0.0.1", mute.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = d.StartTLS(t.Context(), c, "nntp", "127.0.0.1", nil)
+	if se := wantKind(t, err, schemes.KindTimeout); !se.Retryable {
+		t.Errorf("handshake timeout %+v not retryable", se)
+	}
+
+	d.ConnectTimeout = 0
+	ctx, cancel := context.WithCancel(t.Context())
+	c, err = d.Dial(ctx, "nntp", "127.0.0.1", mute.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	time.AfterFunc(20*time.Millisecond, cancel) // cancel while the handshake waits
+	_, err = d.StartTLS(ctx, c, "nntp", "127.0.0.1", nil)
+	wantKind(t, err, schemes.KindCanceled)
 }

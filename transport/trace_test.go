@@ -3,9 +3,12 @@ package transport
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 func TestTraceRedaction(t *testing.T) {
@@ -119,5 +122,118 @@ func TestTraceConcurrent(t *testing.T) {
 		if !strings.HasPrefix(l, "> ") && !strings.HasPrefix(l, "< ") && !strings.HasPrefix(l, "* ") {
 			t.Fatalf("interleaved line: %q", l)
 		}
+	}
+}
+
+// byteWriter appends one byte at a time, yielding between bytes, so that two
+// writers that are not serialized by the Trace would interleave their lines.
+type byteWriter struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (w *byteWriter) Write(p []byte) (int, error) {
+	for _, b := range p {
+		w.mu.Lock()
+		w.buf = append(w.buf, b)
+		w.mu.Unlock()
+		runtime.Gosched()
+	}
+	return len(p), nil
+}
+
+// TestTraceScopesConcurrent: two scopes written from two goroutines come
+// out as whole lines, each scope's in its own order, the second scope's
+// marked "[2] ".
+func TestTraceScopesConcurrent(t *testing.T) {
+	w := &byteWriter{}
+	root := NewTrace(w)
+	scopes := []schemes.Trace{root.Scope(), root.Scope()}
+	const n = 300
+	var wg sync.WaitGroup
+	for i, s := range scopes {
+		wg.Go(func() {
+			for j := range n {
+				s.Received(fmt.Sprintf("scope%d line %d %s", i+1, j, strings.Repeat("x", 40)))
+			}
+		})
+	}
+	wg.Wait()
+	next := map[string]int{"": 0, "[2] ": 0}
+	for l := range strings.Lines(string(w.buf)) {
+		prefix := ""
+		if strings.HasPrefix(l, "[2] ") {
+			prefix = "[2] "
+		}
+		id := map[string]int{"": 1, "[2] ": 2}[prefix]
+		want := fmt.Sprintf("%s< scope%d line %d %s\n", prefix, id, next[prefix], strings.Repeat("x", 40))
+		if l != want {
+			t.Fatalf("line %q, want %q: lines interleaved, reordered or misattributed", l, want)
+		}
+		next[prefix]++
+	}
+	if next[""] != n || next["[2] "] != n {
+		t.Errorf("got %d and %d lines, want %d each", next[""], next["[2] "], n)
+	}
+}
+
+func TestTraceScopePrefixes(t *testing.T) {
+	var buf strings.Builder
+	root := NewTrace(&buf)
+	root.MaxLine = 10
+	s1 := root.Scope()
+	s2 := root.Scope()
+	s3 := s2.(*Trace).Scope() // a scope of a scope is numbered by the root
+	root.Info("root")
+	s1.Info("one")
+	s2.Info("two")
+	s3.Sent("three")
+	s3.Received(strings.Repeat("a", 25)) // scopes use the root's MaxLine
+	want := "* root\n* one\n[2] * two\n[3] > three\n[3] < aaaaaaaaaa...[15 more bytes]\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// schemes.NewScope finds the Scoper.
+	if s, ok := schemes.NewScope(root).(*Trace); !ok || s.id != 4 {
+		t.Errorf("schemes.NewScope(root) = %#v, want the 4th scope", s)
+	}
+}
+
+// TestTraceScopeSecrets: a secret registered in any scope, or the root, is
+// redacted everywhere.
+func TestTraceScopeSecrets(t *testing.T) {
+	var buf strings.Builder
+	root := NewTrace(&buf)
+	s1, s2 := root.Scope(), root.Scope()
+	s1.Secret("hunter2")
+	root.Secret("rootpw")
+	s2.Received("230 welcome hunter2 rootpw")
+	root.Info("hunter2 in the root")
+	s1.Sent("RETR rootpw")
+	want := "[2] < 230 welcome **** ****\n* **** in the root\n> RETR ****\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestTraceScopeSASL: one connection's SASL exchange redacts that
+// connection's client lines only; another connection's replies neither end
+// it nor are affected by it.
+func TestTraceScopeSASL(t *testing.T) {
+	var buf strings.Builder
+	root := NewTrace(&buf)
+	smtp, nntp := root.Scope(), root.Scope()
+	smtp.Sent("AUTH LOGIN")
+	smtp.Received("334 VXNlcm5hbWU6")
+	nntp.Sent("GROUP comp.lang.go") // not a credential: another connection
+	nntp.Received("211 5 1 5 comp.lang.go")
+	root.Info("note")
+	smtp.Sent("ZnJlZA==") // still in the SASL exchange: nntp's reply did not end it
+	smtp.Received("235 ok")
+	smtp.Sent("MAIL FROM:<a@b>")
+	want := "> AUTH LOGIN\n< 334 VXNlcm5hbWU6\n[2] > GROUP comp.lang.go\n[2] < 211 5 1 5 comp.lang.go\n* note\n" +
+		"> ****\n< 235 ok\n> MAIL FROM:<a@b>\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
