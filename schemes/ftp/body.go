@@ -66,11 +66,7 @@ func (b *body) Read(p []byte) (int, error) {
 
 // fail records a broken transfer and drops both connections.
 func (b *body) fail(err error) {
-	e := ioError(b.ctx, b.loc, "retr", err)
-	if e.Kind == schemes.KindConnect {
-		e.Msg = "data connection broke"
-	}
-	b.err = e
+	b.err = transferError(b.loc, "retr", err)
 	b.abort()
 }
 
@@ -79,7 +75,7 @@ func (b *body) fail(err error) {
 func (b *body) finish() error {
 	b.dc.Close()
 	b.done = true
-	if err := b.c.endTransfer(b.ctx, b.loc, "retr", "RETR "+b.loc.Name); err != nil {
+	if err := b.c.endTransfer(b.loc, "retr", "RETR "+b.loc.Name); err != nil {
 		b.c.broken = true
 		b.c.close()
 		return err

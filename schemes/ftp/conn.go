@@ -29,17 +29,20 @@ type ctrl struct {
 	nc   net.Conn        // the connection read and written (TLS after AUTH TLS)
 	tc   *transport.Conn // the transport.Conn under nc: context binding, counters
 	r    *textproto.Reader
-	tr   schemes.Trace
-	host string // control peer as dialed: data connections go there
+	tr   schemes.Trace // this connection's scope, kept while it is pooled
+	host string        // control peer as dialed: data connections go there
 	port int
 
 	key      poolKey
 	loginDir string // PWD after login ("" when the server did not say)
 	noEPSV   bool   // EPSV refused once: use PASV from then on
 	feat     map[string]string
-	secure   bool // PROT P in effect: data connections use TLS
-	tlsCfg   *tls.Config
-	broken   bool // a protocol or I/O error: never reuse
+	secure   bool        // PROT P in effect: data connections use TLS
+	tlsCfg   *tls.Config // for the control and data connections: one session cache
+	broken   bool        // a protocol or I/O error: never reuse
+	// secret is the password of the login, hidden in every error built
+	// from the server's text.
+	secret string
 }
 
 // reply is one server reply: the code and every line of text.
@@ -104,7 +107,7 @@ func (c *ctrl) read() (reply, error) {
 	code, ok := replyCode(line)
 	if !ok {
 		c.broken = true
-		return rp, fmt.Errorf("malformed reply %q", clip(line))
+		return rp, &schemes.Error{Kind: schemes.KindProtocol, Msg: fmt.Sprintf("malformed reply %q", c.redact(clip(line)))}
 	}
 	rp.Code = code
 	if len(line) > 3 && line[3] == '-' {
@@ -122,15 +125,14 @@ func (c *ctrl) read() (reply, error) {
 			}
 			if len(rp.Lines) > maxReplyLines {
 				c.broken = true
-				return rp, fmt.Errorf("reply longer than %d lines", maxReplyLines)
+				return rp, &schemes.Error{Kind: schemes.KindProtocol, Msg: fmt.Sprintf("reply longer than %d lines", maxReplyLines)}
 			}
 		}
 	}
 	return rp, nil
 }
 
-// cmd sends line and reads the final reply, skipping preliminary 1yz
-// replies only when skipPrelim is set by the caller's protocol step.
+// cmd sends line and reads the reply.
 func (c *ctrl) cmd(line string) (reply, error) {
 	if err := c.send(line); err != nil {
 		return reply{}, err

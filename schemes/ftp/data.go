@@ -2,7 +2,7 @@ package ftp
 
 import (
 	"context"
-	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -16,25 +16,25 @@ import (
 // first (RFC 2428, the only form that works over IPv6), PASV when the
 // server does not know EPSV. The address in a PASV reply is ignored: the
 // data connection goes to the control connection's peer, so a server (or
-// a man in the middle) cannot point the client at a third host.
+// a man in the middle) cannot point the client at a third host. The data
+// connection belongs to the control connection's trace scope.
 func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Conn, error) {
 	port := 0
 	if !c.noEPSV {
 		rp, err := c.cmd("EPSV")
 		if err != nil {
-			return nil, ioError(ctx, loc, "data", err)
+			return nil, ioError(loc, "data", err)
 		}
 		switch {
 		case rp.Code == 229:
 			p, ok := parseEPSV(rp.Text())
 			if !ok {
 				c.broken = true
-				return nil, protoError(loc, "data", "unreadable EPSV reply "+rp.String(), nil)
+				return nil, protoError(loc, "data", "unreadable EPSV reply "+c.redact(rp.String()), nil)
 			}
 			port = p
 		case rp.Code == 421:
-			c.broken = true
-			return nil, replyError(loc, "data", "EPSV", rp)
+			return nil, c.replyError(loc, "data", "EPSV", rp)
 		default:
 			c.noEPSV = true
 		}
@@ -42,49 +42,32 @@ func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Co
 	if port == 0 {
 		rp, err := c.cmd("PASV")
 		if err != nil {
-			return nil, ioError(ctx, loc, "data", err)
+			return nil, ioError(loc, "data", err)
 		}
 		if rp.Code != 227 {
-			if rp.Code == 421 {
-				c.broken = true
-			}
-			return nil, replyError(loc, "data", "PASV", rp)
+			return nil, c.replyError(loc, "data", "PASV", rp)
 		}
 		p, ok := parsePASV(rp.Text())
 		if !ok {
 			c.broken = true
-			return nil, protoError(loc, "data", "unreadable PASV reply "+rp.String(), nil)
+			return nil, protoError(loc, "data", "unreadable PASV reply "+c.redact(rp.String()), nil)
 		}
 		port = p
 	}
 	c.tr.Info(fmt.Sprintf("data connection to %s", net.JoinHostPort(c.host, strconv.Itoa(port))))
-	dc, err := d.Dial(ctx, loc.u.Scheme, c.host, port)
+	dc, err := d.Dial(schemes.WithTrace(ctx, c.tr), loc.u.Scheme, c.host, port)
 	if err != nil {
 		var se *schemes.Error
-		if ok := asError(err, &se); ok {
+		if errors.As(err, &se) {
 			se.Phase, se.Retryable = "data", se.Retryable || se.Kind == schemes.KindConnect
 			return nil, se
 		}
-		return nil, ioError(ctx, loc, "data", err)
+		return nil, ioError(loc, "data", err)
 	}
 	if _, ok := transport.ConnOf(dc); !ok {
 		dc = transport.Wrap(ctx, dc, 0)
 	}
 	return dc, nil
-}
-
-// secureData does the TLS handshake on a data connection after the server
-// accepted the transfer command (PROT P). It resumes the control
-// connection's TLS session, which vsftpd and others require.
-func (c *ctrl) secureData(ctx context.Context, dc net.Conn) (net.Conn, error) {
-	if !c.secure {
-		return dc, nil
-	}
-	tc := tls.Client(dc, c.tlsCfg)
-	if err := tc.HandshakeContext(ctx); err != nil {
-		return nil, err
-	}
-	return tc, nil
 }
 
 // parseEPSV reads the port of "229 Entering Extended Passive Mode (|||6446|)".

@@ -1,23 +1,30 @@
 package ftp
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
+	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
 
 // replyError maps a server's reply to a command to the one error type.
-// 530 and friends are refusals of the login (exit 4); 550 on a CWD, RETR,
-// NLST or LIST means the file or directory is not there (exit 3) and keeps
-// the server's text; 4yz replies are transient by RFC 959's definition, so
-// they are retryable (421 closes the connection; 425/426 are a data
-// connection that could not open or broke; 450/451 a local problem).
-func replyError(loc *URL, phase, command string, rp reply) *schemes.Error {
-	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Code: rp.Code, URL: loc.Redacted(),
-		Msg: fmt.Sprintf("%s: server replied %s", command, rp.String())}
+// 421 is a busy server (RFC 959: service not available, closing the
+// control connection), which a later try may find free; 530 and friends
+// are refusals of the login (exit 4); 550 on a CWD, RETR, NLST or LIST
+// means the file or directory is not there (exit 3) and keeps the server's
+// text; other 4yz replies are transient by RFC 959's definition, so they
+// are retryable (425/426 are a data connection that could not open or
+// broke; 450/451 a local problem). The server's text passes through
+// redact: a server may echo the password back ("530 Login incorrect for
+// pa55word").
+func (c *ctrl) replyError(loc *URL, phase, command string, rp reply) *schemes.Error {
+	msg := c.redact(fmt.Sprintf("%s: server replied %s", command, rp.String()))
+	if rp.Code == 421 {
+		c.broken = true // the server closes the connection after a 421
+		return schemes.BusyError(loc.u.Scheme, phase, loc.Redacted(), rp.Code, msg)
+	}
+	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Code: rp.Code, URL: loc.Redacted(), Msg: msg}
 	switch {
 	case rp.Code == 530 || rp.Code == 532 || rp.Code == 331 || rp.Code == 332:
 		e.Kind = schemes.KindPermission
@@ -26,7 +33,7 @@ func replyError(loc *URL, phase, command string, rp reply) *schemes.Error {
 		if rp.Code == 450 {
 			e.Retryable = true
 		}
-	case rp.Code == 421 || rp.Code == 425:
+	case rp.Code == 425:
 		e.Kind, e.Retryable = schemes.KindConnect, true
 	case rp.Code >= 400 && rp.Code < 500:
 		e.Kind, e.Retryable = schemes.KindProtocol, true
@@ -36,27 +43,42 @@ func replyError(loc *URL, phase, command string, rp reply) *schemes.Error {
 	return e
 }
 
-// ioError wraps a failure to talk to the server. A canceled context and a
-// deadline keep their kinds; anything else on an established connection is
-// a broken connection, which a retry may fix.
-func ioError(ctx context.Context, loc *URL, phase string, err error) *schemes.Error {
+// redact hides the password of the login in s, text that came from the
+// server.
+func (c *ctrl) redact(s string) string {
+	if c.secret == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.secret, schemes.Redacted)
+}
+
+// ioError wraps a failure to talk to the server with schemes.IOError
+// (cancellation, timeouts, broken connections), naming loc when the error
+// does not name a URL yet, and the scheme and phase when it comes from
+// this package's reply reader.
+func ioError(loc *URL, phase string, err error) error {
+	err = schemes.IOError(loc.u.Scheme, phase, err)
 	var se *schemes.Error
 	if errors.As(err, &se) {
+		if se.Scheme == "" {
+			se.Scheme, se.Phase = loc.u.Scheme, phase
+		}
 		if se.URL == "" {
 			se.URL = loc.Redacted()
 		}
-		return se
 	}
-	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, URL: loc.Redacted(), Err: err}
-	switch {
-	case errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled:
-		e.Kind, e.Msg = schemes.KindCanceled, "canceled"
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded):
-		e.Kind, e.Msg, e.Retryable = schemes.KindTimeout, "timed out", true
-	default:
-		e.Kind, e.Msg, e.Retryable = schemes.KindConnect, "connection to the server broke", true
+	return err
+}
+
+// transferError is the error of a data connection that failed mid-transfer:
+// one that broke is retryable, as on every scheme.
+func transferError(loc *URL, phase string, err error) error {
+	err = ioError(loc, phase, err)
+	var se *schemes.Error
+	if errors.As(err, &se) && se.Kind == schemes.KindConnect {
+		se.Msg, se.Retryable = "data connection broke", true
 	}
-	return e
+	return err
 }
 
 // protoError is a reply the client cannot use.

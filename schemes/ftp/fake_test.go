@@ -38,15 +38,28 @@ type fakeFTP struct {
 	// truncate sends only this many bytes of a file (then the usual end).
 	truncate int
 	// tls, when set, serves AUTH TLS, PBSZ and PROT P; with implicit the
-	// whole control connection is TLS from the start (ftps).
+	// whole control connection is TLS from the start (ftps). Protected
+	// data connections must resume the control connection's session.
 	tls      *tls.Config
 	implicit bool
+	resumed  int // protected data connections that resumed it
 	// closeMid closes the control and data connections after sending
 	// this many bytes of a file.
 	closeMid int
+	// resetMid resets the data connection (TCP RST) after sending this
+	// many bytes of a file, and sends no reply.
+	resetMid int
 	// stallAt sends this many bytes of a file, then holds the data
 	// connection open and silent until the test ends.
 	stallAt int
+	// listHold sends this many bytes of a LIST or MLSD listing, then
+	// waits for release (or the test's end) before the rest.
+	listHold int
+	release  chan struct{}
+	// mlst offers MLST in FEAT and answers it from files (type=file) and
+	// dirs (type=dir; "" is the current directory).
+	mlst bool
+	dirs map[string]bool
 
 	once  sync.Once
 	mu    sync.Mutex
@@ -63,7 +76,8 @@ func newFakeOn(t *testing.T, addr string) *fakeFTP {
 	if err != nil {
 		t.Skipf("cannot listen on %s: %v", addr, err)
 	}
-	f := &fakeFTP{t: t, ln: ln, files: map[string]string{}, replies: map[string]string{}, truncate: -1, closeMid: -1, stallAt: -1}
+	f := &fakeFTP{t: t, ln: ln, files: map[string]string{}, replies: map[string]string{}, truncate: -1, closeMid: -1,
+		resetMid: -1, stallAt: -1, listHold: -1, release: make(chan struct{}), dirs: map[string]bool{}}
 	t.Cleanup(func() { ln.Close() })
 	return f
 }
@@ -86,6 +100,12 @@ func (f *fakeFTP) commands() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.cmds...)
+}
+
+func (f *fakeFTP) resumedCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.resumed
 }
 
 func (f *fakeFTP) connCount() int {
@@ -147,19 +167,47 @@ func (f *fakeFTP) session(c net.Conn) {
 		}
 		return dc
 	}
-	send := func(data string) {
+	send := func(data string, hold int) {
 		dc := accept()
 		if dc == nil {
 			return
 		}
 		w("150 Opening data connection")
-		if tc, ok := dc.(*tls.Conn); ok && tc.Handshake() != nil {
-			dc.Close()
-			w("425 TLS handshake failed")
+		if tc, ok := dc.(*tls.Conn); ok {
+			if err := tc.Handshake(); err != nil {
+				dc.Close()
+				w("425 TLS handshake failed")
+				return
+			}
+			// As vsftpd's require_ssl_reuse: a data connection must
+			// resume the control connection's TLS session.
+			if !tc.ConnectionState().DidResume {
+				dc.Close()
+				w("522 SSL connection failed: session reuse required")
+				return
+			}
+			f.mu.Lock()
+			f.resumed++
+			f.mu.Unlock()
+		}
+		var err error
+		if hold >= 0 {
+			_, err = dc.Write([]byte(data[:hold]))
+			select {
+			case <-f.release:
+			case <-f.t.Context().Done():
+			}
+			data = data[hold:]
+		}
+		if err == nil {
+			_, err = dc.Write([]byte(data))
+		}
+		dc.Close()
+		if err != nil {
+			// The client closed the data connection before the end.
+			w("426 Connection closed; transfer aborted.")
 			return
 		}
-		dc.Write([]byte(data))
-		dc.Close()
 		if f.afterData != "" {
 			w(f.afterData)
 		} else {
@@ -208,6 +256,10 @@ func (f *fakeFTP) session(c net.Conn) {
 		case "PWD":
 			w(`257 "/home/u" is the current directory`)
 		case "CWD":
+			if _, ok := f.files[arg]; ok {
+				w("550 " + arg + ": Not a directory")
+				continue
+			}
 			w("250 OK")
 		case "TYPE":
 			w("200 Type set to " + arg)
@@ -229,6 +281,9 @@ func (f *fakeFTP) session(c net.Conn) {
 			w(" SIZE")
 			if f.mlsd != "" {
 				w(" MLSD")
+			}
+			if f.mlst {
+				w(" MLST type*;size*;modify*;")
 			}
 			w("211 End")
 		case "EPSV", "PASV":
@@ -271,6 +326,14 @@ func (f *fakeFTP) session(c net.Conn) {
 				dc.Close()
 				return
 			}
+			if f.resetMid >= 0 {
+				dc := accept()
+				w("150 Opening data connection")
+				dc.Write([]byte(s[:f.resetMid]))
+				dc.(*net.TCPConn).SetLinger(0)
+				dc.Close()
+				continue
+			}
 			if f.stallAt >= 0 {
 				dc := accept()
 				w("150 Opening data connection")
@@ -282,13 +345,25 @@ func (f *fakeFTP) session(c net.Conn) {
 			if f.truncate >= 0 {
 				s = s[:f.truncate]
 			}
-			send(s)
+			send(s, -1)
 		case "LIST":
-			send(f.listing)
+			send(f.listing, f.listHold)
 		case "MLSD":
-			send(f.mlsd)
+			send(f.mlsd, f.listHold)
 		case "NLST":
-			send(f.nlst)
+			send(f.nlst, -1)
+		case "MLST":
+			if s, ok := f.files[arg]; ok {
+				w("250-Listing " + arg)
+				w(fmt.Sprintf(" type=file;size=%d;modify=20260102030405; %s", len(s), arg))
+				w("250 End")
+			} else if f.dirs[arg] {
+				w("250-Listing " + arg)
+				w(" type=dir;modify=20250607080910; " + arg)
+				w("250 End")
+			} else {
+				w("550 " + arg + ": No such file or directory")
+			}
 		case "QUIT":
 			w("221 Goodbye")
 			return

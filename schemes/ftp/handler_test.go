@@ -3,6 +3,7 @@ package ftp
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -17,14 +18,21 @@ import (
 	"github.com/urlget/urlget/transport"
 )
 
+// countDialer is transport's Dialer counting the connections it opens
+// and the TLS handshakes it does.
 type countDialer struct {
-	d     transport.Dialer
-	dials atomic.Int64
+	*transport.Dialer
+	dials, handshakes atomic.Int64
 }
 
 func (c *countDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
 	c.dials.Add(1)
-	return c.d.Dial(ctx, scheme, host, port)
+	return c.Dialer.Dial(ctx, scheme, host, port)
+}
+
+func (c *countDialer) StartTLS(ctx context.Context, nc net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+	c.handshakes.Add(1)
+	return c.Dialer.StartTLS(ctx, nc, scheme, host, cfg)
 }
 
 type tenv struct {
@@ -34,7 +42,7 @@ type tenv struct {
 }
 
 func newEnv(t *testing.T) *tenv {
-	e := &tenv{h: &Handler{AnonPassword: "me@example.org"}, d: &countDialer{d: transport.Dialer{IdleTimeout: 10 * time.Second}},
+	e := &tenv{h: &Handler{AnonPassword: "me@example.org"}, d: &countDialer{Dialer: &transport.Dialer{IdleTimeout: 10 * time.Second}},
 		trace: &bytes.Buffer{}}
 	t.Cleanup(e.h.CloseIdleConnections)
 	return e
@@ -62,6 +70,40 @@ func (e *tenv) get(t *testing.T, raw string) (string, *schemes.Response, error) 
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	return string(b), resp, err
+}
+
+// idle is the number of control connections in the pool.
+func (e *tenv) idle() int {
+	e.h.pool.mu.Lock()
+	defer e.h.pool.mu.Unlock()
+	n := 0
+	for _, l := range e.h.pool.idle {
+		n += len(l)
+	}
+	return n
+}
+
+// list fetches raw (a directory URL) and reads its whole listing.
+func (e *tenv) list(t *testing.T, raw string) ([]schemes.Entry, *schemes.Response, error) {
+	t.Helper()
+	resp, err := e.h.Fetch(context.Background(), e.req(t, raw))
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.Body != nil || resp.Listing == nil {
+		t.Fatalf("%s: body %v listing %v, want a listing only", raw, resp.Body, resp.Listing)
+	}
+	entries, err := schemes.ReadAll(resp.Listing)
+	return entries, resp, err
+}
+
+// names returns each entry's Name, or its Title when it has none.
+func names(entries []schemes.Entry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Label())
+	}
+	return out
 }
 
 func wantCmds(t *testing.T, f *fakeFTP, want ...string) {
@@ -158,22 +200,32 @@ func (o *oneByteReader) Read(p []byte) (int, error) {
 
 func TestNLST(t *testing.T) {
 	f := newFake(t)
-	f.nlst = "a.txt\r\nb.txt\r\n"
+	f.nlst = "a.txt\r\nb.txt\r\n.\r\nsub/c d\r\n"
 	e := newEnv(t)
-	got, resp, err := e.get(t, f.url("pub/;type=d"))
+	entries, resp, err := e.list(t, strings.Replace(f.url("pub/;type=d"), "127.0.0.1", "u:pw@127.0.0.1", 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != "a.txt\nb.txt\n" || len(resp.Entries) != 2 {
-		t.Errorf("got %q entries %v", got, resp.Entries)
+	if got := names(entries); !slices.Equal(got, []string{"a.txt", "b.txt", "sub/c d"}) || resp.Kind != schemes.EntryDir {
+		t.Errorf("entries %q kind %v", got, resp.Kind)
 	}
-	got, _, err = e.get(t, f.url("pub/x;type=d"))
-	if err != nil {
+	for _, en := range entries {
+		if en.Kind != schemes.EntryUnknown || en.Size != -1 || en.Locator == nil {
+			t.Errorf("NLST entry %+v: want unknown kind and size, with a Locator", en)
+		}
+	}
+	// A name NLST gives as a path: Name is its last segment, and the
+	// Locator retrieves the path in the listed directory, without ;type=d.
+	if en := entries[2]; en.Name != "c d" || en.Title != "sub/c d" ||
+		en.Locator.String() != "ftp://u:pw@"+f.ln.Addr().String()+"/pub/sub%2Fc%20d" {
+		t.Errorf("path entry %+v (%s)", en, en.Locator)
+	}
+	if _, _, err = e.list(t, strings.Replace(f.url("pub/x;type=d"), "127.0.0.1", "u:pw@127.0.0.1", 1)); err != nil {
 		t.Fatal(err)
 	}
 	// The second URL reuses the connection: back to the login directory.
-	wantCmds(t, f, append(anonLogin, "CWD pub", "TYPE A", "EPSV", "NLST",
-		"CWD /home/u", "CWD pub", "TYPE A", "EPSV", "NLST x")...)
+	wantCmds(t, f, "USER u", "PASS pw", "PWD", "CWD pub", "TYPE A", "EPSV", "NLST",
+		"CWD /home/u", "CWD pub", "TYPE A", "EPSV", "NLST x")
 	if f.connCount() != 1 {
 		t.Errorf("%d control connections, want 1 (reuse)", f.connCount())
 	}
@@ -184,30 +236,34 @@ func TestListUnixAndMLSD(t *testing.T) {
 	f.listing = "total 8\r\ndrwxr-xr-x    2 0        0            4096 Jan 02  2026 sub dir\r\n" +
 		"-rw-r--r--    1 ftp      ftp            29 Jan 02  2026 a #b;c.txt\r\nweird line\r\n"
 	e := newEnv(t)
-	got, resp, err := e.get(t, f.url("pub/"))
+	entries, _, err := e.list(t, f.url("pub/"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != "sub dir\na #b;c.txt\nweird line\n" {
+	if got := names(entries); !slices.Equal(got, []string{"sub dir", "a #b;c.txt", "weird line"}) {
 		t.Errorf("listing %q", got)
 	}
-	if len(resp.Entries) != 3 || resp.Entries[0].Kind != schemes.EntryDir || resp.Entries[1].Size != 29 ||
-		resp.Entries[2].Kind != schemes.EntryRaw {
-		t.Errorf("entries %+v", resp.Entries)
+	if len(entries) != 3 || entries[0].Kind != schemes.EntryDir || entries[1].Size != 29 ||
+		entries[2].Kind != schemes.EntryRaw || entries[2].Name != "" || entries[2].Locator != nil {
+		t.Errorf("entries %+v", entries)
 	}
-	if u := resp.Entries[1].URL; !strings.HasSuffix(u, "/pub/a%20%23b%3Bc.txt") {
+	if u := entries[1].Locator.String(); !strings.HasSuffix(u, "/pub/a%20%23b%3Bc.txt") {
 		t.Errorf("entry URL %q", u)
+	}
+	if u := entries[0].Locator.String(); !strings.HasSuffix(u, "/pub/sub%20dir/") {
+		t.Errorf("dir entry URL %q: want a directory URL", u)
 	}
 	wantCmds(t, f, append(anonLogin, "CWD pub", "FEAT", "TYPE A", "EPSV", "LIST")...)
 
 	f2 := newFake(t)
 	f2.mlsd = "type=cdir;modify=20260102030405; .\r\ntype=file;size=3;modify=20260102030405; x y\r\n"
-	got, resp, err = e.get(t, f2.url(""))
+	entries, _, err = e.list(t, f2.url(""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != "x y\n" || resp.Entries[0].Size != 3 {
-		t.Errorf("mlsd %q %+v", got, resp.Entries)
+	if got := names(entries); !slices.Equal(got, []string{"x y"}) || entries[0].Size != 3 ||
+		entries[0].Precision != time.Second {
+		t.Errorf("mlsd %q %+v", got, entries)
 	}
 	wantCmds(t, f2, append(anonLogin, "FEAT", "TYPE A", "EPSV", "MLSD")...)
 }
@@ -245,30 +301,6 @@ func TestResumeREST(t *testing.T) {
 	wantCmds(t, f, append(anonLogin, "TYPE I", "SIZE f.bin", "MDTM f.bin", "EPSV", "REST 4", "RETR f.bin")...)
 }
 
-func TestResumeChangedFile(t *testing.T) {
-	f := newFake(t)
-	f.files["f.bin"] = "0123456789"
-	e := newEnv(t)
-	req := e.req(t, f.url("f.bin"))
-	req.Offset = 4
-	req.ResumeModTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	_, resp, err := func() (string, *schemes.Response, error) {
-		resp, err := e.h.Fetch(context.Background(), req)
-		if err != nil {
-			return "", nil, err
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return string(b), resp, err
-	}()
-	if err != nil || resp.Offset != 0 {
-		t.Fatalf("offset %v err %v", resp, err)
-	}
-	if slices.Contains(f.commands(), "REST 4") {
-		t.Errorf("sent REST for a changed file: %q", f.commands())
-	}
-}
-
 func kindCode(t *testing.T, err error, kind schemes.Kind, code int, retry bool) *schemes.Error {
 	t.Helper()
 	var se *schemes.Error
@@ -294,6 +326,29 @@ func TestErrors(t *testing.T) {
 			t.Errorf("exit %d", se.Kind.ExitCode())
 		}
 	})
+	t.Run("530 echoes the password", func(t *testing.T) {
+		f := newFake(t)
+		f.replies["PASS pa55word"] = "530 Login incorrect for pa55word"
+		_, _, err := newEnv(t).get(t, strings.Replace(f.url("f"), "127.0.0.1", "u:pa55word@127.0.0.1", 1))
+		se := kindCode(t, err, schemes.KindPermission, 530, false)
+		if strings.Contains(err.Error(), "pa55word") || !strings.Contains(se.Msg, "530 Login incorrect for ****") {
+			t.Errorf("error %q: want the echoed password hidden", err)
+		}
+	})
+	t.Run("550 echoes the password", func(t *testing.T) {
+		// A password from netrc or --user, not the URL, and a reply after
+		// the login.
+		f := newFake(t)
+		f.replies["RETR f.bin"] = "550 f.bin: not for user with password s3cr3t"
+		e := newEnv(t)
+		req := e.req(t, f.url("f.bin"))
+		req.Credentials = func(string, string, int) (string, string, bool) { return "u", "s3cr3t", true }
+		_, err := e.h.Fetch(context.Background(), req)
+		kindCode(t, err, schemes.KindNotFound, 550, false)
+		if strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("error %q shows the password", err)
+		}
+	})
 	t.Run("550 RETR", func(t *testing.T) {
 		f := newFake(t)
 		_, _, err := newEnv(t).get(t, f.url("no/such.bin"))
@@ -308,18 +363,40 @@ func TestErrors(t *testing.T) {
 		_, _, err := newEnv(t).get(t, f.url("no/such.bin"))
 		kindCode(t, err, schemes.KindNotFound, 550, false)
 	})
-	t.Run("421 greeting", func(t *testing.T) {
+	for _, cmd := range []string{"", "USER anonymous", "PASS me@example.org", "PWD", "CWD no", "TYPE I", "SIZE f.bin",
+		"MDTM f.bin", "EPSV", "RETR f.bin"} {
+		t.Run("421 on "+cmd, func(t *testing.T) {
+			f := newFake(t)
+			f.files["f.bin"] = "x"
+			busy := "421 Too many users, try later."
+			if cmd == "" {
+				f.greeting = busy
+			} else {
+				f.replies[cmd] = busy
+			}
+			e := newEnv(t)
+			_, _, err := e.get(t, f.url("no/f.bin"))
+			se := kindCode(t, err, schemes.KindBusy, 421, true)
+			if se.Kind.ExitCode() != 5 {
+				t.Errorf("exit %d", se.Kind.ExitCode())
+			}
+			if n := e.idle(); n != 0 {
+				t.Errorf("%d connections kept for reuse after a 421", n)
+			}
+		})
+	}
+	t.Run("421 on LIST", func(t *testing.T) {
 		f := newFake(t)
-		f.greeting = "421 Too many users"
-		_, _, err := newEnv(t).get(t, f.url("f.bin"))
-		kindCode(t, err, schemes.KindConnect, 421, true)
+		f.replies["LIST"] = "421 Timeout."
+		_, _, err := newEnv(t).list(t, f.url("pub/"))
+		kindCode(t, err, schemes.KindBusy, 421, true)
 	})
-	t.Run("421 on RETR", func(t *testing.T) {
+	t.Run("421 after listing data", func(t *testing.T) {
 		f := newFake(t)
-		f.files["f.bin"] = "x"
-		f.replies["RETR f.bin"] = "421 Service not available, closing control connection."
-		_, _, err := newEnv(t).get(t, f.url("f.bin"))
-		kindCode(t, err, schemes.KindConnect, 421, true)
+		f.listing = "-rw-r--r-- 1 0 0 3 Jan 02  2026 x\r\n"
+		f.afterData = "421 Shutting down."
+		_, _, err := newEnv(t).list(t, f.url("pub/"))
+		kindCode(t, err, schemes.KindBusy, 421, true)
 	})
 	t.Run("425", func(t *testing.T) {
 		f := newFake(t)
@@ -340,8 +417,16 @@ func TestErrors(t *testing.T) {
 		f.files["f.bin"] = "0123456789"
 		f.closeMid = 4
 		_, _, err := newEnv(t).get(t, f.url("f.bin"))
-		if !schemes.IsRetryable(err) {
-			t.Errorf("err %v: want retryable", err)
+		kindCode(t, err, schemes.KindConnect, 0, true)
+	})
+	t.Run("data connection reset mid-transfer", func(t *testing.T) {
+		f := newFake(t)
+		f.files["f.bin"] = strings.Repeat("x", 1<<20)
+		f.resetMid = 1000
+		_, _, err := newEnv(t).get(t, f.url("f.bin"))
+		se := kindCode(t, err, schemes.KindConnect, 0, true)
+		if se.Phase != "retr" || se.Kind.ExitCode() != 5 {
+			t.Errorf("err %v: phase %q exit %d", err, se.Phase, se.Kind.ExitCode())
 		}
 	})
 	t.Run("truncated", func(t *testing.T) {
@@ -464,28 +549,8 @@ func TestCancelMidBody(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || schemes.KindOf(err) != schemes.KindCanceled {
 		t.Fatalf("err %v (kind %v), want a cancellation", err, schemes.KindOf(err))
 	}
-	e.h.pool.mu.Lock()
-	kept := len(e.h.pool.idle)
-	e.h.pool.mu.Unlock()
-	if kept != 0 {
+	if e.idle() != 0 {
 		t.Errorf("a control connection was kept after a canceled transfer")
-	}
-}
-
-func TestNoResumeInTypeA(t *testing.T) {
-	f := newFake(t)
-	f.files["f.txt"] = "a\r\nb\r\n"
-	e := newEnv(t)
-	req := e.req(t, f.url("f.txt"))
-	req.Offset = 2
-	resp, err := e.h.Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.Offset != 0 || string(b) != "a\nb\n" || slices.Contains(f.commands(), "REST 2") {
-		t.Errorf("offset %d body %q commands %q", resp.Offset, b, f.commands())
 	}
 }
 

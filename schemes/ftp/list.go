@@ -1,195 +1,247 @@
 package ftp
 
 import (
-	"bytes"
+	"bufio"
 	"context"
-	"fmt"
 	"io"
+	"net"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// maxListing bounds a directory listing held in memory.
-const maxListing = 64 << 20
+// maxLine bounds one line of a listing: the rest of a longer line is
+// dropped, so a hostile server cannot make the client buffer without end.
+const maxLine = 64 << 10
 
-// listing retrieves a directory: NLST for ";type=d" (with the name as its
-// argument, none when the name is empty), else MLSD when the server offers
-// it (FEAT) and LIST otherwise, parsed into entries.
-func (h *Handler) listing(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request, cmd string) (*schemes.Response, error) {
-	if cmd == "" {
-		cmd = "LIST"
-		// RFC 3659 §7.8: a server offering MLST offers MLSD too (proftpd
-		// lists only MLST).
-		if c.hasFeature(ctx, "MLSD") || c.hasFeature(ctx, "MLST") {
-			cmd = "MLSD"
-		}
-	} else if loc.Name != "" {
+// abortWait bounds the wait for the server's reply after a listing is
+// closed before its end: the data connection is gone, and the reply says
+// whether the control connection is still in step.
+const abortWait = 5 * time.Second
+
+// nlst lists names with NLST (";type=d"), with loc's name as its argument
+// when it has one. NLST tells names only: entries are of unknown kind,
+// and each name, as the server gave it, is a file name in the current
+// directory.
+func (h *Handler) nlst(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request) (*schemes.Response, error) {
+	cmd := "NLST"
+	if loc.Name != "" {
 		cmd += " " + loc.Name
 	}
-	if err := c.simple(ctx, loc, "type", "TYPE A"); err != nil {
+	return h.listing(ctx, c, loc, req, cmd, loc.Name, func(line string) (schemes.Entry, bool) {
+		return locate(loc, loc.Cwd, parseNLST(line))
+	})
+}
+
+// listDir lists the current directory, dir on the server (the listed
+// URL's Cwd, and its name for List), with MLSD when FEAT offers it and
+// LIST otherwise.
+func (h *Handler) listDir(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request, dir []string) (*schemes.Response, error) {
+	feat, err := c.features(loc)
+	if err != nil {
+		return nil, err
+	}
+	cmd, parse := "LIST", listParser(time.Now())
+	_, mlsd := feat["MLSD"]
+	// RFC 3659 §7.8: a server offering MLST offers MLSD too (proftpd
+	// lists only MLST).
+	_, mlst := feat["MLST"]
+	if mlsd || mlst {
+		cmd, parse = "MLSD", parseMLSD
+	}
+	name := ""
+	if len(dir) > 0 {
+		name = dir[len(dir)-1]
+	}
+	return h.listing(ctx, c, loc, req, cmd, name, func(line string) (schemes.Entry, bool) {
+		return locate(loc, dir, parse(line))
+	})
+}
+
+// parsed is one listing line read by a parser: the entry (Name and Title
+// set), the name the server gave (what the entry's Locator names), and
+// whether the line is an entry at all ("total", ".", "..", MLSD's cdir and
+// pdir are not).
+type parsed struct {
+	e    schemes.Entry
+	name string
+	ok   bool
+}
+
+// locate gives a parsed entry of the directory dir its Locator, built from
+// loc's typed parts (so it keeps loc's login): a directory's lists it, any
+// other names a file, with loc's typecode when that is a or i. Raw lines
+// name nothing and get none.
+func locate(loc *URL, dir []string, p parsed) (schemes.Entry, bool) {
+	switch {
+	case !p.ok:
+		return p.e, false
+	case p.e.Kind == schemes.EntryRaw:
+	case p.e.Kind == schemes.EntryDir:
+		p.e.Locator = loc.at(append(slices.Clone(dir), p.name), "", 0)
+	default:
+		typ := loc.Type
+		if typ == 'd' {
+			typ = 0
+		}
+		p.e.Locator = loc.at(slices.Clone(dir), p.name, typ)
+	}
+	return p.e, true
+}
+
+// listing sends cmd (LIST, MLSD, NLST) over a new data connection and
+// returns a Response whose Listing parses the lines as they arrive. The
+// control connection goes with the Listing: back to the pool after the
+// data's end and the 226, or closed when the listing is abandoned or
+// fails.
+func (h *Handler) listing(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request, cmd, name string,
+	parse func(string) (schemes.Entry, bool)) (*schemes.Response, error) {
+	if err := c.simple(loc, "type", "TYPE A"); err != nil {
 		return nil, err
 	}
 	dc, err := c.openData(ctx, loc, req.Dialer)
 	if err != nil {
 		return nil, err
 	}
-	dc, rp, err := c.transfer(ctx, loc, dc, "list", cmd)
+	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "list", cmd)
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(dc, maxListing+1))
-	dc.Close()
+	l := &listing{h: h, c: c, dc: dc, br: bufio.NewReaderSize(dc, maxLine), ctx: ctx, loc: loc, cmd: cmd, parse: parse}
+	resp := &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Kind: schemes.EntryDir, Size: -1,
+		Status: rp.Code}
+	resp.Name, _ = schemes.SafeName(name)
+	return resp, nil
+}
+
+// listing is the state of one listing transfer.
+type listing struct {
+	h     *Handler
+	c     *ctrl
+	dc    net.Conn
+	br    *bufio.Reader // maxLine bytes over dc
+	ctx   context.Context
+	loc   *URL
+	cmd   string
+	parse func(string) (schemes.Entry, bool)
+	done  bool // the connections are released
+}
+
+// next returns the entry of the next line that holds one. At the end of
+// the data it reads the transfer's reply and releases the connections.
+func (l *listing) next() (schemes.Entry, error) {
+	for {
+		// As for a body: lines already buffered are not delivered after
+		// the caller canceled.
+		if err := l.ctx.Err(); err != nil {
+			l.abort()
+			return schemes.Entry{}, ioError(l.loc, "list", err)
+		}
+		line, err := readLine(l.br)
+		if err == io.EOF {
+			return schemes.Entry{}, l.finish()
+		}
+		if err != nil {
+			l.abort()
+			return schemes.Entry{}, transferError(l.loc, "list", err)
+		}
+		if line == "" {
+			continue
+		}
+		if e, ok := l.parse(line); ok {
+			return e, nil
+		}
+	}
+}
+
+// finish ends a listing whose data arrived: the 226 must follow. It
+// returns io.EOF when it did.
+func (l *listing) finish() error {
+	l.done = true
+	l.dc.Close()
+	if err := l.c.endTransfer(l.loc, "list", l.cmd); err != nil {
+		l.c.broken = true
+		l.c.close()
+		return err
+	}
+	l.h.pool.put(l.c)
+	return io.EOF
+}
+
+// abort drops both connections after a failure.
+func (l *listing) abort() {
+	if l.done {
+		return
+	}
+	l.done = true
+	l.dc.Close()
+	l.c.broken = true
+	l.c.close()
+}
+
+// close ends the listing. Before its end, it closes the data connection
+// and reads the reply that ends the transfer, for at most abortWait: a
+// 226 (the server had sent everything) leaves the control connection in
+// step and fit for the pool; a 426, another reply or none, and it is
+// closed, since a server may send more than one reply to an aborted
+// transfer and the next command would read the wrong one.
+func (l *listing) close() error {
+	if l.done {
+		return nil
+	}
+	l.done = true
+	l.dc.Close()
+	l.c.nc.SetReadDeadline(time.Now().Add(abortWait))
+	rp, err := l.c.read()
+	l.c.nc.SetReadDeadline(time.Time{})
+	if err == nil && (rp.Code == 226 || rp.Code == 250) {
+		l.h.pool.put(l.c)
+		return nil
+	}
+	l.c.close() // after QUIT when the reply came, at once when it did not (read marks it broken)
+	return nil
+}
+
+// readLine reads one line without its line end. A line longer than the
+// reader's buffer is cut there and the rest of it dropped. A last line
+// without a line end is a line; io.EOF comes after it.
+func readLine(br *bufio.Reader) (string, error) {
+	b, err := br.ReadSlice('\n')
+	line := string(b)
+	for err == bufio.ErrBufferFull {
+		_, err = br.ReadSlice('\n')
+	}
+	if err == io.EOF && line != "" {
+		err = nil
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
+}
+
+// features asks FEAT once per connection (RFC 2389) and returns the
+// features the server lists, by upper-case name. A server that does not
+// know FEAT has none; one that is busy (421) fails.
+func (c *ctrl) features(loc *URL) (map[string]string, error) {
+	if c.feat != nil {
+		return c.feat, nil
+	}
+	rp, err := c.cmd("FEAT")
 	if err != nil {
-		c.broken = true
-		e := ioError(ctx, loc, "list", err)
-		return nil, e
+		return nil, ioError(loc, "feat", err)
 	}
-	if len(data) > maxListing {
-		c.broken = true
-		return nil, protoError(loc, "list", fmt.Sprintf("listing longer than %d bytes", maxListing), nil)
+	if rp.Code == 421 {
+		return nil, c.replyError(loc, "feat", "FEAT", rp)
 	}
-	if err := c.endTransfer(ctx, loc, "list", cmd); err != nil {
-		c.broken = true
-		return nil, err
-	}
-	lines := splitLines(data)
-	var entries []schemes.Entry
-	switch {
-	case strings.HasPrefix(cmd, "NLST"):
-		entries = nlstEntries(lines)
-	case cmd == "MLSD":
-		entries = parseMLSD(lines)
-	default:
-		entries = parseList(lines, time.Now())
-	}
-	if cmd == "MLSD" || cmd == "LIST" {
-		g := *loc.u
-		g.Fragment = nil
-		base := (&URL{Cwd: loc.Cwd, u: &g}).Redacted()
-		for i := range entries {
-			if entries[i].Kind == schemes.EntryRaw {
+	c.feat = map[string]string{}
+	if rp.Code == 211 {
+		for _, l := range rp.Lines[1:] {
+			if !strings.HasPrefix(l, " ") {
 				continue
 			}
-			u := base + schemes.Escape(entries[i].Name, segmentReserved)
-			if entries[i].Kind == schemes.EntryDir {
-				u += "/"
-			}
-			entries[i].URL = u
+			name, params, _ := strings.Cut(strings.TrimSpace(l), " ")
+			c.feat[strings.ToUpper(name)] = params
 		}
 	}
-	if entries == nil {
-		entries = []schemes.Entry{}
-	}
-	text := render(entries, h.Long)
-	h.pool.put(c)
-	return &schemes.Response{Body: io.NopCloser(strings.NewReader(text)), Size: int64(len(text)), Name: loc.Name,
-		Entries: entries, Status: rp.Code, Type: "text/plain"}, nil
-}
-
-// hasFeature asks FEAT once per connection (RFC 2389) and reports whether
-// the server lists feature.
-func (c *ctrl) hasFeature(ctx context.Context, feature string) bool {
-	if c.feat == nil {
-		c.feat = map[string]string{}
-		rp, err := c.cmd("FEAT")
-		if err == nil && rp.Code == 211 {
-			for _, l := range rp.Lines[1:] {
-				if !strings.HasPrefix(l, " ") {
-					continue
-				}
-				name, params, _ := strings.Cut(strings.TrimSpace(l), " ")
-				c.feat[strings.ToUpper(name)] = params
-			}
-		}
-	}
-	_, ok := c.feat[feature]
-	return ok
-}
-
-// splitLines splits listing data into lines, dropping CR and empty lines.
-func splitLines(data []byte) []string {
-	var out []string
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		l = bytes.TrimSuffix(l, []byte("\r"))
-		if len(l) > 0 {
-			out = append(out, string(l))
-		}
-	}
-	return out
-}
-
-// nlstEntries turns NLST's names into entries of unknown kind and size.
-func nlstEntries(lines []string) []schemes.Entry {
-	out := make([]schemes.Entry, 0, len(lines))
-	for _, l := range lines {
-		out = append(out, schemes.Entry{Name: l, Kind: schemes.EntryOther, Size: -1})
-	}
-	return out
-}
-
-// parseList parses LIST output, each line by the first format that reads
-// it (unix ls, DOS/IIS, EPLF, VMS). A line none reads is kept as a raw
-// entry; ".", ".." and "total" lines are dropped.
-func parseList(lines []string, now time.Time) []schemes.Entry {
-	var out []schemes.Entry
-	for _, l := range lines {
-		if strings.HasPrefix(l, "total ") {
-			continue
-		}
-		e, ok := parseUnix(l, now)
-		if !ok {
-			e, ok = parseDOS(l)
-		}
-		if !ok {
-			e, ok = parseEPLF(l)
-		}
-		if !ok {
-			e, ok = parseVMS(l)
-		}
-		if !ok {
-			e = schemes.Entry{Name: l, Kind: schemes.EntryRaw, Size: -1, Raw: l}
-		} else if e.Name == "." || e.Name == ".." {
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// render formats entries for people: one name a line, or with long like
-// ls -l (kind, size, time, name, link target). Raw entries show their line.
-func render(entries []schemes.Entry, long bool) string {
-	var b strings.Builder
-	for _, e := range entries {
-		if e.Kind == schemes.EntryRaw {
-			b.WriteString(e.Raw)
-			b.WriteByte('\n')
-			continue
-		}
-		if !long {
-			b.WriteString(e.Name)
-			b.WriteByte('\n')
-			continue
-		}
-		kind := map[schemes.EntryKind]string{schemes.EntryDir: "d", schemes.EntryLink: "l", schemes.EntryFile: "-"}[e.Kind]
-		if kind == "" {
-			kind = "?"
-		}
-		size := "-"
-		if e.Size >= 0 {
-			size = fmt.Sprint(e.Size)
-		}
-		mt := "                 "
-		if !e.ModTime.IsZero() {
-			mt = e.ModTime.UTC().Format("2006-01-02 15:04")
-		}
-		fmt.Fprintf(&b, "%s %12s %-16s %s", kind, size, mt, e.Name)
-		if e.Target != "" {
-			b.WriteString(" -> " + e.Target)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return c.feat, nil
 }

@@ -12,11 +12,12 @@ import (
 // "11-21-26  05:37AM       <DIR>          pub" or "... 29 lf.txt".
 var dosLine = regexp.MustCompile(`^(\d{2})-(\d{2})-(\d{2}|\d{4})\s+(\d{1,2}):(\d{2})\s*([AaPp][Mm])?\s+(<DIR>|\d+)\s+(.+)$`)
 
-// parseDOS reads a DOS/IIS listing line.
-func parseDOS(line string) (schemes.Entry, bool) {
+// parseDOS reads a DOS/IIS listing line: the entry, its time exact to the
+// minute, and its name.
+func parseDOS(line string) (schemes.Entry, string, bool) {
 	m := dosLine.FindStringSubmatch(line)
 	if m == nil {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
 	mon, _ := strconv.Atoi(m[1])
 	day, _ := strconv.Atoi(m[2])
@@ -41,14 +42,15 @@ func parseDOS(line string) (schemes.Entry, bool) {
 		}
 	}
 	if mon < 1 || mon > 12 || day < 1 || day > 31 || h > 23 || mi > 59 {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
-	e := schemes.Entry{Name: m[8], Size: -1, ModTime: time.Date(year, time.Month(mon), day, h, mi, 0, 0, time.UTC), Raw: line}
+	e := schemes.Entry{Size: -1, ModTime: time.Date(year, time.Month(mon), day, h, mi, 0, 0, time.UTC),
+		Precision: time.Minute}
 	if m[7] == "<DIR>" {
 		e.Kind = schemes.EntryDir
 	} else {
 		e.Kind = schemes.EntryFile
 		e.Size, _ = strconv.ParseInt(m[7], 10, 64)
 	}
-	return e, true
+	return e, m[8], true
 }

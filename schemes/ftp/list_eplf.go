@@ -10,16 +10,16 @@ import (
 
 // parseEPLF reads an Easily Parsed LIST Format line (D. J. Bernstein):
 // "+" facts separated by ",", a TAB, then the name. Facts: "/" directory,
-// "r" retrievable file, "s<size>", "m<unix time>".
-func parseEPLF(line string) (schemes.Entry, bool) {
+// "r" retrievable file, "s<size>", "m<unix time>" (exact to the second).
+func parseEPLF(line string) (schemes.Entry, string, bool) {
 	if !strings.HasPrefix(line, "+") {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
 	facts, name, ok := strings.Cut(line[1:], "\t")
 	if !ok || name == "" {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
-	e := schemes.Entry{Name: name, Kind: schemes.EntryOther, Size: -1, Raw: line}
+	e := schemes.Entry{Kind: schemes.EntryUnknown, Size: -1}
 	for _, f := range strings.Split(facts, ",") {
 		if f == "" {
 			continue
@@ -37,9 +37,9 @@ func parseEPLF(line string) (schemes.Entry, bool) {
 			}
 		case 'm':
 			if n, err := strconv.ParseInt(f[1:], 10, 64); err == nil {
-				e.ModTime = time.Unix(n, 0).UTC()
+				e.ModTime, e.Precision = time.Unix(n, 0).UTC(), time.Second
 			}
 		}
 	}
-	return e, true
+	return e, name, true
 }

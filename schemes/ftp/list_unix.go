@@ -17,17 +17,19 @@ var unixLine = regexp.MustCompile(`^([-dlbcpsD])[-rwxsStTlL]{9}[+@.]?\s+\d+\s+(?
 var months = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
-// parseUnix reads a unix ls -l line. Dates without a year are in the last
-// twelve months before now (ls's convention); times are taken as UTC, the
-// zone servers usually list in.
-func parseUnix(line string, now time.Time) (schemes.Entry, bool) {
+// parseUnix reads a unix ls -l line: the entry and its name. Dates
+// without a year are in the last twelve months before now (ls's
+// convention) and exact to the minute; dates with a year show no time of
+// day, so they are exact to the day. Times are taken as UTC, the zone
+// servers usually list in.
+func parseUnix(line string, now time.Time) (schemes.Entry, string, bool) {
 	m := unixLine.FindStringSubmatch(line)
 	if m == nil {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
 	mon, ok := months[strings.ToLower(m[3])]
 	if !ok {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
 	size, err := strconv.ParseInt(m[2], 10, 64)
 	if err != nil {
@@ -35,7 +37,9 @@ func parseUnix(line string, now time.Time) (schemes.Entry, bool) {
 	}
 	day, _ := strconv.Atoi(m[4])
 	var t time.Time
+	prec := 24 * time.Hour
 	if hh, mm, ok := strings.Cut(m[5], ":"); ok {
+		prec = time.Minute
 		h, _ := strconv.Atoi(hh)
 		mi, _ := strconv.Atoi(mm)
 		y := now.UTC().Year()
@@ -47,19 +51,22 @@ func parseUnix(line string, now time.Time) (schemes.Entry, bool) {
 		y, _ := strconv.Atoi(m[5])
 		t = time.Date(y, mon, day, 0, 0, 0, 0, time.UTC)
 	}
-	e := schemes.Entry{Name: m[6], Size: size, ModTime: t, Raw: line}
+	e := schemes.Entry{Size: size, ModTime: t, Precision: prec}
+	name := m[6]
 	switch m[1] {
 	case "d", "D":
 		e.Kind = schemes.EntryDir
 	case "l":
 		e.Kind = schemes.EntryLink
-		if name, target, ok := strings.Cut(e.Name, " -> "); ok {
-			e.Name, e.Target = name, target
+		if n, target, ok := strings.Cut(name, " -> "); ok {
+			name, e.Target = n, target
 		}
 	case "-":
 		e.Kind = schemes.EntryFile
 	default:
-		e.Kind = schemes.EntryOther
+		// A device, pipe or socket: not a file to retrieve, and no kind
+		// of the contract says what it is.
+		e.Kind = schemes.EntryUnknown
 	}
-	return e, true
+	return e, name, true
 }

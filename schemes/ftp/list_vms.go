@@ -16,24 +16,29 @@ var vmsLine = regexp.MustCompile(`^([A-Za-z0-9$_\-.~]+);(\d+)\s+(\d+)(?:/\d+)?\s
 
 // parseVMS reads a VMS listing line. "X.DIR" is directory X. Sizes are in
 // 512-byte blocks, so the byte size is not known exactly and is left -1.
-func parseVMS(line string) (schemes.Entry, bool) {
+// Times are exact to what the line shows: the second or the minute.
+func parseVMS(line string) (schemes.Entry, string, bool) {
 	m := vmsLine.FindStringSubmatch(line)
 	if m == nil {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
 	mon, ok := months[strings.ToLower(m[5])]
 	if !ok {
-		return schemes.Entry{}, false
+		return schemes.Entry{}, "", false
 	}
 	day, _ := strconv.Atoi(m[4])
 	year, _ := strconv.Atoi(m[6])
 	h, _ := strconv.Atoi(m[7])
 	mi, _ := strconv.Atoi(m[8])
 	sec, _ := strconv.Atoi(m[9])
-	e := schemes.Entry{Name: m[1], Kind: schemes.EntryFile, Size: -1,
-		ModTime: time.Date(year, mon, day, h, mi, sec, 0, time.UTC), Raw: line}
-	if base, ok := strings.CutSuffix(e.Name, ".DIR"); ok {
-		e.Name, e.Kind = base, schemes.EntryDir
+	e := schemes.Entry{Kind: schemes.EntryFile, Size: -1,
+		ModTime: time.Date(year, mon, day, h, mi, sec, 0, time.UTC), Precision: time.Minute}
+	if m[9] != "" {
+		e.Precision = time.Second
 	}
-	return e, true
+	name := m[1]
+	if base, ok := strings.CutSuffix(name, ".DIR"); ok {
+		name, e.Kind = base, schemes.EntryDir
+	}
+	return e, name, true
 }

@@ -98,16 +98,16 @@ func checkLines(loc *URL, lg login) error {
 func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg login) error {
 	rp, err := c.cmd("USER " + lg.User)
 	if err != nil {
-		return ioError(ctx, loc, "login", err)
+		return ioError(loc, "login", err)
 	}
 	if rp.Code == 230 || rp.Code == 202 {
 		return nil
 	}
 	if rp.Code != 331 && rp.Code != 332 {
-		return replyError(loc, "login", "USER "+lg.User, rp)
+		return c.replyError(loc, "login", "USER "+lg.User, rp)
 	}
 	if rp.Code == 332 {
-		return replyError(loc, "login", "USER "+lg.User+" (the server wants an account, ACCT is not supported)", rp)
+		return c.replyError(loc, "login", "USER "+lg.User+" (the server wants an account, ACCT is not supported)", rp)
 	}
 	pass := ""
 	if lg.Password != nil {
@@ -125,14 +125,15 @@ func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		return err
 	}
 	c.tr.Secret(pass)
+	c.secret = pass
 	rp, err = c.cmd("PASS " + pass)
 	if err != nil {
-		return ioError(ctx, loc, "login", err)
+		return ioError(loc, "login", err)
 	}
 	if rp.Code == 230 || rp.Code == 202 {
 		return nil
 	}
-	return replyError(loc, "login", "PASS "+schemes.Redacted, rp)
+	return c.replyError(loc, "login", "PASS "+schemes.Redacted, rp)
 }
 
 func prompt(ctx context.Context, req *schemes.Request, user, host string) (string, error) {

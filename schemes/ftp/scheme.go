@@ -2,6 +2,11 @@ package ftp
 
 import "github.com/urlget/urlget/schemes"
 
+// caps is what the Handler does for both schemes: it retrieves files and
+// listings, lists any URL as a directory, describes a file without
+// retrieving it (Stat), and resumes binary transfers with REST.
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes
+
 // Schemes returns the schemes this package serves, both through h: ftp
 // (port 21) and ftps, FTP over implicit TLS (port 990, see
 // schemes.DefaultPort). A nil h means a Handler with default settings, so
@@ -11,8 +16,8 @@ func Schemes(h *Handler) []schemes.Scheme {
 		h = &Handler{}
 	}
 	return []schemes.Scheme{
-		{Name: "ftp", Parse: parseLocator, Handler: h},
-		{Name: "ftps", Parse: parseLocator, Handler: h},
+		{Name: "ftp", Parse: parseLocator, Handler: h, Caps: caps},
+		{Name: "ftps", Parse: parseLocator, Handler: h, Caps: caps},
 	}
 }
 

@@ -179,7 +179,7 @@ func TestSpliceStall(t *testing.T) {
 	f.files["f.bin"] = randomData(1 << 20)
 	f.stallAt = 1000
 	e := newEnv(t)
-	e.d.d.IdleTimeout = 200 * time.Millisecond
+	e.d.IdleTimeout = 200 * time.Millisecond
 	_, err := e.fetchTo(t, context.Background(), f.url("f.bin"), &spliceRecorder{f: tempFile(t)})
 	se := kindCode(t, err, schemes.KindTimeout, 0, true)
 	if !errors.Is(se, os.ErrDeadlineExceeded) {

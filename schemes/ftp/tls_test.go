@@ -29,6 +29,10 @@ func TestExplicitTLS(t *testing.T) {
 	}
 	wantCmds(t, f, "AUTH TLS", "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD",
 		"TYPE I", "SIZE f.bin", "MDTM f.bin", "EPSV", "RETR f.bin")
+	if f.resumedCount() != 1 || e.d.handshakes.Load() != 2 {
+		t.Errorf("%d data connections resumed the TLS session, want 1; %d handshakes by the Dialer, want 2",
+			f.resumedCount(), e.d.handshakes.Load())
+	}
 }
 
 func TestImplicitTLS(t *testing.T) {
@@ -39,11 +43,23 @@ func TestImplicitTLS(t *testing.T) {
 	e := newEnv(t)
 	req := e.req(t, strings.Replace(f.url(""), "ftp://", "ftps://", 1))
 	req.TLS = cli
-	entries, err := e.h.List(context.Background(), req)
+	resp, err := e.h.List(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := schemes.ReadAll(resp.Listing)
 	if err != nil || len(entries) != 1 || entries[0].Name != "x" {
 		t.Fatalf("entries %v, %v", entries, err)
 	}
 	wantCmds(t, f, "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD", "FEAT", "TYPE A", "EPSV", "LIST")
+	if f.resumedCount() != 1 {
+		t.Errorf("%d data connections resumed the TLS session, want 1", f.resumedCount())
+	}
+	// Every handshake went through the Dialer, in the control
+	// connection's trace scope.
+	if n, traced := e.d.handshakes.Load(), strings.Count(e.trace.String(), "* TLS "); n != 2 || traced != 2 {
+		t.Errorf("%d TLS handshakes by the Dialer, %d traced; want 2 (control, data):\n%s", n, traced, e.trace)
+	}
 }
 
 func TestTLSRefused(t *testing.T) {

@@ -4,7 +4,9 @@
 // carries out the access algorithm on connections from the request's
 // Dialer: login (anonymous with a mail address unless the URL names a
 // user), one CWD per decoded directory component, then TYPE and RETR, NLST
-// for ";type=d", or a parsed LIST/MLSD listing for a name ending in "/".
+// for ";type=d", or a LIST/MLSD listing for a name ending in "/", streamed
+// as typed entries. It also lists any URL as a directory (List) and
+// describes a file without retrieving it (Stat).
 package ftp
 
 import (
@@ -147,6 +149,23 @@ func (f *URL) format(redact bool) string {
 		b.WriteString(*f.u.Fragment)
 	}
 	return b.String()
+}
+
+// at returns the URL of an item in the directory dir (each segment one
+// CWD), with f's scheme, user, password, host and port and no fragment:
+// a file's when name is set, a directory's (listed, its name ending in
+// "/") when name is "". It is built from typed parts, never from a
+// formatted (and so possibly redacted) string, so that fetching it logs in
+// as f does.
+func (f *URL) at(dir []string, name string, typ byte) *URL {
+	item := &URL{Cwd: dir, Name: name, Type: typ}
+	g := *f.u
+	g.Fragment, g.HasPath = nil, true
+	item.u = &g
+	// The generic parts read as Parse would have left them.
+	path := item.format(false)[len(g.Scheme)+1+len(g.AuthorityString(false)):]
+	g.Opaque, g.Path = path, path[1:]
+	return item
 }
 
 // TypeCode is the typecode as a string: "a", "i", "d", or "" when absent.

@@ -199,7 +199,11 @@ func TestPath(t *testing.T) {
 func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(nil) {
-		r.Register(s)
+		r.Register(s) // panics if Caps claim what the Handler lacks
+		if want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes; s.Caps != want ||
+			!s.Caps.Redirectable() {
+			t.Errorf("%s: caps %v, want %v (and redirectable)", s.Name, s.Caps, want)
+		}
 	}
 	loc, err := r.Parse("ftps://h/pub/f")
 	if err != nil {
@@ -212,5 +216,38 @@ func TestSchemes(t *testing.T) {
 	g, _ := schemes.Parse("http://h/")
 	if _, err := Parse(g); schemes.KindOf(err) != schemes.KindUsage {
 		t.Errorf("Parse(http URL) err = %v, want KindUsage", err)
+	}
+}
+
+// TestAt: an item URL built from typed parts keeps the login (password
+// included) and reads, generic parts too, as if its text had been parsed.
+func TestAt(t *testing.T) {
+	for _, tc := range []struct {
+		base string
+		dir  []string
+		name string
+		typ  byte
+		want string
+	}{
+		{"ftp://u:p%40ss@h:2121/pub/x;type=a#frag", []string{"pub"}, "a b#c", 'a', "ftp://u:p%40ss@h:2121/pub/a%20b%23c;type=a"},
+		{"ftp://h", []string{"", "etc"}, "", 0, "ftp://h//etc/"},
+		{"ftps://h/", nil, "x/y;z", 0, "ftps://h/x%2Fy%3Bz"},
+		{"ftp://@h/", []string{"d"}, "", 0, "ftp://@h/d/"},
+	} {
+		base, err := parse(t, tc.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		item := base.at(tc.dir, tc.name, tc.typ)
+		if got := item.String(); got != tc.want {
+			t.Errorf("%s + %q %q: %q, want %q", tc.base, tc.dir, tc.name, got, tc.want)
+		}
+		again, err := parse(t, tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(*item.Generic(), *again.Generic()) || !reflect.DeepEqual(item.Fields(), again.Fields()) {
+			t.Errorf("%s: built %+v %+v, parsed %+v %+v", tc.want, *item.Generic(), item.Fields(), *again.Generic(), again.Fields())
+		}
 	}
 }

@@ -1,0 +1,60 @@
+package ftp
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"net"
+	"net/textproto"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// tlsConfig is the configuration of one control connection and its data
+// connections: the caller's, with a session cache of its own. Data
+// connections resume the control connection's session through it:
+// servers such as vsftpd (require_ssl_reuse) refuse a data connection
+// that does not. The Dialer's StartTLS clones the configuration, which
+// keeps the cache.
+func tlsConfig(base *tls.Config) *tls.Config {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if base != nil {
+		cfg = base.Clone()
+	}
+	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(4)
+	return cfg
+}
+
+// startTLS wraps the control connection in TLS (implicit ftps, or after
+// AUTH TLS), through the Dialer.
+func (c *ctrl) startTLS(ctx context.Context, loc *URL, d schemes.Dialer) error {
+	tc, err := c.handshake(ctx, loc, d, c.nc)
+	if err != nil {
+		return err
+	}
+	c.nc = tc
+	c.r = textproto.NewReader(bufio.NewReaderSize(tc, 4096))
+	return nil
+}
+
+// secureData does the TLS handshake on a data connection after the server
+// accepted the transfer command, when PROT P is in effect; otherwise it
+// returns dc as it is.
+func (c *ctrl) secureData(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn) (net.Conn, error) {
+	if !c.secure {
+		return dc, nil
+	}
+	return c.handshake(ctx, loc, d, dc)
+}
+
+// handshake runs the Dialer's StartTLS on nc, in the control connection's
+// trace scope and with its configuration (and so its session cache). The
+// Dialer classifies failures (an untrusted certificate is KindSafety).
+func (c *ctrl) handshake(ctx context.Context, loc *URL, d schemes.Dialer, nc net.Conn) (net.Conn, error) {
+	tc, err := d.StartTLS(schemes.WithTrace(ctx, c.tr), nc, loc.u.Scheme, c.host, c.tlsCfg)
+	if err != nil {
+		c.broken = true
+		return nil, ioError(loc, "tls", err)
+	}
+	return tc, nil
+}
