@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -27,8 +28,15 @@ const DefaultMaxRedirects = 10
 
 // Client retrieves URLs. The zero value is usable: it parses with
 // NewRegistry's schemes, dials with a transport.Dialer with default
-// timeouts and proxies from the environment, follows up to 10 redirects and
-// does not retry. A Client is safe for concurrent use.
+// timeouts and proxies from the environment, follows up to 10 redirects to
+// retrieval schemes only, and does not retry. A Client is safe for
+// concurrent use.
+//
+// Policy lives here and nowhere else: which schemes a URL and a redirect
+// may use (Protocols, RedirectProtocols, CheckRedirect), which hosts get
+// the user's credentials (Credentials, LocationTrusted), retries and
+// resuming. Handlers carry out one access algorithm and report what the
+// server said.
 type Client struct {
 	// Registry parses URLs and supplies their handlers; nil means
 	// NewRegistry(Config{}).
@@ -40,17 +48,37 @@ type Client struct {
 	Trace schemes.Trace
 	// TLS configures certificate checks for TLS schemes; nil means defaults.
 	TLS *tls.Config
-	// Credentials supplies a user and password when a URL has none.
+	// Credentials supplies a user and password when a URL has none (-u,
+	// netrc). They are given only to the scheme, host and port of the URL
+	// the caller named, never to a host a redirect leads to, unless
+	// LocationTrusted is set.
 	Credentials schemes.Credentials
+	// LocationTrusted sends Credentials to every host a redirect leads to
+	// (curl's --location-trusted).
+	LocationTrusted bool
 	// Prompt asks at the terminal; nil means there is none.
 	Prompt schemes.Prompter
+	// Protocols are the schemes the caller's URLs may use (curl's --proto);
+	// nil allows every registered scheme.
+	Protocols Protocols
+	// RedirectProtocols are the schemes a redirect may lead to (curl's
+	// --proto-redir); nil allows the schemes whose Caps are Redirectable:
+	// those that retrieve, and neither start a session (telnet), send
+	// anything (mailto) nor read local files (file).
+	RedirectProtocols Protocols
+	// CheckRedirect, if set, is asked about every redirect the other rules
+	// allow, like net/http's: from is the URL that answered with a
+	// redirect to to, after hops earlier redirects. An error stops the
+	// retrieval with that error.
+	CheckRedirect func(from, to schemes.Locator, hops int) error
 	// MaxRedirects limits redirects and referrals; 0 means 10, negative
 	// means none are followed (the redirect is returned as an error).
 	MaxRedirects int
 	// Retries is how many more times a retryable failure is tried.
 	Retries int
 	// RetryDelay is the first wait between tries; it doubles each time, up
-	// to 10 minutes. 0 means one second.
+	// to 10 minutes. 0 means one second. A server's Retry-After, when
+	// longer, is honoured instead (up to the same 10 minutes).
 	RetryDelay time.Duration
 	// Notify receives notes a person should see (a redirect followed, a
 	// file: URL fetched by ftp); nil discards them.
@@ -116,19 +144,50 @@ func (c *Client) Get(ctx context.Context, raw string) (*Response, error) {
 
 // Resume asks for a resource from a byte offset, for data already held.
 type Resume struct {
-	Offset  int64     // bytes already held
-	ModTime time.Time // when the held data was last modified, zero if unknown
+	Offset  int64           // bytes already held
+	Partial schemes.Partial // what is known of them, for the resume rule
 }
 
 // GetLocator retrieves an already parsed URL, optionally resuming.
 func (c *Client) GetLocator(ctx context.Context, loc schemes.Locator, from Resume) (*Response, error) {
-	var resp *Response
-	err := c.retry(ctx, func() error {
-		r, err := c.follow(ctx, loc, from)
-		resp = r
-		return err
-	})
-	return resp, err
+	return c.do(ctx, loc, opFetch, from)
+}
+
+// List returns the entries of the container raw designates (a directory,
+// menu, group or search), streamed as the server sends them, with the same
+// retries, redirects and policy as Get. Close the Listing.
+func (c *Client) List(ctx context.Context, raw string) (*Response, error) {
+	loc, err := c.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return c.ListLocator(ctx, loc)
+}
+
+// ListLocator is List for an already parsed URL (an Entry's Locator).
+func (c *Client) ListLocator(ctx context.Context, loc schemes.Locator) (*Response, error) {
+	return c.do(ctx, loc, opList, Resume{})
+}
+
+// Stat describes the resource raw designates without retrieving it, for
+// schemes whose Caps include Stats; others fail with KindUnsupported.
+func (c *Client) Stat(ctx context.Context, raw string) (schemes.Entry, error) {
+	loc, err := c.Parse(raw)
+	if err != nil {
+		return schemes.Entry{}, err
+	}
+	return c.StatLocator(ctx, loc)
+}
+
+// StatLocator is Stat for an already parsed URL. The Entry's Locator is
+// the URL after redirects.
+func (c *Client) StatLocator(ctx context.Context, loc schemes.Locator) (schemes.Entry, error) {
+	resp, err := c.do(ctx, loc, opStat, Resume{})
+	if err != nil {
+		return schemes.Entry{}, err
+	}
+	resp.Close()
+	return resp.Entry(resp.URL), nil
 }
 
 // Explain returns the plan raw's handler would carry out, without I/O.
@@ -137,50 +196,140 @@ func (c *Client) Explain(raw string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := c.handler(loc)
+	if err := c.allowed(loc); err != nil {
+		return nil, err
+	}
+	s, err := c.scheme(loc, opFetch)
 	if err != nil {
 		return nil, err
 	}
-	return h.(schemes.Explainer).Explain(c.request(loc, Resume{}))
+	return s.Handler.(schemes.Explainer).Explain(c.request(loc, Resume{}, nil))
 }
 
-func (c *Client) handler(loc schemes.Locator) (schemes.Handler, error) {
+// Caps returns what the scheme of loc can do (0 for a scheme urlget only
+// parses).
+func (c *Client) Caps(loc schemes.Locator) schemes.Caps {
+	s, _ := c.registry().Lookup(loc.Generic().Scheme)
+	return s.Caps
+}
+
+// op is what a call asks of a handler.
+type op int
+
+const (
+	opFetch op = iota
+	opList
+	opStat
+)
+
+// scheme returns the registered scheme of loc if it can do o.
+func (c *Client) scheme(loc schemes.Locator, o op) (schemes.Scheme, error) {
 	g := loc.Generic()
 	s, ok := c.registry().Lookup(g.Scheme)
-	if !ok || s.Handler == nil {
-		return nil, &schemes.Error{Scheme: g.Scheme, Phase: "fetch", Kind: schemes.KindUnsupported,
-			URL: loc.Redacted(), Part: "scheme", Msg: fmt.Sprintf("retrieving %s: URLs is not supported yet", g.Scheme)}
+	need, what := schemes.Retrieves, "retrieving"
+	switch o {
+	case opList:
+		need, what = schemes.Lists, "listing"
+	case opStat:
+		need, what = schemes.Stats, "describing (stat)"
 	}
-	return s.Handler, nil
+	if !ok || s.Handler == nil || (o != opFetch && !s.Caps.Has(need)) {
+		msg := fmt.Sprintf("%s %s: URLs is not supported", what, g.Scheme)
+		if ok && s.Handler == nil {
+			msg += " yet"
+		}
+		return s, &schemes.Error{Scheme: g.Scheme, Phase: "fetch", Kind: schemes.KindUnsupported,
+			URL: loc.Redacted(), Part: "scheme", Msg: msg}
+	}
+	return s, nil
 }
 
-func (c *Client) request(loc schemes.Locator, from Resume) *schemes.Request {
+func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credentials) *schemes.Request {
 	return &schemes.Request{
 		URL: loc, Dialer: c.dialer(), Trace: c.trace(), TLS: c.TLS,
-		Offset: from.Offset, ResumeModTime: from.ModTime,
-		Credentials: c.Credentials, Prompt: c.Prompt,
+		Offset: from.Offset, Partial: from.Partial,
+		Credentials: creds, Prompt: c.Prompt,
 	}
 }
 
-// follow fetches loc and follows redirects within the Client's limit.
-func (c *Client) follow(ctx context.Context, loc schemes.Locator, from Resume) (*Response, error) {
+// do carries out o on loc with retries, following redirects under the
+// Client's policy, and scrubs every password it handled from the error.
+func (c *Client) do(ctx context.Context, loc schemes.Locator, o op, from Resume) (*Response, error) {
+	if err := c.allowed(loc); err != nil {
+		return nil, err
+	}
+	ch := &chain{first: loc}
+	var resp *Response
+	err := c.retry(ctx, func() error {
+		r, err := c.follow(ctx, loc, o, from, ch)
+		resp = r
+		return ch.scrub(err) // before retry's note shows it
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// chain is what one call learns while it follows redirects: the URL the
+// caller named, and every password handed to a handler (to scrub errors).
+type chain struct {
+	first schemes.Locator
+
+	mu      sync.Mutex
+	secrets []string
+}
+
+// scrub hides every password of the chain in err's text.
+func (ch *chain) scrub(err error) error {
+	if err == nil {
+		return nil
+	}
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return schemes.ScrubSecrets(err, ch.secrets...)
+}
+
+func (ch *chain) secret(s string) {
+	if s == "" {
+		return
+	}
+	ch.mu.Lock()
+	ch.secrets = append(ch.secrets, s)
+	ch.mu.Unlock()
+}
+
+// follow does o on loc and follows redirects within the Client's limit.
+func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Resume, ch *chain) (*Response, error) {
 	limit := c.MaxRedirects
 	if limit == 0 {
 		limit = DefaultMaxRedirects
 	}
 	for hops := 0; ; hops++ {
-		h, err := c.handler(loc)
+		s, err := c.scheme(loc, o)
 		if err != nil {
 			return nil, err
 		}
-		r, err := h.Fetch(ctx, c.request(loc, from))
+		if p := loc.Generic().Password; p != nil {
+			ch.secret(*p)
+		}
+		req := c.request(loc, from, c.credentialsFor(ch, loc))
+		var r *schemes.Response
+		switch o {
+		case opList:
+			r, err = s.Handler.(schemes.Lister).List(ctx, req)
+		case opStat:
+			r, err = s.Handler.(schemes.Stater).Stat(ctx, req)
+		default:
+			r, err = s.Handler.Fetch(ctx, req)
+		}
 		if err != nil {
 			return nil, withURL(err, loc)
 		}
 		if r.Redirect == "" {
 			return &Response{Response: r, URL: loc}, nil
 		}
-		drain(r.Body)
+		r.Close()
 		if hops >= limit {
 			return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "redirect", Kind: schemes.KindProtocol,
 				URL: loc.Redacted(), Code: r.Status, Msg: fmt.Sprintf("too many redirects (limit %d)", max(limit, 0))}
@@ -190,24 +339,12 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, from Resume) (
 			return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "redirect", Kind: schemes.KindProtocol,
 				URL: loc.Redacted(), Code: r.Status, Msg: "server sent an unusable redirect", Err: err}
 		}
-		if err := checkRedirect(loc, next); err != nil {
+		if err := c.checkRedirect(loc, next, hops); err != nil {
 			return nil, err
 		}
 		c.notify("%s: redirected to %s", loc.Redacted(), next.Redacted())
 		loc = next
 	}
-}
-
-// checkRedirect refuses a referral from a server to a local file: a remote
-// server must never make urlget read this machine's files (the reverse,
-// file: to ftp: for another host, is RFC 1738's own rule and allowed).
-func checkRedirect(from, to schemes.Locator) error {
-	if to.Generic().Scheme == "file" && from.Generic().Scheme != "file" {
-		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "redirect", Kind: schemes.KindSafety,
-			URL: from.Redacted(), Part: "location",
-			Msg: fmt.Sprintf("refusing the server's redirect to local file %s", to.Redacted())}
-	}
-	return nil
 }
 
 // withURL names the URL in errors that lack it: the dialer, for one, never

@@ -32,6 +32,11 @@ type DownloadOptions struct {
 	// Progress, if set, is called as data arrives with the bytes held so
 	// far and the total size (-1 when unknown).
 	Progress func(done, total int64)
+	// Render writes a listing as the file's content when the URL turns
+	// out to designate a container (a directory, menu or group): how a
+	// listing looks is the caller's choice. nil refuses containers with
+	// KindUsage (use Client.List).
+	Render func(w io.Writer, l schemes.Listing) error
 }
 
 // Result describes a completed download.
@@ -43,7 +48,7 @@ type Result struct {
 	Offset  int64           // bytes that were already held when the transfer started
 	Type    string          // media type, when known
 	ModTime time.Time       // the server's modification time, when known
-	Entries []schemes.Entry // set when the URL designated a directory, menu or group
+	Listing bool            // the URL designated a container, written with Render
 }
 
 // Download retrieves raw into the file dest. The data is written to a
@@ -71,7 +76,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 		c.notify("%s: resuming at byte %d", dest, w.held)
 	}
 	res := &Result{Path: dest, Offset: w.held}
-	err = c.retry(ctx, func() error { return c.transfer(ctx, loc, w, res, opt.Progress) })
+	err = c.retry(ctx, func() error { return c.transfer(ctx, loc, w, res, opt) })
 	if err == nil {
 		err = w.finish(dest)
 	}
@@ -90,13 +95,16 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 var errCorrupt = errors.New("downloaded data does not match the server's checksum")
 
 // transfer makes one attempt: fetch from what is held, append, verify.
-func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile, res *Result, progress func(int64, int64)) error {
-	resp, err := c.follow(ctx, loc, Resume{Offset: w.held, ModTime: w.modTime})
+func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile, res *Result, opt DownloadOptions) error {
+	resp, err := c.GetLocator(ctx, loc, Resume{Offset: w.held, Partial: w.partial})
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	res.URL, res.Type, res.ModTime, res.Entries = resp.URL, resp.Type, resp.ModTime, resp.Entries
+	defer resp.Close()
+	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
+	if resp.Listing != nil {
+		return c.renderInto(loc, w, resp, res, opt.Render)
+	}
 	if resp.Offset != w.held {
 		if resp.Offset != 0 {
 			return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "resume", Kind: schemes.KindProtocol,
@@ -107,6 +115,10 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile,
 			return localError(loc, "write", err)
 		}
 	}
+	// Record what the data is copied from before the first byte lands, so
+	// that even a killed run leaves a partial copy the rule can judge.
+	w.record(recordOf(resp.Response))
+	progress := opt.Progress
 	total := resp.Size
 	var dst io.Writer = w
 	if progress != nil {
@@ -116,7 +128,6 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile,
 	n, err := io.Copy(dst, resp.Body)
 	res.Bytes += n
 	res.Size = w.held
-	w.stamp(resp.ModTime)
 	if err != nil {
 		return interrupted(loc, err)
 	}
@@ -137,22 +148,28 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile,
 	return nil
 }
 
-// interrupted turns a failure while reading a body into a retryable error,
-// unless the handler already classified it or the caller canceled.
+// interrupted classifies a failure while copying a body: a local write
+// error (the disk is full) is the local file's; anything else the handler
+// has not classified is a transfer that broke (exit 5, retryable), the
+// same for every scheme.
 func interrupted(loc schemes.Locator, err error) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
 		return err
 	}
-	kind := schemes.KindOf(err)
-	if kind == schemes.KindCanceled {
-		return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "transfer", Kind: kind, URL: loc.Redacted(), Err: err}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == "write" {
+		return localError(loc, "write", err)
 	}
-	if kind == schemes.KindOther {
-		kind = schemes.KindProtocol
+	e := schemes.IOError(loc.Generic().Scheme, "transfer", err).(*schemes.Error)
+	e.URL = loc.Redacted()
+	if e.Kind == schemes.KindOther {
+		e.Kind, e.Retryable = schemes.KindConnect, true
 	}
-	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "transfer", Kind: kind, Retryable: true,
-		URL: loc.Redacted(), Msg: "transfer interrupted", Err: err}
+	if e.Msg == "" || e.Kind != schemes.KindCanceled {
+		e.Msg = "transfer interrupted"
+	}
+	return e
 }
 
 func localError(loc schemes.Locator, phase string, err error) error {
@@ -171,8 +188,8 @@ func localError(loc schemes.Locator, phase string, err error) error {
 // into place.
 type workFile struct {
 	f       *os.File
-	held    int64     // bytes in f
-	modTime time.Time // of the partial data being resumed, zero if none
+	held    int64           // bytes in f
+	partial schemes.Partial // what is known of the bytes held, for the resume rule
 }
 
 func openWork(dest string, resume bool) (*workFile, error) {
@@ -204,7 +221,7 @@ func openWork(dest string, resume bool) (*workFile, error) {
 	}
 	w := &workFile{f: f, held: st.Size()}
 	if w.held > 0 {
-		w.modTime = st.ModTime()
+		w.partial = schemes.Partial{ModTime: st.ModTime(), Record: readRecord(f)}
 	}
 	if _, err := f.Seek(w.held, io.SeekStart); err != nil {
 		f.Close()
@@ -242,13 +259,13 @@ func (w *workFile) ReadFrom(r io.Reader) (int64, error) {
 	return n, err
 }
 
-// stamp records the server's modification time of the data held as the
-// work file's own, so that a later resume sends it as the validator
-// (Request.ResumeModTime) and a changed resource is fetched whole.
-func (w *workFile) stamp(mod time.Time) {
-	if !mod.IsZero() && os.Chtimes(w.f.Name(), mod, mod) == nil {
-		w.modTime = mod
-	}
+// record stores what the data being written is copied from, as the
+// work file's resume record, and remembers it for a retry within this run.
+// Failing to store it (no extended attributes) only means a later run
+// judges the partial copy without it.
+func (w *workFile) record(rec schemes.ResumeRecord) {
+	w.partial.Record = &rec
+	writeRecord(w.f, rec)
 }
 
 func (w *workFile) reset() error {
@@ -256,7 +273,7 @@ func (w *workFile) reset() error {
 		return err
 	}
 	_, err := w.f.Seek(0, io.SeekStart)
-	w.held, w.modTime = 0, time.Time{}
+	w.held, w.partial = 0, schemes.Partial{}
 	return err
 }
 
@@ -311,4 +328,25 @@ func (p *progressWriter) ReadFrom(r io.Reader) (int64, error) {
 	p.done += n
 	p.fn(p.done, p.total)
 	return n, err
+}
+
+// renderInto writes a listing into the work file with render.
+func (c *Client) renderInto(loc schemes.Locator, w *workFile, resp *Response, res *Result, render func(io.Writer, schemes.Listing) error) error {
+	if render == nil {
+		return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
+			Msg: "the URL designates a listing, and no Render was given to write it"}
+	}
+	if err := w.reset(); err != nil {
+		return localError(loc, "write", err)
+	}
+	res.Listing = true
+	if err := render(w, resp.Listing); err != nil {
+		var se *schemes.Error
+		if errors.As(err, &se) {
+			return err
+		}
+		return localError(loc, "write", err)
+	}
+	res.Size, res.Bytes = w.held, w.held
+	return nil
 }

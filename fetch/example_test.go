@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
@@ -87,4 +88,65 @@ func ExampleClient_Explain() {
 	// GET /a%20b?q HTTP/1.1
 	// Host: www.example.com
 	// User-Agent: urlget/0.1
+}
+
+func ExampleClient_List() {
+	dir, _ := exampleFile("a greeting\n")
+	defer os.RemoveAll(dir)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+
+	var c fetch.Client
+	resp, err := c.List(context.Background(), "file://"+filepath.ToSlash(dir)+"/")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Listing.Close()
+	var lines []string
+	for e, err := range schemes.Entries(resp.Listing) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %d", e.Kind, e.Name, e.Size))
+	}
+	slices.Sort(lines) // entries come in the server's (here: the directory's) order
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	// Output:
+	// dir sub -1
+	// file greeting.txt 11
+}
+
+func ExampleClient_Stat() {
+	dir, url := exampleFile("twelve bytes")
+	defer os.RemoveAll(dir)
+
+	var c fetch.Client
+	e, err := c.Stat(context.Background(), url)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(e.Kind, e.Name, e.Size, e.Locator.Redacted() == url)
+	// Output: file greeting.txt 12 true
+}
+
+func ExampleProtocols() {
+	var c fetch.Client
+	// A script that takes URLs from users lets them name http and https only,
+	// and no server may redirect it anywhere else.
+	only, err := fetch.ParseProtocols("=http,https", c.AllProtocols(), c.AllProtocols())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c.Protocols, c.RedirectProtocols = only, only
+	_, err = c.Get(context.Background(), "ftp://ftp.example/pub/file")
+	fmt.Println(err)
+	fmt.Println("redirects by default:", c.DefaultRedirectProtocols().Has("telnet"), c.DefaultRedirectProtocols().Has("ftp"))
+	// Output:
+	// ftp://ftp.example/pub/file: scheme ftp is not allowed (--proto allows http,https)
+	// redirects by default: false true
 }

@@ -90,7 +90,8 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection re
 
 func newClient(h *fakeHandler) *Client {
 	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "t", Handler: h, Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes,
+		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
 	return &Client{Registry: r, RetryDelay: time.Millisecond}
 }
 
@@ -332,14 +333,15 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 func TestRedirectToLocalFileRefused(t *testing.T) {
 	h := &fakeHandler{redirects: map[string]string{"a": "file:///etc/passwd"}}
 	c := newClient(h)
-	c.Registry.Register(schemes.Scheme{Name: "file", Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }, Handler: h})
+	c.Registry.Register(schemes.Scheme{Name: "file", Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }, Handler: h,
+		Caps: schemes.Retrieves | schemes.Local})
 	_, err := c.Get(context.Background(), "t:a")
 	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "file:///etc/passwd") {
 		t.Fatalf("err = %v, want a safety refusal", err)
 	}
 }
 
-func TestPartialFileCarriesServerModTime(t *testing.T) {
+func TestPartialFileCarriesResumeRecord(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "out.bin")
 	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -350,29 +352,40 @@ func TestPartialFileCarriesServerModTime(t *testing.T) {
 	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err == nil {
 		t.Fatal("cut transfer succeeded")
 	}
-	if st, err := os.Stat(dest + PartSuffix); err != nil || !st.ModTime().Equal(mod) {
-		t.Fatalf("partial file mtime %v, want the server's %v (%v)", st.ModTime(), mod, err)
+	f, err := os.Open(dest + PartSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := readRecord(f)
+	f.Close()
+	if rec == nil {
+		t.Fatal("the partial copy has no resume record (does this file system keep user.* extended attributes?)")
+	}
+	if !rec.ModTime.Equal(mod) || rec.Size != 10 || rec.ETag != "W/x" {
+		t.Fatalf("record %+v, want the server's time, size and ETag", rec)
 	}
 	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.since[len(h.since)-1]; !got.Equal(mod) {
-		t.Fatalf("resume validator %v, want %v", got, mod)
+	got := h.partials[len(h.partials)-1]
+	if got.Record == nil || !got.Record.ModTime.Equal(mod) || got.Record.ETag != "W/x" || got.ModTime.IsZero() {
+		t.Fatalf("resume request carried %+v, want the record of the partial copy", got)
 	}
 }
 
-// modHandler reports a modification time and records the resume validator.
+// modHandler reports a modification time and ETag and records the
+// Partial each request carries.
 type modHandler struct {
 	*fakeHandler
-	mod   time.Time
-	since []time.Time
+	mod      time.Time
+	partials []schemes.Partial
 }
 
 func (h *modHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	h.since = append(h.since, req.ResumeModTime)
+	h.partials = append(h.partials, req.Partial)
 	r, err := h.fakeHandler.Fetch(ctx, req)
 	if r != nil {
-		r.ModTime = h.mod
+		r.ModTime, r.ETag = h.mod, "W/x"
 	}
 	return r, err
 }

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -11,7 +12,9 @@ const maxRetryDelay = 10 * time.Minute
 
 // retry runs op, and again up to c.Retries more times while it fails with
 // an error marked retryable, waiting RetryDelay, then twice that, and so on.
-// The wait ends early, with ctx's error, if ctx is done.
+// A server's Retry-After (schemes.Error.RetryAfter) longer than the wait
+// replaces it, up to maxRetryDelay. The wait ends early, with the last
+// error, if ctx is done.
 func (c *Client) retry(ctx context.Context, op func() error) error {
 	delay := c.RetryDelay
 	if delay <= 0 {
@@ -22,8 +25,13 @@ func (c *Client) retry(ctx context.Context, op func() error) error {
 		if err == nil || attempt >= c.Retries || !schemes.IsRetryable(err) {
 			return err
 		}
-		c.notify("%v; retrying in %v (%d of %d)", err, delay, attempt+1, c.Retries)
-		t := time.NewTimer(delay)
+		wait := delay
+		var se *schemes.Error
+		if errors.As(err, &se) && se.RetryAfter > wait {
+			wait = min(se.RetryAfter, maxRetryDelay)
+		}
+		c.notify("%v; retrying in %v (%d of %d)", err, wait, attempt+1, c.Retries)
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -19,33 +19,39 @@ var errHelp = errors.New("help requested")
 
 // options are the parsed command line of a retrieval.
 type options struct {
-	urls        []string
-	outputs     []string // -o, the i-th for the i-th URL
-	remoteName  bool     // -O
-	outputDir   string
-	resume      bool // -C -
-	silent      bool
-	showError   bool
-	verbose     bool
-	connectTO   time.Duration
-	maxTime     time.Duration
-	idleTO      time.Duration
-	retries     int
-	retryDelay  time.Duration
-	proxy       string
-	inputFile   string
-	json        bool
-	explain     bool
-	allowPorts  []int
-	noFileFTP   bool
-	remoteTime  bool
-	insecure    bool
-	caFile      string
-	user        string
-	maxRedirs   int
-	sslReqd     bool
-	progressBar bool // decided from the terminal, not a flag
-	schemes     []schemeFlags
+	urls       []string
+	outputs    []string // -o, the i-th for the i-th URL
+	remoteName bool     // -O
+	outputDir  string
+	resume     bool // -C -
+	silent     bool
+	showError  bool
+	verbose    bool
+	connectTO  time.Duration
+	maxTime    time.Duration
+	idleTO     time.Duration
+	retries    int
+	retryDelay time.Duration
+	proxy      string
+	inputFile  string
+	json       bool
+	explain    bool
+	allowPorts []int
+	noFileFTP  bool
+	remoteTime bool
+	insecure   bool
+	caFile     string
+	user       string
+	maxRedirs  int
+	sslReqd    bool
+	long       bool   // --long: listings like ls -l
+	proto      string // --proto: schemes the URLs may use
+	protoRedir string // --proto-redir: schemes redirects may lead to
+	// locationTrusted (--location-trusted) sends -u credentials to every
+	// host a redirect leads to.
+	locationTrusted bool
+	progressBar     bool // decided from the terminal, not a flag
+	schemes         []schemeFlags
 }
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -83,6 +89,10 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")
 	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS where a scheme can upgrade to it (ftp AUTH TLS, nntp and smtp STARTTLS), or fail")
 	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
+	fs.StringVar(&o.proto, "proto", "", "only use the schemes in `LIST` for the URLs given (curl syntax: =http,https or -all,+ftp; all by default)")
+	fs.StringVar(&o.protoRedir, "proto-redir", "", "let redirects lead only to the schemes in `LIST` (curl syntax; default: retrieval schemes, never mailto, telnet or file)")
+	fs.BoolVar(&o.locationTrusted, "location-trusted", false, "send -u credentials to the hosts redirects lead to as well")
+	fs.BoolVar(&o.long, "long", false, "list directories, menus and groups like ls -l (kind, size, time, name)")
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	o.schemes = perSchemeFlags()
 	for _, s := range o.schemes {

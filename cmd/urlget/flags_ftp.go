@@ -19,7 +19,6 @@ type ftpFlags struct {
 	netrc     bool
 	netrcFile string
 	ssl       bool
-	long      bool
 }
 
 func (f *ftpFlags) add(fs *pflag.FlagSet) {
@@ -28,11 +27,10 @@ func (f *ftpFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.netrc, "netrc", false, "ftp: take logins for hosts the URL names no user for from ~/.netrc")
 	fs.StringVar(&f.netrcFile, "netrc-file", "", "ftp: like --netrc, with the netrc `FILE` given")
 	fs.BoolVar(&f.ssl, "ftp-ssl", false, "ftp: AUTH TLS on the control connection and PROT P for data; fail if the server refuses")
-	fs.BoolVar(&f.long, "long", false, "ftp: list directories like ls -l (kind, size, time, name)")
 }
 
 func (f *ftpFlags) apply(cfg *fetch.Config) error {
-	h := &ftp.Handler{AnonPassword: f.anonPass, Long: f.long, ExplicitTLS: f.ssl || cfg.RequireTLS}
+	h := &ftp.Handler{AnonPassword: f.anonPass, ExplicitTLS: f.ssl || cfg.RequireTLS}
 	switch {
 	case f.netrcFile != "":
 		h.Netrc = f.netrcFile

@@ -12,7 +12,7 @@ func TestFTPFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	f := &ftpFlags{}
 	f.add(fs)
-	if err := fs.Parse([]string{"--ftp-anon-password", "me@example.org", "--ftp-ssl", "--long", "--netrc-file", "/x/netrc"}); err != nil {
+	if err := fs.Parse([]string{"--ftp-anon-password", "me@example.org", "--ftp-ssl", "--netrc-file", "/x/netrc"}); err != nil {
 		t.Fatal(err)
 	}
 	var cfg fetch.Config
@@ -20,7 +20,7 @@ func TestFTPFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := cfg.FTP
-	if h == nil || h.AnonPassword != "me@example.org" || !h.ExplicitTLS || !h.Long || h.Netrc != "/x/netrc" {
+	if h == nil || h.AnonPassword != "me@example.org" || !h.ExplicitTLS || h.Netrc != "/x/netrc" {
 		t.Errorf("handler %+v", h)
 	}
 	// --ssl-reqd, a flag of all TLS-capable schemes, means AUTH TLS for ftp.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,16 +18,15 @@ import (
 
 // report is the --json object printed for each URL.
 type report struct {
-	URL        string          `json:"url"`
-	Scheme     string          `json:"scheme"`
-	Output     *string         `json:"output"`
-	Bytes      int64           `json:"bytes"`
-	Size       *int64          `json:"size"`
-	Type       string          `json:"type,omitempty"`
-	ModTime    *time.Time      `json:"modtime"`
-	DurationMS int64           `json:"duration_ms"`
-	Entries    []schemes.Entry `json:"entries,omitempty"`
-	Error      *reportError    `json:"error"`
+	URL        string       `json:"url"`
+	Scheme     string       `json:"scheme"`
+	Output     *string      `json:"output"`
+	Bytes      int64        `json:"bytes"`
+	Size       *int64       `json:"size"`
+	Type       string       `json:"type,omitempty"`
+	ModTime    *time.Time   `json:"modtime"`
+	DurationMS int64        `json:"duration_ms"`
+	Error      *reportError `json:"error"`
 }
 
 type reportError struct {
@@ -109,6 +107,21 @@ func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, erro
 	}
 	if o.maxRedirs == 0 {
 		c.MaxRedirects = -1
+	}
+	c.LocationTrusted = o.locationTrusted
+	if o.proto != "" {
+		p, err := fetch.ParseProtocols(o.proto, c.AllProtocols(), c.AllProtocols())
+		if err != nil {
+			return nil, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "proto", Msg: "--proto", Err: err}
+		}
+		c.Protocols = p
+	}
+	if o.protoRedir != "" {
+		p, err := fetch.ParseProtocols(o.protoRedir, c.DefaultRedirectProtocols(), c.AllProtocols())
+		if err != nil {
+			return nil, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "proto-redir", Msg: "--proto-redir", Err: err}
+		}
+		c.RedirectProtocols = p
 	}
 	if o.verbose {
 		t := transport.NewTrace(stderr)
@@ -193,7 +206,11 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 	}
 	start := time.Now()
 	rep := &report{URL: schemes.RedactString(raw)}
-	err := o.retrieveInto(ctx, c, i, raw, stdout, stderr, rep)
+	var je *jsonEntries
+	if o.json {
+		je = &jsonEntries{w: stdout}
+	}
+	listing, err := o.retrieveInto(ctx, c, i, raw, stdout, stderr, rep, je)
 	if err != nil {
 		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactMessage(err)}
 		var se *schemes.Error
@@ -203,47 +220,75 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 	}
 	if o.json {
 		rep.DurationMS = time.Since(start).Milliseconds()
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if jerr := enc.Encode(rep); jerr != nil && err == nil {
+		if jerr := je.finish(rep, listing); jerr != nil && err == nil {
 			err = jerr
 		}
 	}
 	return err
 }
 
-func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, stdout, stderr io.Writer, rep *report) error {
+// retrieveInto carries out one URL, to stdout or a file, and says whether
+// it turned out to be a listing (whose entries je, when set, has streamed
+// into the --json report).
+func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, stdout, stderr io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
 	loc, err := c.Parse(raw)
 	if err != nil {
-		return err
+		return false, err
 	}
 	rep.URL, rep.Scheme = loc.Redacted(), loc.Generic().Scheme
 	dest, err := o.destination(i, loc)
 	if err != nil {
-		return err
+		return false, err
 	}
+	var each func(schemes.Entry) error
+	if je != nil {
+		each = je.add
+	}
+	text := listingText{long: o.long}
 	bar := o.newBar(stderr, loc)
 	defer bar.done()
 	if dest != "" {
 		rep.Output = &dest
 		res, err := c.DownloadLocator(ctx, loc, dest, fetch.DownloadOptions{
 			Resume: o.resume, RemoteTime: o.remoteTime, Progress: bar.update,
+			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
 		if err != nil {
-			return err
+			return false, err
 		}
-		o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime, res.Entries)
-		return nil
+		o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
+		return res.Listing, nil
 	}
 	if o.resume {
-		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, URL: loc.Redacted(),
+		return false, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Msg: "-C - needs an output file (-o or -O) to continue"}
 	}
 	resp, err := c.GetLocator(ctx, loc, fetch.Resume{})
 	if err != nil {
-		return err
+		return false, err
 	}
-	defer resp.Body.Close()
+	defer resp.Close()
+	if resp.Listing != nil {
+		o.fillReport(rep, resp.URL, 0, -1, resp.Type, resp.ModTime)
+		if je != nil {
+			for e, err := range schemes.Entries(resp.Listing) {
+				if err != nil {
+					return true, err
+				}
+				if err := je.add(e); err != nil {
+					return true, err
+				}
+			}
+			return true, resp.Listing.Close()
+		}
+		cw := &byteCounter{w: stdout}
+		err := text.render(cw, resp.Listing, nil)
+		rep.Bytes = cw.n
+		if cerr := resp.Listing.Close(); err == nil {
+			err = cerr
+		}
+		return true, err
+	}
 	var w io.Writer = stdout
 	if f, ok := stdout.(*os.File); ok && !transport.SpliceSafe(f) {
 		// A terminal may refuse a splice after the bytes have left the
@@ -251,25 +296,37 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		w = struct{ io.Writer }{f}
 	}
 	if o.json {
-		w = io.Discard // stdout carries the JSON report; the listing goes in it
+		w = io.Discard // stdout carries the JSON report
 	}
 	n, err := io.Copy(w, progressReader(resp.Body, resp.Size, bar.update))
-	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime, resp.Entries)
+	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if resp.Size >= 0 && n != resp.Size && resp.Entries == nil {
-		return &schemes.Error{Scheme: rep.Scheme, Phase: "verify", Kind: schemes.KindProtocol, URL: rep.URL,
+	if resp.Size >= 0 && n != resp.Size {
+		return false, &schemes.Error{Scheme: rep.Scheme, Phase: "verify", Kind: schemes.KindProtocol, URL: rep.URL,
 			Msg: fmt.Sprintf("transfer truncated: got %d of %d bytes", n, resp.Size)}
 	}
-	return nil
+	return false, nil
 }
 
-func (o *options) fillReport(rep *report, loc schemes.Locator, n, size int64, typ string, mod time.Time, entries []schemes.Entry) {
+// byteCounter counts what passes through it.
+type byteCounter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (o *options) fillReport(rep *report, loc schemes.Locator, n, size int64, typ string, mod time.Time) {
 	if loc != nil {
 		rep.URL = loc.Redacted()
 	}
-	rep.Bytes, rep.Type, rep.Entries = n, typ, entries
+	rep.Bytes, rep.Type = n, typ
 	if size >= 0 {
 		rep.Size = &size
 	}

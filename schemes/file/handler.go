@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -35,12 +34,14 @@ var (
 	_ schemes.Handler   = (*Handler)(nil)
 	_ schemes.Explainer = (*Handler)(nil)
 	_ schemes.Lister    = (*Handler)(nil)
+	_ schemes.Stater    = (*Handler)(nil)
 )
 
 // Fetch opens the local file or directory req.URL names, or redirects a
 // remote one to ftp. For a file, Body is the open file positioned at
-// req.Offset (Response.Offset says where it starts); for a directory,
-// Entries lists it and Body is the listing, one name a line.
+// req.Offset when the resume rule allows (Response.Offset says where it
+// starts); for a directory, Listing streams its entries (see List) and
+// Body is nil.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	f, tr, err := h.start(ctx, req)
 	if err != nil {
@@ -49,18 +50,12 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if !isLocal(f) {
 		return h.remote(f, tr)
 	}
-	file, err := os.Open(f.Path)
+	file, fi, err := open(f)
 	if err != nil {
-		return nil, fsError(f, "open", err)
-	}
-	fi, err := file.Stat()
-	if err != nil {
-		file.Close()
-		return nil, fsError(f, "stat", err)
+		return nil, err
 	}
 	if fi.IsDir() {
-		file.Close()
-		return h.directory(ctx, f, fi)
+		return directory(ctx, f, file, fi), nil
 	}
 	if !fi.Mode().IsRegular() {
 		// A FIFO or device would block or never end; a fetch names data.
@@ -68,7 +63,8 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		return nil, &schemes.Error{Scheme: "file", Phase: "open", Kind: schemes.KindUnsupported, URL: f.Redacted(),
 			Msg: fmt.Sprintf("%s is not a regular file (%s)", f.Path, fi.Mode().Type())}
 	}
-	resp := &schemes.Response{Size: fi.Size(), ModTime: fi.ModTime(), Name: baseName(f.Path)}
+	resp := &schemes.Response{Kind: schemes.EntryFile, Size: fi.Size(), ModTime: fi.ModTime(), Precision: timePrecision,
+		Name: baseName(f.Path)}
 	if off := resumeOffset(req, fi, tr); off > 0 {
 		if _, err := file.Seek(off, io.SeekStart); err != nil {
 			file.Close()
@@ -80,40 +76,64 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	return resp, nil
 }
 
-// resumeOffset is where a resumed retrieval starts: req.Offset, unless the
-// file changed since the local copy was written (its modification time is
-// later than req.ResumeModTime, compared to the second as HTTP dates are)
-// or is shorter than the offset, in which case everything is sent again so
-// that stale data is never appended to.
-func resumeOffset(req *schemes.Request, fi fs.FileInfo, tr schemes.Trace) int64 {
-	off := req.Offset
-	if off <= 0 {
-		return 0
-	}
-	if !req.ResumeModTime.IsZero() && fi.ModTime().Truncate(time.Second).After(req.ResumeModTime.Truncate(time.Second)) {
-		tr.Info("file changed since the partial copy was written; sending it from the start")
-		return 0
-	}
-	if off > fi.Size() {
-		tr.Info(fmt.Sprintf("file is shorter (%d bytes) than the resume offset %d; sending it from the start", fi.Size(), off))
-		return 0
-	}
-	return off
-}
-
-// List returns the entries of the local directory req.URL names, sorted by
-// name. A file URL on another host cannot be listed here: List has no way
-// to redirect, so it fails with KindUnsupported naming the ftp URL to list.
-func (h *Handler) List(ctx context.Context, req *schemes.Request) ([]schemes.Entry, error) {
-	f, _, err := h.start(ctx, req)
+// List returns a Response whose Listing streams the entries of the local
+// directory req.URL names, in the order the file system returns them
+// (callers sort). A file URL on another host is answered with the same
+// redirect to ftp as Fetch gives; a path that is not a directory fails
+// with KindUsage.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	f, tr, err := h.start(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	if !isLocal(f) {
-		return nil, &schemes.Error{Scheme: "file", Phase: "list", Kind: schemes.KindUnsupported, URL: f.Redacted(),
-			Msg: fmt.Sprintf("host %q is not this machine; list %s instead", f.Host, f.FTP())}
+		return h.remote(f, tr)
 	}
-	return readDir(ctx, f)
+	dir, fi, err := open(f)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		dir.Close()
+		return nil, &schemes.Error{Scheme: "file", Phase: "list", Kind: schemes.KindUsage, URL: f.Redacted(), Part: "path",
+			Msg: fmt.Sprintf("%s is not a directory", f.Path)}
+	}
+	return directory(ctx, f, dir, fi), nil
+}
+
+// Stat describes what req.URL names without opening it: os.Lstat, so a
+// symbolic link is EntryLink (a path ending in "/" is the directory it
+// points to). Size is known for regular files only. A file URL on another
+// host is answered with the same redirect to ftp as Fetch gives.
+func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	f, tr, err := h.start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if !isLocal(f) {
+		return h.remote(f, tr)
+	}
+	fi, err := os.Lstat(f.Path)
+	if err != nil {
+		return nil, fsError(f, "stat", err)
+	}
+	r := &schemes.Response{ModTime: fi.ModTime(), Precision: timePrecision, Name: baseName(f.Path)}
+	r.Kind, r.Size = kindOf(fi)
+	return r, nil
+}
+
+// open opens what f names and reads its file information.
+func open(f *URL) (*os.File, fs.FileInfo, error) {
+	file, err := os.Open(f.Path)
+	if err != nil {
+		return nil, nil, fsError(f, "open", err)
+	}
+	fi, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, nil, fsError(f, "stat", err)
+	}
+	return file, fi, nil
 }
 
 // Explain returns the plan: "open /path" (and "seek N" when resuming),
@@ -173,7 +193,7 @@ func (h *Handler) remote(f *URL, tr schemes.Trace) (*schemes.Response, error) {
 	}
 	to := f.FTP()
 	tr.Info(fmt.Sprintf("host %q is not this machine; retrieving %s instead (RFC 1738 §3.10, libwww)", f.Host, to))
-	return &schemes.Response{Body: io.NopCloser(strings.NewReader("")), Size: -1, Redirect: to}, nil
+	return &schemes.Response{Size: -1, Redirect: to}, nil
 }
 
 func (h *Handler) noFTPError(f *URL) error {

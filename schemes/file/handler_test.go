@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // recTrace records every traced line.
@@ -74,48 +76,9 @@ func TestFetchFile(t *testing.T) {
 	if got := readAll(t, r); got != "0123456789" {
 		t.Errorf("body %q", got)
 	}
-	if r.Size != 10 || r.Offset != 0 || r.Name != "a b.txt" || !r.ModTime.Equal(mt) || r.Entries != nil {
+	if r.Size != 10 || r.Offset != 0 || r.Name != "a b.txt" || !r.ModTime.Equal(mt) || r.Listing != nil ||
+		r.Kind != schemes.EntryFile || r.Precision != time.Nanosecond {
 		t.Errorf("response %+v", r)
-	}
-
-	// Resume.
-	req.Offset = 4
-	r, err = h.Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := readAll(t, r); got != "456789" || r.Offset != 4 || r.Size != 10 {
-		t.Errorf("resume: body %q offset %d size %d", got, r.Offset, r.Size)
-	}
-	// Unchanged since the partial copy (same second): still resumes.
-	req.ResumeModTime = mt.Add(300 * time.Millisecond)
-	if r, err = h.Fetch(context.Background(), req); err != nil || r.Offset != 4 {
-		t.Errorf("resume with same modtime: offset %d err %v", r.Offset, err)
-	}
-	r.Body.Close()
-	// Changed since: everything again, Offset 0.
-	req.ResumeModTime = mt.Add(-time.Hour)
-	r, err = h.Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := readAll(t, r); got != "0123456789" || r.Offset != 0 {
-		t.Errorf("changed file: body %q offset %d", got, r.Offset)
-	}
-	// Offset past the end: the file shrank, send it all.
-	req.ResumeModTime, req.Offset = time.Time{}, 11
-	if r, err = h.Fetch(context.Background(), req); err != nil || r.Offset != 0 {
-		t.Errorf("offset past end: offset %d err %v", r.Offset, err)
-	}
-	r.Body.Close()
-	// Offset at the end: complete, empty body.
-	req.Offset = 10
-	r, err = h.Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := readAll(t, r); got != "" || r.Offset != 10 {
-		t.Errorf("offset at end: body %q offset %d", got, r.Offset)
 	}
 }
 
@@ -142,54 +105,97 @@ func TestFetchDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "c\nd"), nil, 0o644)
+	want := map[string]struct {
+		target string
+		kind   schemes.EntryKind
+		size   int64
+		url    string
+	}{
+		"a-link": {"b.txt", schemes.EntryLink, -1, fileURL(dir) + "/a-link"},
+		"b.txt":  {"", schemes.EntryFile, 5, fileURL(dir) + "/b.txt"},
+		"c\nd":   {"", schemes.EntryFile, 0, fileURL(dir) + "/c%0Ad"},
+		"sub":    {"", schemes.EntryDir, -1, fileURL(dir) + "/sub/"},
+	}
 	h := &Handler{}
+	type call func(context.Context, *schemes.Request) (*schemes.Response, error)
 	for _, raw := range []string{fileURL(dir), fileURL(dir) + "/"} {
-		req, _ := request(t, raw)
-		r, err := h.Fetch(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := readAll(t, r), "a-link\nb.txt\nc?d\nsub/\n"; got != want {
-			t.Errorf("listing %q, want %q", got, want)
-		}
-		if r.Name != filepath.Base(dir) || r.Size != int64(len("a-link\nb.txt\nc?d\nsub/\n")) {
-			t.Errorf("response %+v", r)
-		}
-		want := []struct {
-			name, target string
-			kind         schemes.EntryKind
-			size         int64
-		}{
-			{"a-link", "b.txt", schemes.EntryLink, -1},
-			{"b.txt", "", schemes.EntryFile, 5},
-			{"c\nd", "", schemes.EntryFile, 0},
-			{"sub", "", schemes.EntryDir, -1},
-		}
-		if len(r.Entries) != len(want) {
-			t.Fatalf("entries %+v", r.Entries)
-		}
-		for i, w := range want {
-			e := r.Entries[i]
-			if e.Name != w.name || e.Kind != w.kind || e.Size != w.size || e.Target != w.target || e.ModTime.IsZero() {
-				t.Errorf("entry %d = %+v, want %+v", i, e, w)
+		for name, do := range map[string]call{"Fetch": h.Fetch, "List": h.List} {
+			req, _ := request(t, raw)
+			r, err := do(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Body != nil || r.Listing == nil || r.Kind != schemes.EntryDir || r.Name != filepath.Base(dir) ||
+				r.Size != -1 || r.ModTime.IsZero() {
+				t.Errorf("%s %s: response %+v", name, raw, r)
+			}
+			entries, err := schemes.ReadAll(r.Listing)
+			if err != nil || len(entries) != len(want) {
+				t.Fatalf("%s %s: entries %+v, %v", name, raw, entries, err)
+			}
+			for _, e := range entries {
+				w, ok := want[e.Name]
+				if !ok || e.Kind != w.kind || e.Size != w.size || e.Target != w.target || e.ModTime.IsZero() ||
+					e.Precision != time.Nanosecond || e.Title != "" {
+					t.Errorf("%s %s: entry %+v, want %+v", name, raw, e, w)
+					continue
+				}
+				if got := e.Locator.String(); got != w.url {
+					t.Errorf("%s: Locator %q, want %q", e.Name, got, w.url)
+				}
+				// The Locator round-trips and fetches the item itself.
+				back, err := parse(e.Locator.String())
+				if err != nil || back.Path != e.Locator.(*URL).Path || !schemestest.Same(back, e.Locator) {
+					t.Errorf("%s: Locator %q does not round-trip: %v", e.Name, e.Locator, err)
+				}
+				if e.Kind == schemes.EntryFile {
+					got, err := h.Fetch(context.Background(), &schemes.Request{URL: e.Locator})
+					if err != nil || readAll(t, got) != map[string]string{"b.txt": "hello", "c\nd": ""}[e.Name] {
+						t.Errorf("%s: fetching the Locator: %v", e.Name, err)
+					}
+				}
 			}
 		}
-		if got, want := r.Entries[3].URL, fileURL(dir)+"/sub/"; got != want {
-			t.Errorf("sub URL %q, want %q", got, want)
-		}
-		if got, want := r.Entries[2].URL, fileURL(dir)+"/c%0Ad"; got != want {
-			t.Errorf("c\\nd URL %q, want %q", got, want)
-		}
 	}
+	// Listing a file is a usage error naming the path.
+	req, _ := request(t, fileURL(dir)+"/b.txt")
+	var se *schemes.Error
+	if _, err := h.List(context.Background(), req); !errors.As(err, &se) || se.Kind != schemes.KindUsage || se.Part != "path" {
+		t.Errorf("List(file) = %v, want KindUsage on the path", err)
+	}
+}
+
+// TestListStreams: a listing is read a batch at a time in the file
+// system's order (not sorted), and stops at once when its context ends.
+func TestListStreams(t *testing.T) {
+	dir := t.TempDir()
+	const n = readDirBatch*2 + 7
+	for i := range n {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d", i)), nil, 0o644)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	req, _ := request(t, fileURL(dir))
-	entries, err := h.List(context.Background(), req)
-	if err != nil || len(entries) != 4 || entries[0].Name != "a-link" {
-		t.Errorf("List = %+v, %v", entries, err)
+	r, err := (&Handler{}).List(ctx, req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Listing a file is "not a directory".
-	req, _ = request(t, fileURL(dir)+"/b.txt")
-	if _, err := h.List(context.Background(), req); schemes.KindOf(err) != schemes.KindNotFound {
-		t.Errorf("List(file) = %v, want KindNotFound", err)
+	defer r.Close()
+	d, _ := os.Open(dir)
+	order, _ := d.Readdirnames(-1)
+	d.Close()
+	for i := range readDirBatch + 1 {
+		e, err := r.Listing.Next()
+		if err != nil || e.Name != order[i] {
+			t.Fatalf("entry %d: %q, %v; want %q (directory order)", i, e.Name, err, order[i])
+		}
+	}
+	cancel()
+	if _, err := r.Listing.Next(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Next after cancel: %v, want canceled", err)
+	}
+	if err := r.Close(); err != nil {
+		t.Errorf("Close: %v", err)
 	}
 }
 
@@ -268,11 +274,16 @@ func TestFetchRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Redirect != "ftp://ftp.example.com/pub/a%20b.txt" {
-		t.Errorf("Redirect = %q", r.Redirect)
+	if r.Redirect != "ftp://ftp.example.com/pub/a%20b.txt" || r.Body != nil || r.Listing != nil {
+		t.Errorf("response %+v", r)
 	}
-	if got := readAll(t, r); got != "" {
-		t.Errorf("body %q", got)
+	// List and Stat refer the caller to the same place.
+	for name, do := range map[string]func(context.Context, *schemes.Request) (*schemes.Response, error){
+		"List": (&Handler{}).List, "Stat": (&Handler{}).Stat,
+	} {
+		if r, err := do(context.Background(), req); err != nil || r.Redirect != "ftp://ftp.example.com/pub/a%20b.txt" {
+			t.Errorf("%s: %+v, %v", name, r, err)
+		}
 	}
 	if !strings.Contains(tr.String(), "* host \"ftp.example.com\" is not this machine; retrieving ftp://ftp.example.com/pub/a%20b.txt") {
 		t.Errorf("trace %q", tr)
@@ -287,6 +298,7 @@ func TestFetchRemote(t *testing.T) {
 		"Fetch":   func() error { _, err := h.Fetch(context.Background(), req); return err },
 		"Explain": func() error { _, err := h.Explain(req); return err },
 		"List":    func() error { _, err := h.List(context.Background(), req); return err },
+		"Stat":    func() error { _, err := h.Stat(context.Background(), req); return err },
 	} {
 		err := call()
 		var e *schemes.Error
@@ -294,7 +306,7 @@ func TestFetchRemote(t *testing.T) {
 			t.Errorf("%s with NoFTP: err = %v, want KindUnsupported", name, err)
 			continue
 		}
-		if name != "List" && !strings.Contains(e.Error(), "--no-file-ftp") {
+		if !strings.Contains(e.Error(), "--no-file-ftp") {
 			t.Errorf("%s with NoFTP: message %q does not name --no-file-ftp", name, e)
 		}
 	}
@@ -344,7 +356,8 @@ func TestSchemes(t *testing.T) {
 	}
 	h := &Handler{}
 	s = Schemes(h)
-	if s[0].Handler != h {
+	if s[0].Handler != h || s[0].Caps != schemes.Retrieves|schemes.Lists|schemes.Stats|schemes.Resumes|schemes.Local ||
+		s[0].Caps.Redirectable() {
 		t.Errorf("Schemes(h) = %+v", s)
 	}
 	r := schemes.NewRegistry()

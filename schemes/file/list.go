@@ -2,89 +2,101 @@ package file
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// directory answers a fetch of a directory: its entries, and as Body the
-// listing rendered one name a line, directories with a trailing "/".
-func (h *Handler) directory(ctx context.Context, f *URL, fi fs.FileInfo) (*schemes.Response, error) {
-	entries, err := readDir(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	text := render(entries)
+// readDirBatch is how many names one read of a directory returns: a
+// directory of millions of names is streamed, never held whole.
+const readDirBatch = 256
+
+// timePrecision is the Precision of the times this package reports. The
+// file system's times are read as they are kept, to the nanosecond where
+// it keeps nanoseconds (ext4, XFS, APFS, NTFS in 100 ns); one that keeps
+// less (FAT's 2 s, ext3's 1 s) gives times already truncated, which still
+// compare equal to themselves, and every comparison of times (Entry's
+// SameTime, the resume rule) is at least a second coarse anyway.
+const timePrecision = time.Nanosecond
+
+// directory answers a fetch or list of the directory f names, whose open
+// file is dir: a Response whose Listing streams the entries, in the order
+// the file system returns them (callers sort), and that owns dir.
+func directory(ctx context.Context, f *URL, dir *os.File, fi fs.FileInfo) *schemes.Response {
 	return &schemes.Response{
-		Body:    io.NopCloser(strings.NewReader(text)),
-		Size:    int64(len(text)),
-		Type:    "text/plain; charset=utf-8",
-		ModTime: fi.ModTime(),
-		Name:    baseName(f.Path),
-		Entries: entries,
-	}, nil
+		Listing:   listing(ctx, f, dir),
+		Kind:      schemes.EntryDir,
+		Size:      -1,
+		ModTime:   fi.ModTime(),
+		Precision: timePrecision,
+		Name:      baseName(f.Path),
+	}
 }
 
-// readDir lists the directory f names. Entries describe the directory
-// items themselves (lstat), so a symbolic link is EntryLink with its Target
-// rather than whatever it points to. Sizes are known for regular files
-// only; -1 otherwise.
-func readDir(ctx context.Context, f *URL) ([]schemes.Entry, error) {
-	des, err := os.ReadDir(f.Path) // sorted by name
-	if err != nil {
-		return nil, fsError(f, "readdir", err)
-	}
+// listing streams the entries of the directory f, open as dir, reading
+// readDirBatch names at a time. Entries describe the directory items
+// themselves (lstat), so that a symbolic link is EntryLink with its Target
+// rather than whatever it points to. Closing the listing closes dir.
+func listing(ctx context.Context, f *URL, dir *os.File) schemes.Listing {
 	dirPath := strings.TrimSuffix(f.Path, "/")
-	entries := make([]schemes.Entry, 0, len(des))
-	for _, de := range des {
+	var batch []os.DirEntry
+	var readErr error // what ended the last read, for after its entries
+	next := func() (schemes.Entry, error) {
 		if err := ctx.Err(); err != nil {
-			return nil, ctxError(f, "readdir", err)
+			return schemes.Entry{}, ctxError(f, "readdir", err)
 		}
-		e := schemes.Entry{Name: de.Name(), Kind: schemes.EntryOther, Size: -1}
-		full := dirPath + "/" + de.Name()
-		if info, err := de.Info(); err == nil {
-			e.ModTime = info.ModTime()
-			switch mode := info.Mode(); {
-			case mode.IsRegular():
-				e.Kind, e.Size = schemes.EntryFile, info.Size()
-			case mode.IsDir():
-				e.Kind = schemes.EntryDir
-			case mode&fs.ModeSymlink != 0:
-				e.Kind = schemes.EntryLink
-				e.Target, _ = os.Readlink(full)
+		for len(batch) == 0 {
+			if readErr != nil {
+				if errors.Is(readErr, io.EOF) {
+					return schemes.Entry{}, io.EOF
+				}
+				return schemes.Entry{}, fsError(f, "readdir", readErr)
 			}
-		} // else: removed while we listed it; keep the name, kind "other"
-		item := &URL{Host: f.Host, Path: full}
-		if e.Kind == schemes.EntryDir {
-			item.Path += "/"
+			batch, readErr = dir.ReadDir(readDirBatch)
 		}
-		item.g = schemes.URL{Scheme: "file", Authority: true, Host: f.Host, HasPath: true, Path: escapePath(item.Path)}
-		e.URL = item.g.String()
-		entries = append(entries, e)
+		de := batch[0]
+		batch = batch[1:]
+		return entry(f.Host, dirPath+"/"+de.Name(), de), nil
 	}
-	return entries, nil
+	return schemes.ListingFunc(next, dir.Close)
 }
 
-// render writes one name a line, directories with a trailing "/". Control
-// characters in names become "?" (as ls does on a terminal) so that a name
-// holding a newline cannot pose as two entries; Entries keep the real names.
-func render(entries []schemes.Entry) string {
-	var b strings.Builder
-	for _, e := range entries {
-		for i := 0; i < len(e.Name); i++ {
-			c := e.Name[i]
-			if c < 0x20 || c == 0x7F {
-				c = '?'
-			}
-			b.WriteByte(c)
+// entry describes the directory item de, whose full path is full. An item
+// removed while the directory is listed keeps its name, of kind unknown.
+func entry(host, full string, de os.DirEntry) schemes.Entry {
+	e := schemes.Entry{Kind: schemes.EntryUnknown, Size: -1}
+	e.SetName(de.Name())
+	if info, err := de.Info(); err == nil {
+		e.Kind, e.Size = kindOf(info)
+		e.ModTime, e.Precision = info.ModTime(), timePrecision
+		if e.Kind == schemes.EntryLink {
+			e.Target, _ = os.Readlink(full)
 		}
-		if e.Kind == schemes.EntryDir {
-			b.WriteByte('/')
-		}
-		b.WriteByte('\n')
 	}
-	return b.String()
+	if e.Kind == schemes.EntryDir {
+		full += "/"
+	}
+	e.Locator = newURL(host, full, nil)
+	return e
+}
+
+// kindOf is what fi's mode says the item is, with its size when it has a
+// meaningful one (regular files; -1 otherwise). Devices, FIFOs and sockets
+// are EntryUnknown: they hold no document (Fetch refuses them) and are no
+// container.
+func kindOf(fi fs.FileInfo) (schemes.EntryKind, int64) {
+	switch m := fi.Mode(); {
+	case m.IsRegular():
+		return schemes.EntryFile, fi.Size()
+	case m.IsDir():
+		return schemes.EntryDir, -1
+	case m&fs.ModeSymlink != 0:
+		return schemes.EntryLink, -1
+	}
+	return schemes.EntryUnknown, -1
 }

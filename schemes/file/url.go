@@ -75,13 +75,19 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if err != nil {
 		return nil, schemes.SyntaxError(u.Scheme, u.Redacted(), "path", err.Error())
 	}
-	f := &URL{Host: u.Host, Path: path}
+	return newURL(u.Host, path, u.Fragment), nil
+}
+
+// newURL returns the URL of the decoded absolute path on host, in the
+// canonical form String writes.
+func newURL(host, path string, fragment *string) *URL {
+	f := &URL{Host: host, Path: path}
 	f.g = schemes.URL{
-		Scheme: "file", Authority: true, Host: u.Host, HasPath: true,
-		Path: escapePath(path), Fragment: u.Fragment,
+		Scheme: "file", Authority: true, Host: host, HasPath: true,
+		Path: escapePath(path), Fragment: fragment,
 	}
 	f.g.Opaque = "/" + f.g.Path
-	return f, nil
+	return f
 }
 
 // decodePath turns the escaped url-path (without the "/" after the host)

@@ -67,22 +67,30 @@ func (a Attributes) Views() []View {
 	}
 	var vs []View
 	for _, l := range b.Lines {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
+		if v, ok := parseView(l); ok {
+			vs = append(vs, v)
 		}
-		spec, size, _ := strings.Cut(l, ":")
-		typ, lang, _ := strings.Cut(strings.TrimSpace(spec), " ")
-		vs = append(vs, View{Type: typ, Language: strings.TrimSpace(lang), Size: strings.TrimSpace(size)})
 	}
 	return vs
 }
 
-// ParseAttributes reads an attribute reply (after any Gopher+ header) to
-// its end or a "." line: blocks start at lines beginning with "+NAME:",
-// content lines begin with a space; other lines are kept in a block named
-// "" so nothing is lost. A new +INFO starts a new item. Lines are capped at
-// MaxLine bytes and the reply at MaxItems lines.
+// parseView reads one line of a +VIEWS block; ok is false for a blank
+// line.
+func parseView(l string) (View, bool) {
+	l = strings.TrimSpace(l)
+	if l == "" {
+		return View{}, false
+	}
+	spec, size, _ := strings.Cut(l, ":")
+	typ, lang, _ := strings.Cut(strings.TrimSpace(spec), " ")
+	return View{Type: typ, Language: strings.TrimSpace(lang), Size: strings.TrimSpace(size)}, true
+}
+
+// ParseAttributes reads a whole attribute reply (after any Gopher+
+// header) to its end or a "." line: blocks start at lines beginning with
+// "+NAME:", content lines begin with a space; other lines are kept in a
+// block named "" so nothing is lost. A new +INFO starts a new item. Lines
+// are capped at MaxLine bytes and the reply at MaxItems lines.
 func ParseAttributes(r io.Reader) ([]Attributes, error) {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 4096)}
 	var items []Attributes
@@ -138,51 +146,65 @@ func blockStart(line string) (name, value string, ok bool) {
 	return name, strings.TrimPrefix(value, " "), true
 }
 
-// RenderAttributes writes items readably: each block as "NAME: value"
-// with its lines indented, items separated by a blank line.
-func RenderAttributes(items []Attributes) string {
-	var b strings.Builder
-	for i, a := range items {
-		if i > 0 {
-			b.WriteByte('\n')
+// viewEntry is the entry of view v of the item item (nil: an item with no
+// gopher URL): Kind file, Name the item's (every view is the same
+// document), Title "type[ lang]", Size -1 (a view's size, "<10k>", is
+// approximate: it is in Extra "view_size" as "10k"), Locator the item's
+// URL with the Gopher+ string that requests the view. Extra holds
+// "gopher_type", "view_type", then "view_lang" and "view_size" when
+// given.
+func viewEntry(item *URL, v View) schemes.Entry {
+	e := schemes.Entry{Title: strings.TrimSpace(v.Type + " " + v.Language), Kind: schemes.EntryFile, Size: -1}
+	if item != nil {
+		e.Extra.Set("gopher_type", typeText(item.Type))
+		s, p := "", v.Plus()
+		if item.Search != nil {
+			s = *item.Search
 		}
-		for _, bl := range a {
-			if bl.Name != "" {
-				b.WriteString(bl.Name + ":")
-				if bl.Value != "" {
-					b.WriteString(" " + strings.ReplaceAll(bl.Value, "\t", "  "))
-				}
-				b.WriteByte('\n')
-			}
-			for _, l := range bl.Lines {
-				b.WriteString("  " + strings.ReplaceAll(l, "\t", "  ") + "\n")
-			}
+		if loc := item.with(&s, &p); loc != nil {
+			e.Locator = loc
 		}
+		e.SetName(item.FileName())
 	}
-	return b.String()
+	e.Extra.Set("view_type", v.Type)
+	if v.Language != "" {
+		e.Extra.Set("view_lang", v.Language)
+	}
+	if size := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(v.Size, "<"), ">")); size != "" {
+		e.Extra.Set("view_size", size)
+	}
+	return e
 }
 
-// attributeEntries turns attribute blocks into listing entries for --json:
-// one entry a block, Name the block name, Type "+NAME", Raw the block's
-// lines joined by newlines, URL the item's URL (from +INFO).
-func attributeEntries(items []Attributes, scheme string) []schemes.Entry {
-	out := []schemes.Entry{}
-	for _, a := range items {
-		u := ""
-		if it, ok := a.Info(); ok {
-			u = it.URL(scheme)
-		}
-		for _, bl := range a {
-			raw := bl.Value
-			if len(bl.Lines) > 0 {
-				if raw != "" {
-					raw += "\n"
-				}
-				raw += strings.Join(bl.Lines, "\n")
-			}
-			out = append(out, schemes.Entry{Name: bl.Name, Kind: schemes.EntryInfo, Size: -1, URL: u,
-				Type: "+" + bl.Name, Raw: raw})
-		}
+// infoEntry is the entry of an +INFO line "+NAME: value" whose value is
+// the menu line it, of the item at loc (nil: none): Kind info, Title
+// "INFO: " and the item's display string, Locator loc, Extra
+// "gopher_type", "gopher_plus" when the item has the flag, and
+// "gopher_block" = "INFO". A value that is no menu line is shown as any
+// other block line (textEntry).
+func infoEntry(name, value string, it Item, loc *URL) schemes.Entry {
+	if !it.Valid {
+		return textEntry(name, name+": "+value)
 	}
-	return out
+	e := schemes.Entry{Title: name + ": " + strings.TrimRight(it.Display, " "), Kind: schemes.EntryInfo, Size: -1}
+	e.Extra.Set("gopher_type", typeText(it.Type))
+	if it.Plus != "" {
+		e.Extra.Set("gopher_plus", it.Plus)
+	}
+	e.Extra.Set("gopher_block", name)
+	if loc != nil {
+		e.Locator = loc
+	}
+	return e
+}
+
+// textEntry is the entry of any other line of an attribute reply: Kind
+// info, Title the text, Extra "gopher_block" = block, the name of the
+// block it belongs to (none for lines outside any block).
+func textEntry(block, text string) schemes.Entry {
+	e := schemes.Entry{Title: text, Kind: schemes.EntryInfo, Size: -1}
+	if block != "" {
+		e.Extra.Set("gopher_block", block)
+	}
+	return e
 }

@@ -9,14 +9,15 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// FuzzParseMenu: any bytes parse without panic, within the line cap, and
-// every item's URL that is a gopher URL parses back to itself.
+// FuzzParseMenu: any bytes parse without panic, within the line cap;
+// every entry's Locator parses back to itself and its Name is safe.
 func FuzzParseMenu(f *testing.F) {
 	for _, s := range []string{
 		"iWelcome\t\tnull.host\t1\r\n0LF\t/text/lf.txt\t127.0.0.1\t7070\r\n.\r\n",
 		"1Docs\t/docs\tExample.org\t70\t+\r\n0Form\t/f\th\t7071\t?\n",
 		"8Telnet\talice\t127.0.0.1\t2323\r\nhL\tURL:http://x/\th\t70\r\n3err\t\terror.host\t1",
 		"0\t\t\t\r\n\t\t\t\t\t\n0x\ty\t[::1]\t70\n9a\t%zz\th\t99999\n", "",
+		"0dots\t..\th\t70\r\nhU\tURL:http://x/a/b.html?q#f\th\t70\r\n",
 	} {
 		f.Add(s)
 	}
@@ -25,16 +26,22 @@ func FuzzParseMenu(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = RenderMenu(items, "gopher")
 		for _, it := range items {
 			if len(it.Raw) > MaxLine {
 				t.Fatalf("line of %d bytes kept", len(it.Raw))
 			}
-			e := it.Entry("gopher")
-			if strings.HasPrefix(e.URL, "gopher://") {
-				g := mustParse(t, e.URL)
-				if g.String() != e.URL {
-					t.Fatalf("%q: URL %q re-formats as %q", it.Raw, e.URL, g.String())
+			for _, scheme := range []string{"gopher", "gophers"} {
+				e := it.Entry(scheme)
+				if e.Locator != nil {
+					u := e.Locator.String()
+					if g := mustParse(t, u); g.String() != u || g.Generic().Scheme != scheme {
+						t.Fatalf("%q: URL %q re-formats as %q", it.Raw, u, g.String())
+					}
+				}
+				if e.Name != "" {
+					if n, ok := schemes.SafeName(e.Name); !ok || n != e.Name {
+						t.Fatalf("%q: unsafe name %q", it.Raw, e.Name)
+					}
 				}
 			}
 			if it.Valid && ParseItem(FormatItem(it)).Selector != it.Selector {
@@ -45,7 +52,8 @@ func FuzzParseMenu(f *testing.F) {
 }
 
 // FuzzParseAttributes: any bytes parse without panic; views, questions and
-// the rendering never panic either.
+// the listing's entries never panic either, and the entries' Locators
+// round-trip.
 func FuzzParseAttributes(f *testing.F) {
 	f.Add(strings.TrimPrefix(attrsReply, "+-1\r\n"))
 	f.Add(strings.TrimPrefix(askReply, "+-2\r\n"))
@@ -55,8 +63,6 @@ func FuzzParseAttributes(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = RenderAttributes(items)
-		_ = attributeEntries(items, "gopher")
 		for _, a := range items {
 			a.Info()
 			for _, v := range a.Views() {
@@ -67,6 +73,26 @@ func FuzzParseAttributes(f *testing.F) {
 			sub := Submission(qs, vals)
 			if !isSubmission(sub) {
 				t.Fatalf("submission %q not recognised", sub)
+			}
+		}
+		g := mustParse(t, "gopher://h/0x")
+		l := &attrListing{g: g, item: g, lr: &lineReader{br: bufio.NewReaderSize(strings.NewReader(in), 4096)}}
+		for {
+			line, err := l.lr.next()
+			if err != nil {
+				break
+			}
+			e, ok := l.entry(line)
+			if !ok {
+				continue
+			}
+			if e.Kind != schemes.EntryInfo && e.Kind != schemes.EntryFile {
+				t.Fatalf("%q: entry of kind %s", line, e.Kind)
+			}
+			if e.Locator != nil {
+				if u := e.Locator.String(); mustParse(t, u).String() != u {
+					t.Fatalf("%q: Locator %q does not round-trip", in, u)
+				}
 			}
 		}
 	})

@@ -3,7 +3,6 @@ package gopher
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -67,10 +66,26 @@ func (h *Handler) modeOf(g *URL) mode {
 	return modePlain
 }
 
-// Fetch retrieves req.URL. Menus come back rendered in Body with Entries
-// set; text as local text (CRLF → LF, the RFC 1436 terminator removed);
-// everything else byte for byte. Gopher+ reply headers are stripped.
+// Fetch retrieves req.URL. Menus (types 1 and 7) and Gopher+ attribute
+// replies (`!`, `$`, --views) come back as a Listing that streams their
+// entries as lines arrive (Item.Entry, attrListing, viewEntry);
+// text as local text (CRLF → LF, the RFC 1436 terminator removed);
+// everything else byte for byte. Gopher+ reply headers are stripped. An
+// `h` item whose selector is "URL:<url>", a telnet item and a Gopher+
+// "moved" reply come back as a Redirect, which the fetch Client polices.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	return h.fetch(ctx, req, false)
+}
+
+// List reads the reply to req.URL as a menu, whatever its type says (a
+// Gopher+ attribute request still gives its attribute listing), and
+// returns its Listing, or the Redirect of an item that refers elsewhere.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	return h.fetch(ctx, req, true)
+}
+
+// fetch is Fetch, and List when asMenu is set.
+func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) (*schemes.Response, error) {
 	g, err := locator(req)
 	if err != nil {
 		return nil, err
@@ -80,15 +95,15 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		tr = schemes.NopTrace{}
 	}
 	if g.Type == 'h' && g.Plus == nil && g.Search == nil {
-		if u, ok := strings.CutPrefix(g.Selector, "URL:"); ok && u != "" {
+		if u, ok := urlSelector(g.Selector); ok {
 			tr.Info("h item with a URL: selector refers to " + u)
-			return &schemes.Response{Redirect: u, Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
+			return &schemes.Response{Redirect: u, Size: -1}, nil
 		}
 	}
 	if g.Type == '8' || g.Type == 'T' {
 		it := Item{Type: g.Type, Selector: g.Selector, Host: g.u.Host, Port: g.u.EffectivePort(), Valid: true}
 		if u := telnetURL(it); u != "" {
-			return &schemes.Response{Redirect: u, Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
+			return &schemes.Response{Redirect: u, Size: -1}, nil
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -105,7 +120,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		if err != nil {
 			return nil, err
 		}
-		items, err := h.attributes(ctx, req, g, line, tr)
+		items, err := h.attributes(ctx, req, g, line)
 		if err != nil {
 			return nil, err
 		}
@@ -136,13 +151,13 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		if err != nil {
 			return nil, err
 		}
-		return h.fetchLine(ctx, req, g, line, true, modePlain, tr)
+		return h.fetchLine(ctx, req, g, line, true, modePlain, asMenu)
 	default:
 		line, err := RequestLine(g, search, g.Plus)
 		if err != nil {
 			return nil, err
 		}
-		return h.fetchLine(ctx, req, g, line, g.Plus != nil, m, tr)
+		return h.fetchLine(ctx, req, g, line, g.Plus != nil, m, asMenu)
 	}
 }
 
@@ -164,19 +179,20 @@ func (h *Handler) search(ctx context.Context, g *URL, prompt schemes.Prompter) (
 		Msg: "type 7 (search) item without a search string: give one with --search WORDS or in the URL (%09words)"}
 }
 
-// attributes sends line (a "!" request) and parses the attribute blocks.
-func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, line string, tr schemes.Trace) ([]Attributes, error) {
-	c, br, hdr, plus, err := h.exchange(ctx, req, g, line, true, tr)
+// attributes sends line (a "!" request) and parses the attribute blocks
+// of one item, held whole (capped at MaxListing bytes).
+func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, line string) ([]Attributes, error) {
+	x, err := h.exchange(ctx, req, g, line, true)
 	if m, ok := err.(*moved); ok {
 		return nil, m.err
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer c.Close()
-	var body io.Reader = br
-	if plus {
-		body = bodyReader(br, hdr)
+	defer x.c.Close()
+	var body io.Reader = x.br
+	if x.plus {
+		body = bodyReader(x.br, x.hdr)
 	}
 	items, err := ParseAttributes(capped(body))
 	if err != nil {
@@ -185,13 +201,25 @@ func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, 
 	return items, nil
 }
 
-// exchange dials, sends line and reads the Gopher+ header if wantPlus.
-// On error the connection is closed. A `-` error header is turned into
-// the error it means.
-func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, tr schemes.Trace) (net.Conn, *bufio.Reader, Header, bool, error) {
-	c, err := h.dial(ctx, req, g)
+// exchanged is a request sent and the start of its reply read: the
+// connection, its reader, the Gopher+ header when there was one, and the
+// connection's trace scope.
+type exchanged struct {
+	c    net.Conn
+	br   *bufio.Reader
+	hdr  Header
+	plus bool
+	tr   schemes.Trace
+}
+
+// exchange dials (the connection gets a trace scope of its own), sends
+// line and reads the Gopher+ header if wantPlus. On error the connection
+// is closed. A `-` error header is turned into the error it means.
+func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool) (*exchanged, error) {
+	tr := schemes.NewScope(req.Trace)
+	c, err := h.dial(ctx, req, g, tr)
 	if err != nil {
-		return nil, nil, Header{}, false, err
+		return nil, err
 	}
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Now().Add(req.Timeout))
@@ -199,58 +227,59 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 	tr.Sent(strings.TrimSuffix(Quote(line), `"`)[1:])
 	if _, err := io.WriteString(c, line); err != nil {
 		c.Close()
-		return nil, nil, Header{}, false, h.wrap(g, "send", err)
+		return nil, h.wrap(g, "send", err)
 	}
-	br := bufio.NewReaderSize(c, 64<<10)
-	var hdr Header
-	var plus bool
+	x := &exchanged{c: c, br: bufio.NewReaderSize(c, 64<<10), tr: tr}
 	if wantPlus {
-		hdr, plus = peekHeader(br)
-		if plus {
-			tr.Received(hdr.String())
+		x.hdr, x.plus = peekHeader(x.br)
+		if x.plus {
+			tr.Received(x.hdr.String())
 		} else {
 			tr.Info("no Gopher+ header: the server answered in plain Gopher")
 		}
 	} else {
-		br.Peek(1) // the first byte is within the timeout
+		x.br.Peek(1) // the first byte is within the timeout
 	}
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Time{})
 	}
-	if plus && hdr.Err {
-		eb := readErrorBlock(bodyReader(br, Header{Length: hdr.Length}))
+	if x.plus && x.hdr.Err {
+		eb := readErrorBlock(bodyReader(x.br, Header{Length: x.hdr.Length}))
 		c.Close()
 		tr.Received(fmt.Sprintf("%d %s", eb.Code, eb.Text))
 		if eb.Code == 3 && eb.Moved != nil {
 			if u := eb.Moved.URL(g.u.Scheme); u != "" {
-				return nil, nil, hdr, plus, &moved{to: u, err: h.plusError(g, eb)}
+				return nil, &moved{to: u, err: h.plusError(g, eb), tr: tr}
 			}
 		}
-		return nil, nil, hdr, plus, h.plusError(g, eb)
+		return nil, h.plusError(g, eb)
 	}
-	return c, br, hdr, plus, nil
+	return x, nil
 }
 
 // moved is the error of a Gopher+ "3 item moved" reply that names the new
 // place: fetchLine turns it into a redirect, the fetch Client follows it.
 type moved struct {
 	to  string
-	err error // the error to report where a redirect cannot be given
+	err error         // the error to report where a redirect cannot be given
+	tr  schemes.Trace // the scope of the connection that said so
 }
 
 func (m *moved) Error() string { return m.err.Error() }
 func (m *moved) Unwrap() error { return m.err }
 
 // plusError maps a Gopher+ error block to an error: code 1 (not
-// available) exit 3, code 2 (try again later) exit 5 and retryable, code
-// 3 (moved) exit 3 naming the new place; others are protocol errors.
+// available) exit 3, code 2 (try again later: a busy server) KindBusy,
+// exit 5 and retryable, code 3 (moved) exit 3 naming the new place; others
+// are protocol errors.
 func (h *Handler) plusError(g *URL, eb ErrorBlock) error {
+	if eb.Code == 2 {
+		return schemes.BusyError(g.u.Scheme, "retrieve", g.Redacted(), eb.Code, eb.Text)
+	}
 	e := &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Code: eb.Code, URL: g.Redacted(), Msg: eb.Text}
 	switch eb.Code {
 	case 1:
 		e.Kind = schemes.KindNotFound
-	case 2:
-		e.Kind, e.Retryable = schemes.KindConnect, true
 	case 3:
 		e.Kind = schemes.KindNotFound
 		if eb.Moved != nil {
@@ -264,12 +293,15 @@ func (h *Handler) plusError(g *URL, eb ErrorBlock) error {
 	return e
 }
 
-// dial connects, over TLS for gophers.
-func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL) (net.Conn, error) {
+// dial connects, over TLS for gophers, with the Dialer's notes in tr,
+// the connection's trace scope. The handshake is the Dialer's StartTLS,
+// which checks the certificate (KindSafety when untrusted).
+func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL, tr schemes.Trace) (net.Conn, error) {
 	if req.Dialer == nil {
 		return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "dial", Kind: schemes.KindOther, URL: g.Redacted(), Msg: "no Dialer in the request"}
 	}
-	c, err := req.Dialer.Dial(ctx, g.u.Scheme, g.u.Host, g.u.EffectivePort())
+	tctx := schemes.WithTrace(ctx, tr)
+	c, err := req.Dialer.Dial(tctx, g.u.Scheme, g.u.Host, g.u.EffectivePort())
 	if err != nil {
 		if se, ok := err.(*schemes.Error); ok && se.URL == "" {
 			se.URL = g.Redacted()
@@ -277,25 +309,12 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL) (net.C
 		return nil, err
 	}
 	if _, ok := transport.ConnOf(c); !ok {
-		c = transport.Wrap(ctx, c, 0) // a test's dialer: still honour ctx
+		c = transport.Wrap(ctx, c, 0) // a library user's dialer: still honour ctx
 	}
 	if g.u.Scheme != "gophers" {
 		return c, nil
 	}
-	var tc net.Conn
-	if d, ok := req.Dialer.(*transport.Dialer); ok {
-		tc, err = d.StartTLS(ctx, c, g.u.Scheme, g.u.Host, req.TLS)
-	} else {
-		cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: g.u.Host}
-		if req.TLS != nil {
-			cfg = req.TLS.Clone()
-			if cfg.ServerName == "" {
-				cfg.ServerName = g.u.Host
-			}
-		}
-		t := tls.Client(c, cfg)
-		err, tc = t.HandshakeContext(ctx), t
-	}
+	tc, err := req.Dialer.StartTLS(tctx, c, g.u.Scheme, g.u.Host, req.TLS)
 	if err != nil {
 		c.Close()
 		return nil, h.wrap(g, "tls", err)
@@ -303,93 +322,65 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL) (net.C
 	return tc, nil
 }
 
-// fetchLine sends line and reads the reply as g's type says.
-func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, m mode, tr schemes.Trace) (*schemes.Response, error) {
-	c, br, hdr, plus, err := h.exchange(ctx, req, g, line, wantPlus, tr)
-	if m, ok := err.(*moved); ok {
-		tr.Info("the item moved to " + m.to)
-		return &schemes.Response{Redirect: m.to, Body: io.NopCloser(strings.NewReader("")), Size: 0}, nil
+// fetchLine sends line and reads the reply as g's type says, or as a menu
+// when asMenu is set.
+func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, m mode, asMenu bool) (*schemes.Response, error) {
+	x, err := h.exchange(ctx, req, g, line, wantPlus)
+	if mv, ok := err.(*moved); ok {
+		mv.tr.Info("the item moved to " + mv.to)
+		return &schemes.Response{Redirect: mv.to, Size: -1}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var body io.Reader = br
+	var body io.Reader = x.br
 	size := int64(-1)
-	if plus {
-		body = bodyReader(br, hdr)
-		if hdr.Length >= 0 {
-			size = hdr.Length
+	if x.plus {
+		body = bodyReader(x.br, x.hdr)
+		if x.hdr.Length >= 0 {
+			size = x.hdr.Length
 		}
+	}
+	switch {
+	case m == modeAttrs && x.plus:
+		l := &attrListing{ctx: ctx, h: h, g: g, c: x.c, lr: &lineReader{br: bufio.NewReaderSize(body, 4096)}, item: g.with(g.Search, nil)}
+		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Size: -1, Name: g.FileName()}, nil
+	case asMenu || isMenu(g.Type):
+		l := &menuListing{ctx: ctx, h: h, g: g, c: x.c, m: newMenuReader(body), tr: x.tr, plus: x.plus}
+		if err := l.prefetch(); err != nil {
+			l.close()
+			return nil, err
+		}
+		kind := schemes.EntryDir
+		if g.Type == '7' {
+			kind = schemes.EntrySearch
+		}
+		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Kind: kind, Size: -1, Name: g.FileName()}, nil
 	}
 	resp := &schemes.Response{Size: size, Name: g.FileName(), Type: mediaType(g.Type)}
-	fail := func(err error) (*schemes.Response, error) { c.Close(); return nil, err }
-	switch {
-	case m == modeAttrs && plus:
-		items, err := ParseAttributes(capped(body))
-		if err != nil {
-			return fail(h.wrap(g, "attributes", err))
-		}
-		c.Close()
-		text := RenderAttributes(items)
-		resp.Body, resp.Size, resp.Type = io.NopCloser(strings.NewReader(text)), int64(len(text)), "text/plain"
-		resp.Entries = attributeEntries(items, g.u.Scheme)
-		return resp, nil
-	case isMenu(g.Type):
-		items, terminated, err := ParseMenu(capped(body))
-		if err != nil {
-			return fail(h.wrap(g, "menu", err))
-		}
-		c.Close()
-		if !terminated && !plus {
-			tr.Info(`menu ended without a "." line`)
-		}
-		if e := onlyErrors(items); e != "" {
-			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: g.Redacted(), Msg: e}
-		}
-		text := RenderMenu(items, g.u.Scheme)
-		resp.Body, resp.Size, resp.Type = io.NopCloser(strings.NewReader(text)), int64(len(text)), "text/plain"
-		resp.Entries = make([]schemes.Entry, 0, len(items))
-		for _, it := range items {
-			resp.Entries = append(resp.Entries, it.Entry(g.u.Scheme))
-		}
-		return resp, nil
+	if k := kindOf(g.Type); k == schemes.EntryFile {
+		resp.Kind = k
 	}
-	if !plus {
-		if msg, ok := sniffError(br); ok {
-			c.Close()
+	if !x.plus {
+		if msg, ok := sniffError(x.br); ok {
+			x.c.Close()
 			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: g.Redacted(), Msg: msg}
 		}
 	}
 	if isText(g.Type) {
 		tb := bufio.NewReaderSize(body, 64<<10)
-		t := &textReader{br: tb, unstuff: h.Unstuff && !plus}
-		if !plus {
+		t := &textReader{br: tb, unstuff: h.Unstuff && !x.plus}
+		if !x.plus {
 			t.onEnd = func(term bool) {
 				if !term {
-					tr.Info(`text ended without a "." line (the server does not terminate text)`)
+					x.tr.Info(`text ended without a "." line (the server does not terminate text)`)
 				}
 			}
 		}
 		body, resp.Size = t, -1
 	}
-	resp.Body = &bodyCloser{ctx: ctx, r: body, c: c, g: g}
+	resp.Body = &bodyCloser{ctx: ctx, r: body, c: x.c, g: g}
 	return resp, nil
-}
-
-// onlyErrors returns the text of the error items when a menu holds
-// nothing but error (3) and info (i) lines and at least one error.
-func onlyErrors(items []Item) string {
-	var msgs []string
-	for _, it := range items {
-		switch it.Type {
-		case '3':
-			msgs = append(msgs, strings.TrimSpace(it.Display))
-		case 'i':
-		default:
-			return ""
-		}
-	}
-	return strings.Join(msgs, "; ")
 }
 
 // sniffError recognises a plain-Gopher error sent in place of a document:
@@ -416,24 +407,15 @@ func sniffError(br *bufio.Reader) (string, bool) {
 	return "", false
 }
 
-// viewsResponse lists the views of an item as a listing, each with the
-// URL that requests it.
+// viewsResponse lists the views of an item (--views) from its attributes,
+// held whole: one file entry a view (viewEntry).
 func viewsResponse(g *URL, search *string, a Attributes) *schemes.Response {
-	var b strings.Builder
+	item := g.with(search, nil)
 	entries := []schemes.Entry{}
 	for _, v := range a.Views() {
-		p := v.Plus()
-		s := ""
-		if search != nil {
-			s = *search
-		}
-		u := (&URL{Type: g.Type, Selector: g.Selector, Search: &s, Plus: &p, u: g.u}).String()
-		name := strings.TrimSpace(v.Type + " " + v.Language)
-		fmt.Fprintf(&b, "%s %s  <%s>\n", name, v.Size, u)
-		entries = append(entries, schemes.Entry{Name: name, Kind: schemes.EntryFile, Size: -1, URL: u, Type: v.Type, Raw: v.Size})
+		entries = append(entries, viewEntry(item, v))
 	}
-	text := b.String()
-	return &schemes.Response{Body: io.NopCloser(strings.NewReader(text)), Size: int64(len(text)), Type: "text/plain", Entries: entries}
+	return &schemes.Response{Listing: schemes.ListingOf(entries), Size: -1, Name: g.FileName()}
 }
 
 // mediaType is the media type an item type implies, "" when unknown.
@@ -451,12 +433,13 @@ func mediaType(t byte) string {
 	return ""
 }
 
-// MaxListing caps the bytes of a menu or attribute reply, which are held
-// in memory: a longer one fails rather than exhausting memory.
+// MaxListing caps the bytes of an attribute reply held in memory (for
+// --views and +ASK forms): a longer one fails rather than exhausting
+// memory.
 const MaxListing = 64 << 20
 
-// errTooBig is the error of a menu or attribute reply over MaxListing.
-var errTooBig = fmt.Errorf("reply longer than %d MiB: not a menu or attribute list this client will hold", MaxListing>>20)
+// errTooBig is the error of an attribute reply over MaxListing.
+var errTooBig = fmt.Errorf("reply longer than %d MiB: not an attribute list this client will hold", MaxListing>>20)
 
 // capped fails reads past MaxListing bytes with errTooBig.
 func capped(r io.Reader) io.Reader { return &capReader{r: r, n: MaxListing} }
@@ -492,13 +475,13 @@ func (b *bodyCloser) Read(p []byte) (int, error) {
 	// until then buffered data, even the server's close, would still be
 	// delivered as if the fetch had not been canceled.
 	if err := b.ctx.Err(); err != nil {
-		e := transport.IOError(b.g.u.Scheme, "read", err).(*schemes.Error) // canceled, or timed out
+		e := schemes.IOError(b.g.u.Scheme, "read", err).(*schemes.Error) // canceled, or timed out
 		e.URL = b.g.Redacted()
 		return 0, e
 	}
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF {
-		return n, transport.IOError(b.g.u.Scheme, "read", err)
+		return n, schemes.IOError(b.g.u.Scheme, "read", err)
 	}
 	return n, err
 }
@@ -507,7 +490,7 @@ func (b *bodyCloser) Close() error { return b.c.Close() }
 
 // wrap turns an I/O error into a *schemes.Error naming the URL.
 func (h *Handler) wrap(g *URL, phase string, err error) error {
-	err = transport.IOError(g.u.Scheme, phase, err)
+	err = schemes.IOError(g.u.Scheme, phase, err)
 	if se, ok := err.(*schemes.Error); ok {
 		if se.URL == "" {
 			se.URL = g.Redacted()
@@ -519,22 +502,6 @@ func (h *Handler) wrap(g *URL, phase string, err error) error {
 	return err
 }
 
-// List returns the entries of the menu (or search result, or attribute
-// reply) req.URL designates.
-func (h *Handler) List(ctx context.Context, req *schemes.Request) ([]schemes.Entry, error) {
-	resp, err := h.Fetch(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	resp.Body.Close()
-	if resp.Entries == nil {
-		g, _ := locator(req)
-		return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "type",
-			Msg: fmt.Sprintf("item type %q is not a menu (want 1 or 7)", g.Type)}
-	}
-	return resp.Entries, nil
-}
-
 // Explain returns the plan without any I/O: the connection and each line
 // sent, quoted so that TAB and CRLF show.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
@@ -542,8 +509,8 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Type == 'h' && g.Plus == nil && g.Search == nil && strings.HasPrefix(g.Selector, "URL:") {
-		return []string{"redirect to " + strings.TrimPrefix(g.Selector, "URL:")}, nil
+	if u, ok := urlSelector(g.Selector); ok && g.Type == 'h' && g.Plus == nil && g.Search == nil {
+		return []string{"redirect to " + u}, nil
 	}
 	conn := "connect " + g.u.HostPort()
 	if g.u.Scheme == "gophers" {

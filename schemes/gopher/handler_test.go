@@ -21,6 +21,7 @@ type fakeServer struct {
 	ln      net.Listener
 	mu      sync.Mutex
 	replies []string
+	routes  map[string]string // reply by request line, when set
 	got     []string
 	wg      sync.WaitGroup
 }
@@ -61,13 +62,27 @@ func (s *fakeServer) serve() {
 		s.mu.Lock()
 		s.got = append(s.got, req.String())
 		reply := ""
-		if len(s.replies) > 0 {
+		switch {
+		case s.routes != nil:
+			reply = s.routes[req.String()]
+		case len(s.replies) > 0:
 			reply, s.replies = s.replies[0], s.replies[1:]
 		}
 		s.mu.Unlock()
 		io.WriteString(c, reply)
 		c.Close()
 	}
+}
+
+// newRouteServer is a fakeServer that answers each request line with
+// its reply in routes (nothing for others); every route may be asked
+// any number of times.
+func newRouteServer(t *testing.T, routes map[string]string) *fakeServer {
+	s := newFakeServer(t)
+	s.mu.Lock()
+	s.routes = routes
+	s.mu.Unlock()
+	return s
 }
 
 func (s *fakeServer) requests() []string {
@@ -109,17 +124,44 @@ func (r *recTrace) String() string {
 	return strings.Join(r.lines, "\n")
 }
 
-func fetch(t *testing.T, h *Handler, raw string) (string, *schemes.Response, *recTrace, error) {
+// result is what a fetch gave: the body read to its end, or the entries
+// of a listing read to its end (nil for a body).
+type result struct {
+	body    string
+	entries []schemes.Entry
+	resp    *schemes.Response
+	tr      *recTrace
+}
+
+func fetch(t *testing.T, h *Handler, raw string) (result, error) {
+	t.Helper()
+	return fetchReq(t, h, &schemes.Request{URL: mustParse(t, raw), Dialer: &transport.Dialer{}})
+}
+
+// fetchReq runs req (its Trace set to a new recTrace) and reads what comes
+// back to its end.
+func fetchReq(t *testing.T, h *Handler, req *schemes.Request) (result, error) {
 	t.Helper()
 	tr := &recTrace{}
-	req := &schemes.Request{URL: mustParse(t, raw), Dialer: &transport.Dialer{}, Trace: tr}
+	req.Trace = tr
 	resp, err := h.Fetch(context.Background(), req)
 	if err != nil {
-		return "", nil, tr, err
+		return result{tr: tr}, err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return string(b), resp, tr, err
+	r := result{resp: resp, tr: tr}
+	switch {
+	case resp.Listing != nil:
+		if resp.Body != nil {
+			t.Error("a response with both Body and Listing")
+		}
+		r.entries, err = schemes.ReadAll(resp.Listing)
+	case resp.Body != nil:
+		defer resp.Body.Close()
+		var b []byte
+		b, err = io.ReadAll(resp.Body)
+		r.body = string(b)
+	}
+	return r, err
 }
 
 // TestTranscripts checks the bytes sent for every request form and what
@@ -150,26 +192,29 @@ func TestTranscripts(t *testing.T) {
 			"/x\t+application/postscript Es_ES\r\n", "PS", -1},
 		{"filled form sent as written", "/0/form.txt%09%09+%091%0D%0A+-1%0D%0AAlice%0D%0A.%0D%0A", "+-1\r\nThanks\r\n.\r\n", false,
 			"/form.txt\t+\t1\r\n+-1\r\nAlice\r\n.\r\n", "Thanks\n", -1},
-		{"empty path", "/", "iHello\t\tnull.host\t1\r\n.\r\n", false, "\r\n", "Hello\n", 0},
+		{"empty path", "/", "iHello\t\tnull.host\t1\r\n.\r\n", false, "\r\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newFakeServer(t, tt.reply)
-			body, resp, tr, err := fetch(t, &Handler{Unstuff: tt.unstuff}, s.url(tt.path))
+			r, err := fetch(t, &Handler{Unstuff: tt.unstuff}, s.url(tt.path))
 			if err != nil {
-				t.Fatalf("%v\ntrace:\n%s", err, tr)
+				t.Fatalf("%v\ntrace:\n%s", err, r.tr)
 			}
 			if got := s.requests(); len(got) != 1 || got[0] != tt.wantReq {
 				t.Errorf("sent %q, want %q", got, tt.wantReq)
 			}
-			if resp.Entries != nil {
+			if r.resp.Listing != nil {
+				if tt.wantBody != "" {
+					t.Errorf("a listing, want body %q", tt.wantBody)
+				}
 				return
 			}
-			if body != tt.wantBody {
-				t.Errorf("body %q, want %q", body, tt.wantBody)
+			if r.body != tt.wantBody {
+				t.Errorf("body %q, want %q", r.body, tt.wantBody)
 			}
-			if tt.wantSize != 0 && resp.Size != tt.wantSize {
-				t.Errorf("size %d, want %d", resp.Size, tt.wantSize)
+			if tt.wantSize != 0 && r.resp.Size != tt.wantSize {
+				t.Errorf("size %d, want %d", r.resp.Size, tt.wantSize)
 			}
 		})
 	}
@@ -177,13 +222,13 @@ func TestTranscripts(t *testing.T) {
 
 func TestTextWithoutTerminatorIsNotedOnlyInTrace(t *testing.T) {
 	s := newFakeServer(t, "a\r\n", "a\r\n.\r\n")
-	_, _, tr, err := fetch(t, &Handler{}, s.url("/0/t"))
-	if err != nil || !strings.Contains(tr.String(), `without a "." line`) {
-		t.Errorf("err %v, trace %s", err, tr)
+	r, err := fetch(t, &Handler{}, s.url("/0/t"))
+	if err != nil || !strings.Contains(r.tr.String(), `without a "." line`) {
+		t.Errorf("err %v, trace %s", err, r.tr)
 	}
-	_, _, tr, _ = fetch(t, &Handler{}, s.url("/0/t"))
-	if strings.Contains(tr.String(), `without a "." line`) {
-		t.Errorf("terminated text noted: %s", tr)
+	r, _ = fetch(t, &Handler{}, s.url("/0/t"))
+	if strings.Contains(r.tr.String(), `without a "." line`) {
+		t.Errorf("terminated text noted: %s", r.tr)
 	}
 }
 
@@ -199,47 +244,69 @@ func TestMenu(t *testing.T) {
 		"3An error\t\terror.host\t1\r\n" +
 		"garbage line\n" +
 		"9Sp ace\t/a b\t127.0.0.1\t7070\r\n" +
+		"0same.txt  \t/x/same.txt\t127.0.0.1\t7070\r\n" +
 		".\r\n"
 	s := newFakeServer(t, menu)
-	body, resp, _, err := fetch(t, &Handler{}, s.url("/1/"))
+	r, err := fetch(t, &Handler{}, s.url("/1/"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []struct{ name, kind, url string }{
-		{"Welcome", "info", ""},
-		{"LF text file", "file", "gopher://127.0.0.1:7070/0/text/lf.txt"},
-		{"Docs", "dir", "gopher://example.org/1/docs"},
-		{"Form", "file", "gopher://example.org:7071/0/form.txt"},
-		{"Search", "other", "gopher://127.0.0.1:7070/7/cgi-bin/search"},
-		{"HTTP link", "link", "http://127.0.0.1:8080/"},
-		{"Telnet", "other", "telnet://alice@127.0.0.1:2323/"},
-		{"IBM", "other", "tn3270://mainframe/"},
-		{"An error", "other", ""},
-		{"arbage line", "raw", ""},
-		{"Sp ace", "file", "gopher://127.0.0.1:7070/9/a%20b"},
+	if r.resp.Body != nil || r.resp.Kind != schemes.EntryDir || r.resp.Size != -1 {
+		t.Errorf("response %+v", r.resp)
 	}
-	if len(resp.Entries) != len(want) {
-		t.Fatalf("%d entries, want %d: %+v", len(resp.Entries), len(want), resp.Entries)
+	want := []struct{ name, title, kind, url, extra string }{
+		{"", "Welcome", "info", "", "gopher_type=i"},
+		{"lf.txt", "LF text file", "file", "gopher://127.0.0.1:7070/0/text/lf.txt", "gopher_type=0"},
+		{"docs", "Docs", "dir", "gopher://example.org/1/docs", "gopher_type=1 gopher_plus=+"},
+		{"form.txt", "Form", "file", "gopher://example.org:7071/0/form.txt", "gopher_type=0 gopher_plus=?"},
+		{"search", "Search", "search", "gopher://127.0.0.1:7070/7/cgi-bin/search", "gopher_type=7"},
+		{"", "HTTP link", "link", "gopher://127.0.0.1:7070/hURL:http://127.0.0.1:8080/", "gopher_type=h url=http://127.0.0.1:8080/"},
+		{"", "Telnet", "session", "", "gopher_type=8 url=telnet://alice@127.0.0.1:2323/"},
+		{"", "IBM", "session", "", "gopher_type=T url=tn3270://mainframe/"},
+		{"", "An error", "info", "", "gopher_type=3 error=true"},
+		{"", "garbage line", "raw", "", ""},
+		{"a b", "Sp ace", "file", "gopher://127.0.0.1:7070/9/a%20b", "gopher_type=9"},
+		{"same.txt", "", "file", "gopher://127.0.0.1:7070/0/x/same.txt", "gopher_type=0"},
+	}
+	if len(r.entries) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(r.entries), len(want), r.entries)
 	}
 	for i, w := range want {
-		e := resp.Entries[i]
-		if e.Name != w.name || string(e.Kind) != w.kind || e.URL != w.url {
-			t.Errorf("entry %d = %q %s %q, want %q %s %q", i, e.Name, e.Kind, e.URL, w.name, w.kind, w.url)
+		e := r.entries[i]
+		if e.Name != w.name || e.Title != w.title || string(e.Kind) != w.kind || locString(e) != w.url ||
+			extras(e) != w.extra || e.Size != -1 {
+			t.Errorf("entry %d = %q %q %s %q [%s] size %d, want %q %q %s %q [%s]", i, e.Name, e.Title, e.Kind, locString(e),
+				extras(e), e.Size, w.name, w.title, w.kind, w.url, w.extra)
 		}
 	}
-	for _, frag := range []string{"Welcome\n", "[text] LF text file  <gopher://127.0.0.1:7070/0/text/lf.txt>", "(form)", "[error] An error"} {
-		if !strings.Contains(body, frag) {
-			t.Errorf("listing lacks %q:\n%s", frag, body)
-		}
+	if e := r.entries[5]; e.Target != "http://127.0.0.1:8080/" {
+		t.Errorf("link target %q", e.Target)
 	}
 	// Every URL round-trips through the parser.
-	for _, e := range resp.Entries {
-		if strings.HasPrefix(e.URL, "gopher:") {
-			if g := mustParse(t, e.URL); g.String() != e.URL {
-				t.Errorf("%s does not round-trip: %s", e.URL, g)
+	for _, e := range r.entries {
+		if e.Locator != nil {
+			if g := mustParse(t, e.Locator.String()); g.String() != e.Locator.String() {
+				t.Errorf("%s does not round-trip: %s", e.Locator, g)
 			}
 		}
 	}
+}
+
+// locString is the entry's Locator as a string, "" for none.
+func locString(e schemes.Entry) string {
+	if e.Locator == nil {
+		return ""
+	}
+	return e.Locator.String()
+}
+
+// extras writes the entry's Extra as "k=v k=v".
+func extras(e schemes.Entry) string {
+	var out []string
+	for _, x := range e.Extra {
+		out = append(out, x.Key+"="+x.Value)
+	}
+	return strings.Join(out, " ")
 }
 
 func TestErrorReplies(t *testing.T) {
@@ -254,7 +321,7 @@ func TestErrorReplies(t *testing.T) {
 		{"error line for a document", "/9/nope", "3'/nope' does not exist (no handler found)\t\terror.host\t1\r\n", schemes.KindNotFound, 0, "no handler"},
 		{"gophernicus text error", "/9/nope", "Error: File or directory not found! (null)\r\n____\r\n Gophered by Gophernicus/3.1.1 on Debian/12 x86_64\r\n", schemes.KindNotFound, 0, "File or directory not found"},
 		{"plus error 1", "/0/nope%09%09+", "--2\r\n1 admin <root@127.0.0.1>\r\n'/nope' does not exist\r\n", schemes.KindNotFound, 1, "does not exist"},
-		{"plus error 2", "/0/busy%09%09+", "--1\r\n2 admin <a@b>\r\nbusy\r\n.\r\n", schemes.KindConnect, 2, "busy"},
+		{"plus error 2", "/0/busy%09%09+", "--1\r\n2 admin <a@b>\r\nbusy\r\n.\r\n", schemes.KindBusy, 2, "busy"},
 		{"plus error 3 without a place", "/0/old%09%09+", "--1\r\n3 admin <a@b>\r\nmoved away\r\n.\r\n", schemes.KindNotFound, 3, "moved away"},
 		{"plus error sized", "/0/x%09%09+", "-6\r\n1 a\r\nx", schemes.KindNotFound, 1, ""},
 		{"short +N", "/9/x%09%09+", "+10\r\nabc", schemes.KindConnect, 0, "closed"},
@@ -262,7 +329,7 @@ func TestErrorReplies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newFakeServer(t, tt.reply)
-			_, _, _, err := fetch(t, &Handler{}, s.url(tt.path))
+			_, err := fetch(t, &Handler{}, s.url(tt.path))
 			var se *schemes.Error
 			if !errors.As(err, &se) {
 				t.Fatalf("err = %v, want *schemes.Error", err)
@@ -284,7 +351,7 @@ func TestSafetyAndUsage(t *testing.T) {
 		"/0/a%09%09+%091%0D%0A": schemes.KindSafety, // data flag without a data block header
 		"/7/search":             schemes.KindUsage,
 	} {
-		_, _, _, err := fetch(t, &Handler{}, s.url(raw))
+		_, err := fetch(t, &Handler{}, s.url(raw))
 		if k := schemes.KindOf(err); k != kind {
 			t.Errorf("%s: err %v (kind %v), want %v", raw, err, k, kind)
 		}
@@ -301,16 +368,14 @@ func TestSafetyAndUsage(t *testing.T) {
 func TestSearchFromFlagAndPrompt(t *testing.T) {
 	s := newFakeServer(t, ".\r\n", ".\r\n")
 	words := "two words"
-	if _, _, _, err := fetch(t, &Handler{Search: &words}, s.url("/7/s")); err != nil {
+	if _, err := fetch(t, &Handler{Search: &words}, s.url("/7/s")); err != nil {
 		t.Fatal(err)
 	}
 	req := &schemes.Request{URL: mustParse(t, s.url("/7/s")), Dialer: &transport.Dialer{},
 		Prompt: func(context.Context, string, bool) (string, error) { return "asked", nil }}
-	resp, err := (&Handler{}).Fetch(context.Background(), req)
-	if err != nil {
+	if _, err := fetchReq(t, &Handler{}, req); err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
 	if got := s.requests(); len(got) != 2 || got[0] != "/s\ttwo words\r\n" || got[1] != "/s\tasked\r\n" {
 		t.Errorf("sent %q", got)
 	}
@@ -318,9 +383,9 @@ func TestSearchFromFlagAndPrompt(t *testing.T) {
 
 func TestMovedItemRedirects(t *testing.T) {
 	s := newFakeServer(t, "--1\r\n3 admin <a@b>\r\nmoved\r\n0new\t/new\tother.host\t70\r\n.\r\n")
-	_, resp, _, err := fetch(t, &Handler{}, s.url("/0/old%09%09+"))
-	if err != nil || resp.Redirect != "gopher://other.host/0/new" {
-		t.Errorf("%+v %v", resp, err)
+	r, err := fetch(t, &Handler{}, s.url("/0/old%09%09+"))
+	if err != nil || r.resp.Redirect != "gopher://other.host/0/new" || r.resp.Body != nil || r.resp.Listing != nil {
+		t.Errorf("%+v %v", r.resp, err)
 	}
 }
 
@@ -329,9 +394,9 @@ func TestRedirectItems(t *testing.T) {
 		"gopher://h/hURL:http://example.org/x": "http://example.org/x",
 		"gopher://h:2323/8alice":               "telnet://alice@h:2323/",
 	} {
-		_, resp, _, err := fetch(t, &Handler{}, raw)
-		if err != nil || resp.Redirect != want {
-			t.Errorf("%s: redirect %v %v, want %s", raw, resp, err, want)
+		r, err := fetch(t, &Handler{}, raw)
+		if err != nil || r.resp.Redirect != want || r.resp.Body != nil || r.resp.Listing != nil {
+			t.Errorf("%s: redirect %v %v, want %s", raw, r.resp, err, want)
 		}
 	}
 }
@@ -347,32 +412,52 @@ const attrsReply = "+-1\r\n" +
 func TestAttributes(t *testing.T) {
 	s := newFakeServer(t, attrsReply, attrsReply, "+-2\r\n"+strings.TrimSuffix(strings.TrimPrefix(attrsReply, "+-1\r\n"), ".\r\n")+
 		"+INFO: 1docs\t/docs\t127.0.0.1\t7071\t+\r\n+VIEWS:\r\n application/gopher+-menu: <512b>\r\n")
-	body, resp, _, err := fetch(t, &Handler{}, s.url("/0/about.txt%09%09!"))
+	r, err := fetch(t, &Handler{}, s.url("/0/about.txt%09%09!"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, frag := range []string{"INFO: 0about.txt", "ABSTRACT:\n  An abstract\n  on two lines.", "SMELL:\n  roses"} {
-		if !strings.Contains(body, frag) {
-			t.Errorf("rendering lacks %q:\n%s", frag, body)
+	item := "gopher://127.0.0.1:7071/0/about.txt"
+	want := []struct{ name, title, kind, url, extra string }{
+		{"", "INFO: about.txt", "info", item, "gopher_type=0 gopher_plus=+ gopher_block=INFO"},
+		{"", "ADMIN:", "info", "", "gopher_block=ADMIN"},
+		{"", " Admin: test admin <root@127.0.0.1>", "info", "", "gopher_block=ADMIN"},
+		{"", " Mod-Date: Sat Nov 21 04:55:34 2026 <20261121045534>", "info", "", "gopher_block=ADMIN"},
+		{"", "VIEWS:", "info", "", "gopher_block=VIEWS"},
+		{"about.txt", "text/plain", "file", item + "%09%09+text/plain", "gopher_type=0 view_type=text/plain view_size=1k"},
+		{"about.txt", "text/plain De_DE", "file", item + "%09%09+text/plain%20De_DE", "gopher_type=0 view_type=text/plain view_lang=De_DE view_size=1k"},
+		{"about.txt", "application/postscript", "file", item + "%09%09+application/postscript", "gopher_type=0 view_type=application/postscript view_size=2k"},
+		{"", "ABSTRACT:", "info", "", "gopher_block=ABSTRACT"},
+		{"", " An abstract", "info", "", "gopher_block=ABSTRACT"},
+		{"", " on two lines.", "info", "", "gopher_block=ABSTRACT"},
+		{"", "SMELL:", "info", "", "gopher_block=SMELL"},
+		{"", " roses", "info", "", "gopher_block=SMELL"},
+	}
+	if len(r.entries) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(r.entries), len(want), r.entries)
+	}
+	for i, w := range want {
+		e := r.entries[i]
+		if e.Name != w.name || e.Title != w.title || string(e.Kind) != w.kind || locString(e) != w.url || extras(e) != w.extra || e.Size != -1 {
+			t.Errorf("entry %d = %q %q %s %q [%s] size %d\nwant %q %q %s %q [%s]", i, e.Name, e.Title, e.Kind, locString(e), extras(e), e.Size,
+				w.name, w.title, w.kind, w.url, w.extra)
 		}
 	}
-	if len(resp.Entries) != 5 || resp.Entries[3].Type != "+ABSTRACT" || resp.Entries[3].Raw != "An abstract\non two lines." ||
-		resp.Entries[0].URL != "gopher://127.0.0.1:7071/0/about.txt" {
-		t.Errorf("entries %+v", resp.Entries)
-	}
-	if _, _, _, err := fetch(t, &Handler{}, s.url("/0/about.txt%09%09!+ABSTRACT%20+SMELL")); err != nil {
+	if _, err := fetch(t, &Handler{}, s.url("/0/about.txt%09%09!+ABSTRACT%20+SMELL")); err != nil {
 		t.Fatal(err)
 	}
-	_, resp, _, err = fetch(t, &Handler{}, s.url("/1/%09%09$"))
+	r, err = fetch(t, &Handler{}, s.url("/1/%09%09$"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(resp.Entries); n != 7 {
-		t.Errorf("%d entries for two items, want 7", n)
+	if n := len(r.entries); n != 16 {
+		t.Errorf("%d entries for two items, want 16", n)
 	}
-	want := []string{"/about.txt\t!\r\n", "/about.txt\t!+ABSTRACT +SMELL\r\n", "/\t$\r\n"}
-	if got := s.requests(); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("sent %q, want %q", got, want)
+	if e := r.entries[len(r.entries)-1]; locString(e) != "gopher://127.0.0.1:7071/1/docs%09%09+application/gopher+-menu" {
+		t.Errorf("view of the second item: %q", locString(e))
+	}
+	want2 := []string{"/about.txt\t!\r\n", "/about.txt\t!+ABSTRACT +SMELL\r\n", "/\t$\r\n"}
+	if got := s.requests(); strings.Join(got, "|") != strings.Join(want2, "|") {
+		t.Errorf("sent %q, want %q", got, want2)
 	}
 }
 
@@ -392,7 +477,7 @@ func TestParseAttributesViews(t *testing.T) {
 
 func TestViews(t *testing.T) {
 	s := newFakeServer(t, attrsReply)
-	body, resp, _, err := fetch(t, &Handler{Views: true}, s.url("/0/multi.txt"))
+	r, err := fetch(t, &Handler{Views: true}, s.url("/0/multi.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,8 +485,12 @@ func TestViews(t *testing.T) {
 		t.Errorf("sent %q", got)
 	}
 	wantURL := s.url("/0/multi.txt%09%09+text/plain%20De_DE")
-	if len(resp.Entries) != 3 || resp.Entries[1].URL != wantURL || !strings.Contains(body, "text/plain De_DE <1k>") {
-		t.Errorf("views %+v\n%s", resp.Entries, body)
+	if len(r.entries) != 3 {
+		t.Fatalf("views %+v", r.entries)
+	}
+	if e := r.entries[1]; locString(e) != wantURL || e.Name != "multi.txt" || e.Title != "text/plain De_DE" ||
+		e.Kind != schemes.EntryFile || e.Size != -1 || extras(e) != "gopher_type=0 view_type=text/plain view_lang=De_DE view_size=1k" {
+		t.Errorf("view %+v (%s)", e, locString(e))
 	}
 }
 
@@ -412,12 +501,12 @@ const askReply = "+-2\r\n+INFO: 0form.txt\t/form.txt\t127.0.0.1\t7071\t?\r\n" +
 func TestForm(t *testing.T) {
 	s := newFakeServer(t, askReply, "+-1\r\nThanks, Alice\r\n.\r\n")
 	h := &Handler{Form: Answers{"What is your name?": "Alice", "2": ".secret", "favourite protocol": "ftp", "Comments?": "one\ntwo"}}
-	body, _, _, err := fetch(t, h, s.url("/0/form.txt%09%09?"))
+	r, err := fetch(t, h, s.url("/0/form.txt%09%09?"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if body != "Thanks, Alice\n" {
-		t.Errorf("body %q", body)
+	if r.body != "Thanks, Alice\n" {
+		t.Errorf("body %q", r.body)
 	}
 	want := []string{"/form.txt\t!\r\n", "/form.txt\t+\t1\r\n+-1\r\nAlice\r\n..secret\r\nftp\r\n2\r\none\r\ntwo\r\n1\r\n.\r\n"}
 	if got := s.requests(); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -446,16 +535,14 @@ func TestFormPromptsAndMissingAnswer(t *testing.T) {
 		return "", nil
 	}
 	req := &schemes.Request{URL: mustParse(t, s.url("/0/form.txt%09%09?")), Dialer: &transport.Dialer{}, Prompt: prompt}
-	resp, err := (&Handler{}).Fetch(context.Background(), req)
-	if err != nil {
+	if _, err := fetchReq(t, &Handler{}, req); err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
 	if got := s.requests(); len(got) != 2 || got[1] != "/form.txt\t+\t1\r\n+-1\r\nAnonymous\r\npw\r\nhttp\r\n1\r\nl1\r\n1\r\n.\r\n" {
 		t.Errorf("sent %q (asked %q)", got, asked)
 	}
 	// No terminal and no --form for a question without default: exit 2.
-	_, _, _, err = fetch(t, &Handler{}, s.url("/0/form.txt%09%09?"))
+	_, err := fetch(t, &Handler{}, s.url("/0/form.txt%09%09?"))
 	if k := schemes.KindOf(err); k != schemes.KindUsage || !strings.Contains(err.Error(), "--form") {
 		t.Errorf("err %v (kind %v), want usage naming --form", err, k)
 	}
@@ -490,14 +577,31 @@ func TestFileName(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
-	s := newFakeServer(t, "0a\t/a\th\t70\r\n.\r\n", "text")
-	ents, err := (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, s.url("/1/")), Dialer: &transport.Dialer{}})
-	if err != nil || len(ents) != 1 || ents[0].URL != "gopher://h/0/a" {
+	s := newFakeServer(t, "0a\t/a\th\t70\r\n.\r\n", "text\r\n", "+-1\r\n+INFO: 0a\t/a\th\t70\r\n.\r\n")
+	list := func(raw string) ([]schemes.Entry, error) {
+		resp, err := (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, raw), Dialer: &transport.Dialer{}})
+		if err != nil {
+			return nil, err
+		}
+		return schemes.ReadAll(resp.Listing)
+	}
+	ents, err := list(s.url("/1/"))
+	if err != nil || len(ents) != 1 || locString(ents[0]) != "gopher://h/0/a" {
 		t.Errorf("%+v %v", ents, err)
 	}
-	_, err = (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, s.url("/0/t")), Dialer: &transport.Dialer{}})
-	if schemes.KindOf(err) != schemes.KindUsage {
-		t.Errorf("list of a text item: %v", err)
+	// List reads the reply as a menu whatever the item type says.
+	ents, err = list(s.url("/0/t"))
+	if err != nil || len(ents) != 1 || ents[0].Kind != schemes.EntryRaw || ents[0].Title != "text" {
+		t.Errorf("list of a text item: %+v %v", ents, err)
+	}
+	// A Gopher+ attribute request lists the attributes.
+	ents, err = list(s.url("/0/a%09%09!"))
+	if err != nil || len(ents) != 1 || ents[0].Title != "INFO: a" {
+		t.Errorf("list of attributes: %+v %v", ents, err)
+	}
+	resp, err := (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, "gopher://h/hURL:http://x/")})
+	if err != nil || resp.Redirect != "http://x/" {
+		t.Errorf("list of a URL: item: %+v %v", resp, err)
 	}
 }
 
@@ -530,9 +634,9 @@ func TestShortPlusReplyOnOpenConnection(t *testing.T) {
 		io.WriteString(c, "+2\r\nhi")
 		<-done // keep it open until the test ends
 	}()
-	body, _, _, err := fetch(t, &Handler{}, "gopher://"+ln.Addr().String()+"/9x%09%09+")
-	if err != nil || body != "hi" {
-		t.Errorf("%q %v", body, err)
+	r, err := fetch(t, &Handler{}, "gopher://"+ln.Addr().String()+"/9x%09%09+")
+	if err != nil || r.body != "hi" {
+		t.Errorf("%q %v", r.body, err)
 	}
 }
 
@@ -572,5 +676,17 @@ func TestCanceledBodyFails(t *testing.T) {
 	_, err = io.ReadAll(resp.Body)
 	if !errors.Is(err, context.Canceled) || schemes.KindOf(err) != schemes.KindCanceled {
 		t.Fatalf("err %v (kind %v), want a cancellation", err, schemes.KindOf(err))
+	}
+}
+
+// TestSchemesCaps: both schemes retrieve and list, and the registry accepts
+// those claims.
+func TestSchemesCaps(t *testing.T) {
+	r := schemes.NewRegistry()
+	for _, s := range Schemes(nil) {
+		r.Register(s) // panics on a claim the handler does not back
+		if s.Caps != schemes.Retrieves|schemes.Lists || !s.Caps.Redirectable() {
+			t.Errorf("%s: caps %v", s.Name, s.Caps)
+		}
 	}
 }

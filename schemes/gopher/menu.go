@@ -12,8 +12,9 @@ import (
 )
 
 // Limits on what a server may send, so a hostile or broken server cannot
-// exhaust memory: lines longer than MaxLine are cut (and marked), a menu
-// or attribute reply stops after MaxItems lines.
+// exhaust memory: lines longer than MaxLine are cut (and marked), and a
+// reply held whole (ParseMenu, ParseAttributes) stops after MaxItems
+// lines. Listings are streamed and hold one line at a time.
 const (
 	MaxLine  = 64 << 10
 	MaxItems = 1 << 20
@@ -83,43 +84,62 @@ func FormatItem(it Item) string {
 	return s
 }
 
-// URL returns the absolute URL an item designates, built with the typed
-// URL's String so that it round-trips: a gopher URL for gopher items (on
-// scheme, which is "gopher" or "gophers"), telnet/tn3270 for types 8 and
-// T, the target of an `h` item whose selector is "URL:<url>", and "" for
-// info and error lines and items without a usable host.
-func (it Item) URL(scheme string) string {
+// Locator returns the gopher URL of the item on scheme ("gopher" or
+// "gophers": a gophers menu's items stay on TLS), with its host, port,
+// type and selector, built with the typed URL's String and parsed back so
+// that it round-trips. It is nil for info (i) and error (3) lines, telnet
+// items (8, T: they are no gopher resource), and items without a usable
+// host, port or type. An `h` item whose selector is "URL:<url>" gets its
+// gopher URL too: fetching that yields the redirect to <url>.
+func (it Item) Locator(scheme string) *URL {
 	switch it.Type {
-	case 'i', '3':
-		return ""
-	case 'h':
-		if u, ok := strings.CutPrefix(it.Selector, "URL:"); ok {
-			return u
-		}
-	case '8', 'T':
-		return telnetURL(it)
+	case 'i', '3', '8', 'T':
+		return nil
 	}
-	if !it.Valid || !hostOK(it.Host) || it.Port == 0 {
-		return ""
+	if !it.Valid || !hostOK(it.Host) || it.Port == 0 || it.Type <= ' ' || it.Type >= 0x7f {
+		return nil
 	}
 	u := &schemes.URL{Scheme: scheme, Authority: true, Host: strings.ToLower(it.Host), HasPath: true}
 	if it.Port != schemes.DefaultPort(scheme) {
 		u.Port = it.Port
 	}
-	if it.Type <= ' ' || it.Type >= 0x7f {
-		return ""
-	}
 	// Parsing the formatted URL checks the host and gives its canonical
-	// form (IDNA), so the result round-trips.
+	// form (IDNA).
 	pu, err := schemes.Parse((&URL{Type: it.Type, Selector: it.Selector, u: u}).String())
 	if err != nil {
-		return "" // a host no URL can hold
+		return nil // a host no URL can hold
 	}
 	g, err := Parse(pu)
 	if err != nil {
-		return ""
+		return nil
 	}
-	return g.String()
+	return g
+}
+
+// URL returns the absolute URL a client goes to for the item, as a
+// Gopher+ "moved" reply names it: the target of an `h` item whose selector
+// is "URL:<url>", telnet/tn3270 for types 8 and T, else the item's gopher
+// URL (Locator); "" when there is none.
+func (it Item) URL(scheme string) string {
+	switch it.Type {
+	case 'h':
+		if u, ok := urlSelector(it.Selector); ok {
+			return u
+		}
+	case '8', 'T':
+		return telnetURL(it)
+	}
+	if g := it.Locator(scheme); g != nil {
+		return g.String()
+	}
+	return ""
+}
+
+// urlSelector returns the target of a "URL:<url>" selector (the gopher
+// convention for links to other schemes).
+func urlSelector(sel string) (string, bool) {
+	u, ok := strings.CutPrefix(sel, "URL:")
+	return u, ok && u != ""
 }
 
 // hostOK refuses the dummy hosts servers put on info lines and hosts that
@@ -160,27 +180,124 @@ func telnetURL(it Item) string {
 	return pu.String()
 }
 
-// Entry converts it to a listing entry: info lines become EntryInfo,
-// menus and searches dirs/others, h-links links, errors raw.
-func (it Item) Entry(scheme string) schemes.Entry {
-	e := schemes.Entry{Name: strings.TrimRight(it.Display, " "), Size: -1, Type: string(it.Type), Raw: it.Raw,
-		URL: it.URL(scheme)}
-	if it.Type == 0 {
-		e.Type = ""
+// kindOf says what an item of gopher type t is:
+//
+//   - 1 (menu): a dir;
+//   - 7 (search) and 2 (CSO phone book): a search, which takes words;
+//   - 8 and T (telnet, tn3270): a session;
+//   - i (info) and 3 (error): info, text that names nothing;
+//   - the document types of RFC 1436 (0 4 5 6 9 g I), of common use (s d h
+//     P M p r c x) and of Gopher+ (: ; <): a file;
+//   - anything else (+, a redundant server, included): unknown.
+func kindOf(t byte) schemes.EntryKind {
+	switch t {
+	case '1':
+		return schemes.EntryDir
+	case '7', '2':
+		return schemes.EntrySearch
+	case '8', 'T':
+		return schemes.EntrySession
+	case 'i', '3':
+		return schemes.EntryInfo
 	}
-	switch {
-	case !it.Valid && it.Type != 'i':
-		e.Kind = schemes.EntryRaw
-	case it.Type == 'i':
-		e.Kind = schemes.EntryInfo
-	case it.Type == '1':
-		e.Kind = schemes.EntryDir
-	case it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:"):
-		e.Kind, e.Target = schemes.EntryLink, e.URL
-	case it.Type == '3', it.Type == '7', it.Type == '8', it.Type == 'T', it.Type == '2', it.Type == '+':
-		e.Kind = schemes.EntryOther
-	default:
-		e.Kind = schemes.EntryFile
+	if strings.IndexByte(documentTypes, t) >= 0 {
+		return schemes.EntryFile
+	}
+	return schemes.EntryUnknown
+}
+
+// documentTypes are the item types whose reply is a document.
+const documentTypes = "04569gIsdhPMprcx:;<"
+
+// typeText is the type as a string for Extra: the character when it is
+// printable ASCII, else %XX.
+func typeText(t byte) string {
+	if t > ' ' && t < 0x7f {
+		return string(t)
+	}
+	return fmt.Sprintf("%%%02X", t)
+}
+
+// nameOf derives an item's local name from its selector: its last
+// "/"-segment ("/text/lf.txt" names "lf.txt"; "/docs/" names "docs"), or
+// for a "URL:<url>" selector the last segment of the target's path; ""
+// when there is none, when it holds TAB, CR, LF or NUL, or when
+// schemes.SafeName refuses it ("..").
+func nameOf(sel string) string {
+	if u, ok := urlSelector(sel); ok {
+		_, rest, ok := strings.Cut(u, "://")
+		_, path, hasPath := strings.Cut(rest, "/")
+		if !ok || !hasPath {
+			return ""
+		}
+		path, _, _ = strings.Cut(path, "?")
+		path, _, _ = strings.Cut(path, "#")
+		sel = path
+	}
+	s := strings.TrimRight(sel, "/")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	if strings.ContainsAny(s, fieldBreakers) {
+		return ""
+	}
+	n, _ := schemes.SafeName(s)
+	return n
+}
+
+// Entry converts it to a listing entry of a menu on scheme:
+//
+//   - Kind by gopher type (kindOf); a line that is no item (fewer than four
+//     fields, other than an info line) is raw, its text in Title;
+//   - Title is the display string, trailing spaces trimmed ("" when it
+//     is the Name);
+//   - Name is derived from the selector (nameOf, through SetName), "" for
+//     info, error and telnet lines;
+//   - Size is -1: menus tell no sizes;
+//   - Locator is the item's gopher URL (Item.Locator); nil for info, error
+//     and telnet lines;
+//   - Extra holds "gopher_type" (the type character, %XX when not
+//     printable) first, then "gopher_plus" ("+" or "?") for Gopher+ items,
+//     "error" = "true" for error (3) lines, and "url" for the real
+//     destination of telnet items (telnet://host:port/) and `h` items
+//     whose selector is "URL:<url>". Such an `h` item is a link: its
+//     Target is that URL as well, while its Locator stays the gopher item,
+//     whose retrieval gives the redirect that the fetch Client polices.
+func (it Item) Entry(scheme string) schemes.Entry {
+	e := schemes.Entry{Title: strings.TrimRight(it.Display, " "), Size: -1}
+	if !it.Valid && it.Type != 'i' {
+		e.Kind, e.Title = schemes.EntryRaw, it.Raw
+		return e
+	}
+	e.Kind = kindOf(it.Type)
+	e.Extra.Set("gopher_type", typeText(it.Type))
+	if it.Plus != "" {
+		e.Extra.Set("gopher_plus", it.Plus)
+	}
+	switch it.Type {
+	case 'i':
+		return e
+	case '3':
+		e.Extra.Set("error", "true")
+		return e
+	case '8', 'T':
+		// The selector is a login hint, not a name.
+		if u := telnetURL(it); u != "" {
+			e.Extra.Set("url", u)
+		}
+		return e
+	case 'h':
+		if u, ok := urlSelector(it.Selector); ok {
+			e.Kind, e.Target = schemes.EntryLink, u
+			e.Extra.Set("url", u)
+		}
+	}
+	e.SetName(nameOf(it.Selector))
+	if e.Title == e.Name {
+		e.Title = "" // the Name says it all
+	}
+	if g := it.Locator(scheme); g != nil {
+		e.Locator = g
 	}
 	return e
 }
@@ -222,96 +339,50 @@ func (l *lineReader) next() (string, error) {
 	}
 }
 
-// ParseMenu reads a menu to its "." line or EOF (pygopherd and Gopher+
-// `+-2` replies have no "."), at most MaxItems lines. Lines it cannot read
-// are kept with Valid false. terminated says whether a "." line ended it.
+// menuReader reads a menu one item at a time, to its "." line or EOF
+// (pygopherd and Gopher+ `+-2` replies have no "."). Blank lines are
+// skipped; lines it cannot read are returned with Valid false.
+type menuReader struct {
+	lr *lineReader
+	// terminated says whether a "." line ended the menu.
+	terminated bool
+}
+
+func newMenuReader(r io.Reader) *menuReader {
+	return &menuReader{lr: &lineReader{br: bufio.NewReaderSize(r, 4096)}}
+}
+
+// next returns the next item, or io.EOF at the end of the menu.
+func (m *menuReader) next() (Item, error) {
+	for {
+		line, err := m.lr.next()
+		if err != nil {
+			return Item{}, err
+		}
+		if line == "." {
+			m.terminated = true
+			return Item{}, io.EOF
+		}
+		if line == "" && !m.lr.cut {
+			continue // blank lines some servers add
+		}
+		return ParseItem(line), nil
+	}
+}
+
+// ParseMenu reads a whole menu (menuReader), at most MaxItems lines.
+// terminated says whether a "." line ended it.
 func ParseMenu(r io.Reader) (items []Item, terminated bool, err error) {
-	lr := &lineReader{br: bufio.NewReaderSize(r, 4096)}
+	m := newMenuReader(r)
 	for len(items) < MaxItems {
-		line, err := lr.next()
+		it, err := m.next()
 		if errors.Is(err, io.EOF) {
-			return items, false, nil
+			return items, m.terminated, nil
 		}
 		if err != nil {
 			return items, false, err
 		}
-		if line == "." {
-			return items, true, nil
-		}
-		if line == "" && !lr.cut {
-			continue // blank lines some servers add
-		}
-		items = append(items, ParseItem(line))
+		items = append(items, it)
 	}
 	return items, false, fmt.Errorf("menu longer than %d lines", MaxItems)
-}
-
-// RenderMenu writes items as a readable listing: info lines as text, the
-// others as `[type] display  <url>`, errors as `[error] text`.
-func RenderMenu(items []Item, scheme string) string {
-	var b strings.Builder
-	for _, it := range items {
-		switch {
-		case it.Type == 'i':
-			b.WriteString(it.Display)
-		case it.Type == '3':
-			b.WriteString("[error] " + it.Display)
-		case !it.Valid:
-			b.WriteString("[?] " + it.Raw)
-		default:
-			b.WriteString("[" + typeName(it.Type) + "] " + strings.TrimRight(it.Display, " "))
-			if u := it.URL(scheme); u != "" {
-				b.WriteString("  <" + u + ">")
-			}
-			if it.Plus == "?" {
-				b.WriteString(" (form)")
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// typeName names a gopher item type for the listing.
-func typeName(t byte) string {
-	switch t {
-	case '0':
-		return "text"
-	case '1':
-		return "menu"
-	case '2':
-		return "cso"
-	case '4':
-		return "binhex"
-	case '5':
-		return "dos"
-	case '6':
-		return "uuencoded"
-	case '7':
-		return "search"
-	case '8':
-		return "telnet"
-	case '9':
-		return "binary"
-	case 'T':
-		return "tn3270"
-	case 'g':
-		return "gif"
-	case 'I':
-		return "image"
-	case 'h':
-		return "html"
-	case 's':
-		return "sound"
-	case 'd':
-		return "document"
-	case 'P':
-		return "pdf"
-	case '+':
-		return "mirror"
-	}
-	if t > ' ' && t < 0x7f {
-		return string(t)
-	}
-	return fmt.Sprintf("%%%02X", t)
 }

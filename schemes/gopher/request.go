@@ -12,19 +12,10 @@ import (
 // the next field and a CR or LF would end the request line early.
 const fieldBreakers = "\r\n\t"
 
-// FileName is the last segment of the selector, for `urlget -O`: the
+// FileName is the item's local name, for `urlget -O` (see nameOf): the
 // selector "/text/lf.txt" names "lf.txt". It is "" for a top menu or a
 // selector ending in "/"; the caller then picks a name of its own.
-func (g *URL) FileName() string {
-	s := strings.TrimRight(g.Selector, "/")
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		s = s[i+1:]
-	}
-	if strings.ContainsAny(s, fieldBreakers+"\x00") {
-		return ""
-	}
-	return s
-}
+func (g *URL) FileName() string { return nameOf(g.Selector) }
 
 // isMenu says whether the item's reply is a menu: directories (1) and the
 // results of a search (7).

@@ -4,14 +4,16 @@ import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the schemes this package serves: gopher (port 70) and
 // gophers, gopher over TLS (its default port is schemes.DefaultPort's),
-// both handled by h; a nil h means a Handler with default settings.
+// both handled by h; a nil h means a Handler with default settings. Both
+// retrieve and list (menus, search results, Gopher+ attributes).
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
+	caps := schemes.Retrieves | schemes.Lists
 	return []schemes.Scheme{
-		{Name: "gopher", Parse: parseLocator, Handler: h},
-		{Name: "gophers", Parse: parseLocator, Handler: h},
+		{Name: "gopher", Parse: parseLocator, Handler: h, Caps: caps},
+		{Name: "gophers", Parse: parseLocator, Handler: h, Caps: caps},
 	}
 }
 

@@ -9,14 +9,16 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
 
-// TestGophersTLS fetches a gophers URL from a TLS fake server, through
-// transport.Dialer's StartTLS and through a plain test dialer.
+// TestGophersTLS fetches a gophers URL from a TLS fake server: the
+// handshake is the Dialer's StartTLS, and an untrusted certificate is
+// refused as a safety error.
 func TestGophersTLS(t *testing.T) {
 	// Borrow httptest's certificate for 127.0.0.1.
 	hs := httptest.NewUnstartedServer(nil)
@@ -38,37 +40,56 @@ func TestGophersTLS(t *testing.T) {
 			}
 			buf := make([]byte, 64)
 			n, _ := c.Read(buf)
-			if string(buf[:n]) == "/secret.txt\r\n" {
+			switch string(buf[:n]) {
+			case "/secret.txt\r\n":
 				io.WriteString(c, "over TLS\r\n")
+			case "\r\n":
+				io.WriteString(c, "0secret\t/secret.txt\t127.0.0.1\t"+strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)+"\r\n.\r\n")
 			}
 			c.Close()
 		}
 	}()
 	raw := "gophers://" + ln.Addr().String() + "/0/secret.txt"
-	for name, d := range map[string]schemes.Dialer{"transport": &transport.Dialer{}, "plain": plainDialer{}} {
-		req := &schemes.Request{URL: mustParse(t, raw), Dialer: d, TLS: &tls.Config{RootCAs: pool}}
-		resp, err := (&Handler{}).Fetch(context.Background(), req)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if string(b) != "over TLS\n" {
-			t.Errorf("%s: %q", name, b)
-		}
+	d := &startTLSDialer{Dialer: &transport.Dialer{}}
+	r, err := fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, raw), Dialer: d, TLS: &tls.Config{RootCAs: pool}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.body != "over TLS\n" || r.resp.Kind != schemes.EntryFile {
+		t.Errorf("%q, kind %q", r.body, r.resp.Kind)
+	}
+	if got := d.calls(); len(got) != 1 || got[0] != "gophers 127.0.0.1" {
+		t.Errorf("StartTLS calls %q, want one for gophers 127.0.0.1", got)
+	}
+	// A gophers menu lists gophers items.
+	r, err = fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, "gophers://"+ln.Addr().String()+"/"), Dialer: d,
+		TLS: &tls.Config{RootCAs: pool}})
+	if err != nil || len(r.entries) != 1 || locString(r.entries[0]) != raw {
+		t.Errorf("menu %+v %v, want one entry for %s", r.entries, err, raw)
 	}
 	// Without the CA the certificate is refused.
-	req := &schemes.Request{URL: mustParse(t, raw), Dialer: &transport.Dialer{}}
-	if _, err := (&Handler{}).Fetch(context.Background(), req); err == nil || !strings.Contains(err.Error(), "certificate") {
-		t.Errorf("untrusted certificate: %v", err)
+	_, err = fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, raw), Dialer: &transport.Dialer{}})
+	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("untrusted certificate: %v (kind %v)", err, schemes.KindOf(err))
 	}
 }
 
-// plainDialer dials without transport's policies, as a library user's
-// dialer might.
-type plainDialer struct{}
+// startTLSDialer is a transport Dialer that records its StartTLS calls.
+type startTLSDialer struct {
+	*transport.Dialer
+	mu     sync.Mutex
+	called []string
+}
 
-func (plainDialer) Dial(ctx context.Context, _, host string, port int) (net.Conn, error) {
-	var d net.Dialer
-	return d.DialContext(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+func (d *startTLSDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+	d.mu.Lock()
+	d.called = append(d.called, scheme+" "+host)
+	d.mu.Unlock()
+	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
+}
+
+func (d *startTLSDialer) calls() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.called...)
 }

@@ -2,7 +2,7 @@
 // typed value (item type, selector, optional search and Gopher+ strings;
 // url.go, pure parsing) and a Handler that retrieves them over transport,
 // with Gopher+ views, attributes and +ASK forms (request.go, plus.go,
-// menu.go, attrs.go, ask.go, handler.go).
+// menu.go, attrs.go, ask.go, listing.go, handler.go).
 package gopher
 
 import (

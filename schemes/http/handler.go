@@ -2,17 +2,11 @@ package http
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
-	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -20,8 +14,8 @@ import (
 // DefaultUserAgent is the User-Agent sent when Handler.UserAgent is empty.
 const DefaultUserAgent = "urlget/0.1"
 
-// Handler retrieves http and https URLs with net/http, dialing only through
-// the request's Dialer.
+// Handler retrieves (Fetch) and describes (Stat) http and https URLs with
+// net/http, dialing and starting TLS only through the request's Dialer.
 //
 // It keeps one http.Transport per Dialer, TLS config and scheme, so the
 // requests of a fetch run (which shares one Dialer) reuse connections. That
@@ -38,6 +32,7 @@ type Handler struct {
 var (
 	_ schemes.Handler   = (*Handler)(nil)
 	_ schemes.Explainer = (*Handler)(nil)
+	_ schemes.Stater    = (*Handler)(nil)
 )
 
 // CloseIdleConnections closes the idle connections the Handler keeps for
@@ -48,13 +43,18 @@ func (h *Handler) CloseIdleConnections() { h.cache.closeIdle() }
 // before the response headers arrive.
 var errHeaderTimeout = errors.New("no response headers in time")
 
-// Fetch sends GET for req.URL and returns the response, whose Body streams
-// the resource. When req.Offset > 0 it asks for the rest with Range (and
-// If-Range when req.ResumeModTime is known) and reports in Response.Offset
-// what the server actually sent. req.Timeout, when set, bounds the wait for
-// the response headers (connect and TLS included); ctx bounds everything,
-// including reading the body.
-func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+// call is what the requests of one Fetch or Stat share.
+type call struct {
+	loc        *URL
+	req        *schemes.Request
+	tr         schemes.Trace // the request's Trace, never nil
+	user, pass string
+	auth       bool     // send user and pass as Basic credentials
+	proxy      *url.URL // the proxy that forwards the requests, nil for none
+}
+
+// newCall checks req and gathers what its requests need.
+func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, error) {
 	loc, err := locator(req)
 	if err != nil {
 		return nil, err
@@ -63,63 +63,92 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindOther, URL: loc.Redacted(),
 			Msg: "no Dialer in the request"}
 	}
-	tr := req.Trace
-	if tr == nil {
-		tr = schemes.NopTrace{}
+	c := &call{loc: loc, req: req, tr: req.Trace}
+	if c.tr == nil {
+		c.tr = schemes.NopTrace{}
 	}
-	user, pass, auth := credentials(loc, req)
-	if pass != "" {
-		tr.Secret(pass)
+	c.user, c.pass, c.auth = credentials(loc, req)
+	if c.pass != "" {
+		c.tr.Secret(c.pass)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(loc, "request", err)
 	}
-
-	proxy, err := forwardProxy(req.Dialer, loc)
-	if err != nil {
+	if c.proxy, err = forwardProxy(req.Dialer, loc); err != nil {
 		return nil, requestError(ctx, false, 0, loc, err)
 	}
-	hreq := h.newRequest(loc, req, user, pass, auth, proxy != nil)
-	t, cached := h.cache.get(req.Dialer, req.TLS, loc.g.Scheme)
-	done := func() {}
-	if !cached {
-		done = t.CloseIdleConnections
-	}
-	rctx, cancel := context.WithCancelCause(ctx)
-	stop := func() bool { return true }
-	if req.Timeout > 0 {
-		stop = time.AfterFunc(req.Timeout, func() { cancel(errHeaderTimeout) }).Stop
-	}
-	if proxy != nil {
-		rctx = context.WithValue(rctx, forwardKey{}, proxy)
-	}
-	hreq = hreq.WithContext(httptrace.WithClientTrace(rctx, clientTrace(tr, hreq)))
-	client := &http.Client{
-		Transport:     t,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-	resp, err := client.Do(hreq)
-	stop() // the timeout covers the wait for headers only, not the body
+	return c, nil
+}
+
+// Fetch sends GET for req.URL and returns the response, whose Body streams
+// the resource. A 3xx comes back as Response.Redirect. When req.Offset > 0
+// it asks for the rest under the resume rule (see resumePlan) and reports
+// in Response.Offset what the server actually sent. req.Timeout, when
+// set, bounds the wait for the response headers (connect and TLS
+// included); ctx bounds everything, including reading the body.
+func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	c, err := h.newCall(ctx, req)
 	if err != nil {
-		timedOut := context.Cause(rctx) == errHeaderTimeout
-		cancel(nil)
-		done()
-		return nil, requestError(ctx, timedOut, req.Timeout, loc, err)
+		return nil, err
 	}
-	traceResponse(tr, resp)
-	r, err := h.response(loc, req, resp, tr)
-	if err != nil || r.Body != nil {
-		discard(resp.Body)
-		cancel(nil)
-		done()
+	rs := planResume(req)
+	x, err := h.roundTrip(ctx, c, http.MethodGet, rs.header())
+	if err != nil {
+		return nil, err
+	}
+	r, restart, err := h.response(c.loc, req, x, rs)
+	if restart != "" {
+		// The partial copy cannot be continued from what the server
+		// sent: ask for everything, as if there were no partial copy.
+		x.close()
+		x.tr.Info(restart + "; retrieving the whole resource again")
+		whole := *req
+		whole.Offset, whole.Partial = 0, schemes.Partial{}
+		if x, err = h.roundTrip(ctx, c, http.MethodGet, nil); err != nil {
+			return nil, err
+		}
+		r, _, err = h.response(c.loc, &whole, x, resumePlan{})
+	}
+	if err != nil || r.Redirect != "" || r.Body != nil {
+		x.close()
 		return r, err
 	}
-	r.Body = &body{rc: resp.Body, ctx: ctx, loc: loc, cancel: cancel, done: done}
+	r.Body = x.body(ctx, c.loc)
 	return r, nil
 }
 
+// Stat sends HEAD for req.URL and describes the resource from the
+// response headers: Kind file, Size from Content-Length (-1 without one),
+// ModTime from Last-Modified (to the second), Type, ETag and Name; a 3xx
+// comes back as Response.Redirect, as from Fetch. Errors are those of
+// Fetch (404 and 410 not found, 401 and 403 permission, 503 and 429 busy).
+// A server that refuses HEAD (405) fails like any other refusal: Stat
+// never falls back to a GET that would start sending the body.
+func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	c, err := h.newCall(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	x, err := h.roundTrip(ctx, c, http.MethodHead, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer x.close()
+	resp := x.resp
+	switch status := resp.StatusCode; {
+	case isRedirect(status):
+		return redirectResponse(c.loc, resp, x.tr)
+	case status >= 200 && status < 300:
+		r := describe(c.loc, resp)
+		r.Size = resp.ContentLength // HEAD: the Content-Length header, -1 without one
+		return r, nil
+	}
+	return nil, statusError(c.loc, resp)
+}
+
 // Explain returns the plan: the connection, then the request line and
-// headers Fetch would send, with credentials as "****".
+// headers Fetch would send (Range and If-Range when resuming), with
+// credentials as "****".
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	loc, err := locator(req)
 	if err != nil {
@@ -131,12 +160,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	}
 	plan := []string{conn, "GET " + requestTarget(loc) + " HTTP/1.1", "Host: " + loc.HostHeader(),
 		"User-Agent: " + h.userAgent()}
-	if req.Offset > 0 {
-		plan = append(plan, "Range: bytes="+strconv.FormatInt(req.Offset, 10)+"-")
-		if !req.ResumeModTime.IsZero() {
-			plan = append(plan, "If-Range: "+req.ResumeModTime.UTC().Format(http.TimeFormat))
-		}
-	}
+	plan = append(plan, planResume(req).lines()...)
 	if _, _, auth := credentials(loc, req); auth {
 		plan = append(plan, "Authorization: Basic "+schemes.Redacted)
 	}
@@ -188,83 +212,28 @@ func requestTarget(loc *URL) string {
 	return loc.RequestTarget()
 }
 
-// newRequest builds the GET. The target goes in URL.Opaque (and RawQuery),
+// newRequest builds a request of method (GET or HEAD) with the extra
+// header fields hdr. The target goes in URL.Opaque (and RawQuery),
 // which net/http writes on the request line verbatim: the path and search
 // reach the server exactly as escaped in the URL, never re-encoded. A
 // request that a proxy forwards has the absolute form (RFC 7230 §5.3.2).
-func (h *Handler) newRequest(loc *URL, req *schemes.Request, user, pass string, auth, forwarded bool) *http.Request {
+func (h *Handler) newRequest(c *call, method string, hdr http.Header) *http.Request {
+	loc := c.loc
 	u := &url.URL{Scheme: loc.g.Scheme, Host: loc.HostHeader(), Opaque: "/" + loc.Path}
-	if forwarded || strings.HasPrefix(loc.Path, "/") {
+	if c.proxy != nil || strings.HasPrefix(loc.Path, "/") {
 		u.Opaque = "//" + u.Host + "/" + loc.Path // RequestURI makes it scheme:Opaque
 	}
 	if loc.Search != nil {
 		u.RawQuery, u.ForceQuery = *loc.Search, *loc.Search == ""
 	}
-	hdr := http.Header{"User-Agent": {h.userAgent()}}
-	if req.Offset > 0 {
-		hdr.Set("Range", "bytes="+strconv.FormatInt(req.Offset, 10)+"-")
-		if !req.ResumeModTime.IsZero() {
-			hdr.Set("If-Range", req.ResumeModTime.UTC().Format(http.TimeFormat))
-		}
+	header := http.Header{"User-Agent": {h.userAgent()}}
+	for k, v := range hdr {
+		header[k] = v
 	}
-	r := &http.Request{Method: http.MethodGet, URL: u, Host: u.Host, Header: hdr,
+	r := &http.Request{Method: method, URL: u, Host: u.Host, Header: header,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
-	if auth {
-		r.SetBasicAuth(user, pass)
+	if c.auth {
+		r.SetBasicAuth(c.user, c.pass)
 	}
 	return r
-}
-
-// clientTrace reports the exchange: the request line and each header as
-// net/http writes it (Authorization and Proxy-Authorization redacted: their
-// base64 would show the password), and notes about the connection. net/http
-// may call these from its own goroutines; schemes.Trace implementations
-// are safe for that.
-func clientTrace(tr schemes.Trace, r *http.Request) *httptrace.ClientTrace {
-	line := r.Method + " " + r.URL.RequestURI() + " " + r.Proto
-	return &httptrace.ClientTrace{
-		GotConn: func(ci httptrace.GotConnInfo) {
-			// The Dialer reports new connections; only reuse is news here.
-			if ci.Reused {
-				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())
-			}
-			tr.Sent(line)
-		},
-		TLSHandshakeDone: func(st tls.ConnectionState, err error) {
-			if err == nil {
-				tr.Info(fmt.Sprintf("TLS %s, %s", tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite)))
-			}
-		},
-		WroteHeaderField: func(key string, values []string) {
-			for _, v := range values {
-				if strings.EqualFold(key, "Authorization") || strings.EqualFold(key, "Proxy-Authorization") {
-					scheme, _, _ := strings.Cut(v, " ")
-					v = scheme + " " + schemes.Redacted
-				}
-				tr.Sent(key + ": " + v)
-			}
-		},
-	}
-}
-
-// traceResponse reports the status line and the headers, sorted by name.
-func traceResponse(tr schemes.Trace, resp *http.Response) {
-	tr.Received(resp.Proto + " " + resp.Status)
-	keys := make([]string, 0, len(resp.Header))
-	for k := range resp.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range resp.Header[k] {
-			tr.Received(k + ": " + v)
-		}
-	}
-}
-
-// discard closes a body that is not returned, after reading a little of it
-// so that the connection can be reused.
-func discard(b io.ReadCloser) {
-	io.CopyN(io.Discard, b, 64<<10)
-	b.Close()
 }

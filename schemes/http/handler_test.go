@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,12 +22,16 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
-// testDialer connects to loopback only, counting its dials.
+// testDialer connects to loopback only, counting its dials and TLS
+// handshakes; the rest is transport.Dialer's.
 type testDialer struct {
+	transport.Dialer
 	mu    sync.Mutex
 	dials []string
+	tlss  []string
 }
 
 func (d *testDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
@@ -35,8 +41,14 @@ func (d *testDialer) Dial(ctx context.Context, scheme, host string, port int) (n
 	if host != "127.0.0.1" && host != "::1" {
 		return nil, &schemes.Error{Phase: "dial", Kind: schemes.KindConnect, Msg: "test dialer: loopback only"}
 	}
-	var nd net.Dialer
-	return nd.DialContext(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	return d.Dialer.Dial(ctx, scheme, host, port)
+}
+
+func (d *testDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+	d.mu.Lock()
+	d.tlss = append(d.tlss, scheme+" "+host)
+	d.mu.Unlock()
+	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
 }
 
 func (d *testDialer) count() int {
@@ -141,6 +153,7 @@ func TestFetch200(t *testing.T) {
 		got.uri, got.host, got.ua, got.enc = r.RequestURI, r.Host, r.UserAgent(), r.Header.Get("Accept-Encoding")
 		got.Unlock()
 		w.Header().Set("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")
+		w.Header().Set("ETag", `"v1"`)
 		w.Header().Set("Content-Type", "text/plain")
 		w.Header().Set("Digest", "MD5=xyz=, SHA-256="+base64.StdEncoding.EncodeToString(sum[:]))
 		io.WriteString(w, "hello")
@@ -162,6 +175,7 @@ func TestFetch200(t *testing.T) {
 	}
 	want := time.Date(2015, 10, 21, 7, 28, 0, 0, time.UTC)
 	if resp.Status != 200 || resp.Size != 5 || resp.Offset != 0 || resp.Type != "text/plain" || !resp.ModTime.Equal(want) ||
+		resp.Precision != time.Second || resp.ETag != `"v1"` || resp.Kind != schemes.EntryFile ||
 		resp.Name != "b c" || resp.SHA256 != hex.EncodeToString(sum[:]) || resp.Redirect != "" {
 		t.Errorf("response %+v", resp)
 	}
@@ -232,6 +246,11 @@ func TestFetchTLS(t *testing.T) {
 	if e.dialer.dials[0] != "https 127.0.0.1 "+e.srv.URL[strings.LastIndexByte(e.srv.URL, ':')+1:] {
 		t.Errorf("dials %q", e.dialer.dials)
 	}
+	// The handshake is the Dialer's (certificate policy, tracing), with
+	// HTTP/1.1 the only protocol offered.
+	if !slices.Equal(e.dialer.tlss, []string{"https 127.0.0.1"}) || resp.Status != 200 {
+		t.Errorf("StartTLS calls %q", e.dialer.tlss)
+	}
 	if !strings.Contains(tr.String(), "* TLS ") {
 		t.Errorf("no TLS note in trace:\n%s", tr)
 	}
@@ -264,11 +283,11 @@ func TestStatusKinds(t *testing.T) {
 		{407, schemes.KindPermission, false},
 		{400, schemes.KindProtocol, false},
 		{418, schemes.KindProtocol, false},
-		{429, schemes.KindProtocol, true},
+		{429, schemes.KindBusy, true},
 		{500, schemes.KindProtocol, true},
 		{501, schemes.KindProtocol, false},
 		{502, schemes.KindProtocol, true},
-		{503, schemes.KindProtocol, true},
+		{503, schemes.KindBusy, true},
 		{504, schemes.KindProtocol, true},
 		{300, schemes.KindProtocol, false},
 		{304, schemes.KindProtocol, false},
@@ -319,7 +338,7 @@ func TestRedirect(t *testing.T) {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
-		if resp.Redirect != want || resp.Status < 301 || resp.Status > 308 || readAll(t, resp) != "" {
+		if resp.Redirect != want || resp.Status < 301 || resp.Status > 308 || resp.Body != nil {
 			t.Errorf("%s: Redirect %q status %d, want %q", path, resp.Redirect, resp.Status, want)
 		}
 		if !strings.Contains(tr.String(), "* redirect to "+want) {
@@ -333,90 +352,6 @@ func TestRedirect(t *testing.T) {
 	}
 	if e.dialer.count() != 1 {
 		t.Errorf("dials %q: redirects must not be followed", e.dialer.dials)
-	}
-}
-
-func TestResume(t *testing.T) {
-	content := "0123456789"
-	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	var mu sync.Mutex
-	var rng, ifRange string
-	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		rng, ifRange = r.Header.Get("Range"), r.Header.Get("If-Range")
-		mu.Unlock()
-		switch r.URL.Path {
-		case "/file":
-			http.ServeContent(w, r, "file", mod, strings.NewReader(content))
-		case "/norange":
-			io.WriteString(w, content)
-		case "/wrongrange":
-			w.Header().Set("Content-Range", "bytes 0-9/10")
-			w.WriteHeader(http.StatusPartialContent)
-			io.WriteString(w, content)
-		case "/unsatisfiable":
-			w.Header().Set("Content-Range", "bytes */7")
-			w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
-		}
-	}, false)
-	fetch := func(path string, off int64, since time.Time) (*schemes.Response, error) {
-		r, _ := e.req(path)
-		r.Offset, r.ResumeModTime = off, since
-		return e.h.Fetch(context.Background(), r)
-	}
-	header := func() (string, string) { mu.Lock(); defer mu.Unlock(); return rng, ifRange }
-
-	// Unchanged resource: 206 from the offset.
-	resp, err := fetch("/file", 4, mod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body := readAll(t, resp); body != "456789" || resp.Offset != 4 || resp.Size != 10 || resp.Status != 206 {
-		t.Errorf("206: body %q offset %d size %d status %d", body, resp.Offset, resp.Size, resp.Status)
-	}
-	if r, ir := header(); r != "bytes=4-" || ir != "Thu, 02 Jan 2020 03:04:05 GMT" {
-		t.Errorf("Range %q If-Range %q", r, ir)
-	}
-	// No modification time known: Range only.
-	resp, err = fetch("/file", 4, time.Time{})
-	if err != nil || resp.Offset != 4 {
-		t.Fatalf("no If-Range: %v %+v", err, resp)
-	}
-	readAll(t, resp)
-	if r, ir := header(); r != "bytes=4-" || ir != "" {
-		t.Errorf("Range %q If-Range %q", r, ir)
-	}
-	// Changed resource: If-Range fails, 200 with everything, Offset 0.
-	resp, err = fetch("/file", 4, mod.Add(-time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body := readAll(t, resp); body != content || resp.Offset != 0 || resp.Size != 10 || resp.Status != 200 {
-		t.Errorf("changed: body %q offset %d", body, resp.Offset)
-	}
-	// A server without ranges: 200, Offset 0.
-	resp, err = fetch("/norange", 4, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body := readAll(t, resp); body != content || resp.Offset != 0 {
-		t.Errorf("no ranges: body %q offset %d", body, resp.Offset)
-	}
-	// A 206 that does not start at the offset is refused.
-	if _, err := fetch("/wrongrange", 4, time.Time{}); schemes.KindOf(err) != schemes.KindProtocol {
-		t.Errorf("mismatched Content-Range: %v, want KindProtocol", err)
-	}
-	// Already complete: 416 with the size equal to the offset.
-	resp, err = fetch("/file", 10, mod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body := readAll(t, resp); body != "" || resp.Offset != 10 || resp.Size != 10 {
-		t.Errorf("complete: body %q offset %d size %d", body, resp.Offset, resp.Size)
-	}
-	// 416 for another size: the local copy does not match.
-	if _, err := fetch("/unsatisfiable", 10, time.Time{}); schemes.KindOf(err) != schemes.KindProtocol {
-		t.Errorf("416 */7 at 10: %v, want KindProtocol", err)
 	}
 }
 
@@ -555,8 +490,9 @@ func TestShortBody(t *testing.T) {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	var se *schemes.Error
-	if string(b) != "01234" || !errors.As(err, &se) || se.Phase != "body" || !se.Retryable {
-		t.Errorf("read %q, err %#v; want 5 bytes and a retryable body error", b, err)
+	if string(b) != "01234" || !errors.As(err, &se) || se.Phase != "body" || !se.Retryable || se.Kind != schemes.KindConnect ||
+		se.Kind.ExitCode() != 5 || se.URL != e.srv.URL+"/short" {
+		t.Errorf("read %q, err %#v; want 5 bytes and a retryable connect error in phase body", b, err)
 	}
 }
 
@@ -610,7 +546,8 @@ func TestConcurrentReuse(t *testing.T) {
 func TestExplain(t *testing.T) {
 	h := &Handler{}
 	loc, _ := parse("https://h.example:8443/a%2Fb?q=1#f")
-	r := &schemes.Request{URL: loc, Offset: 5, ResumeModTime: time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)}
+	r := &schemes.Request{URL: loc, Offset: 5,
+		Partial: schemes.Partial{Record: &schemes.ResumeRecord{ModTime: time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC), Size: -1}}}
 	plan, err := h.Explain(r)
 	want := []string{
 		"connect h.example:8443 (TLS)",
@@ -622,6 +559,24 @@ func TestExplain(t *testing.T) {
 	}
 	if err != nil || strings.Join(plan, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Explain = %q, %v\nwant %q", plan, err, want)
+	}
+	// The resume headers under the one rule: a strong ETag is the
+	// validator, a weak one never; no record, no If-Range.
+	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		rec  *schemes.ResumeRecord
+		want string
+	}{
+		{&schemes.ResumeRecord{ETag: `"abc"`, ModTime: mod, Size: 9}, `Range: bytes=5-|If-Range: "abc"`},
+		{&schemes.ResumeRecord{ETag: `W/"abc"`, ModTime: mod, Size: 9}, "Range: bytes=5-|If-Range: Thu, 02 Jan 2020 03:04:05 GMT"},
+		{&schemes.ResumeRecord{ETag: `W/"abc"`, Size: 9}, "Range: bytes=5-"},
+		{nil, "Range: bytes=5-"},
+	} {
+		r := &schemes.Request{URL: loc, Offset: 5, Partial: schemes.Partial{ModTime: mod, Record: c.rec}}
+		plan, _ := h.Explain(r)
+		if got := strings.Join(plan[4:], "|"); got != c.want {
+			t.Errorf("record %+v: resume lines %q, want %q", c.rec, got, c.want)
+		}
 	}
 	loc, _ = parse("http://h.example")
 	plan, _ = h.Explain(&schemes.Request{URL: loc})
@@ -637,8 +592,8 @@ func TestSchemes(t *testing.T) {
 	h := &Handler{}
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
-		if s.Handler != h {
-			t.Errorf("%s: handler %v", s.Name, s.Handler)
+		if s.Handler != h || s.Caps != schemes.Retrieves|schemes.Stats|schemes.Resumes || !s.Caps.Redirectable() {
+			t.Errorf("%s: handler %v caps %v", s.Name, s.Handler, s.Caps)
 		}
 		r.Register(s)
 	}

@@ -1,84 +1,117 @@
 package http
 
 import (
-	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// response turns resp into a Response or an error. It does not consume or
-// close resp.Body; when the returned Response has a Body already (a
-// redirect, a complete resume), Fetch discards resp.Body, otherwise it
-// hands resp.Body to the caller.
-func (h *Handler) response(loc *URL, req *schemes.Request, resp *http.Response, tr schemes.Trace) (*schemes.Response, error) {
+// response turns the answer to a GET into a Response. It does not
+// consume or close the response body; when the returned Response has a
+// Body already (a complete resume) or is a redirect, Fetch discards the
+// response body, otherwise it hands it to the caller. restart is set,
+// saying why, when the partial copy must not be continued from this
+// answer (see resumePlan): Fetch then asks for the whole resource.
+func (h *Handler) response(loc *URL, req *schemes.Request, x *exchange, rs resumePlan) (r *schemes.Response, restart string, err error) {
+	resp, tr := x.resp, x.tr
 	status := resp.StatusCode
-	r := &schemes.Response{Size: -1, Status: status}
 	switch {
 	case isRedirect(status):
-		to, err := redirect(loc, resp)
-		if err != nil {
-			return nil, err
-		}
-		tr.Info("redirect to " + schemes.RedactString(to))
-		r.Body = io.NopCloser(strings.NewReader(""))
-		r.Redirect = to
-		return r, nil
+		r, err := redirectResponse(loc, resp, tr)
+		return r, "", err
 	case status == http.StatusPartialContent:
 		first, _, total, ok := contentRange(resp.Header.Get("Content-Range"))
 		want := max(req.Offset, 0)
 		if !ok || first != want {
-			return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
+			return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
 				URL: loc.Redacted(), Msg: fmt.Sprintf("206 with Content-Range %q, want bytes %d-", resp.Header.Get("Content-Range"), want)}
 		}
+		if req.Offset > 0 {
+			may, why := req.MayResume(remoteOf(resp, total))
+			if !may {
+				return nil, why, nil
+			}
+			note(tr, why)
+		}
+		r = describe(loc, resp)
 		r.Offset, r.Size = first, total
 	case status == http.StatusRequestedRangeNotSatisfiable && req.Offset > 0:
-		// "bytes */N" with N the offset: the local copy is complete.
+		// "bytes */N" with N the offset: the local copy is complete, if
+		// the rule lets it be continued at all.
 		_, _, total, ok := contentRange(resp.Header.Get("Content-Range"))
-		if !ok || total != req.Offset {
-			return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
-				URL: loc.Redacted(), Msg: fmt.Sprintf("cannot resume at byte %d: server answered %s (Content-Range %q)",
-					req.Offset, resp.Status, resp.Header.Get("Content-Range"))}
+		if ok {
+			may, why := req.MayResume(remoteOf(resp, total))
+			if !may {
+				return nil, why, nil // shorter than the copy, or changed
+			}
+			if total == req.Offset {
+				note(tr, why)
+				tr.Info(fmt.Sprintf("all %d bytes already retrieved", total))
+				r = describe(loc, resp)
+				r.Offset, r.Size = total, total
+				r.Body = io.NopCloser(strings.NewReader(""))
+				return r, "", nil
+			}
 		}
-		tr.Info(fmt.Sprintf("all %d bytes already retrieved", total))
-		r.Offset, r.Size = total, total
-		r.Body = io.NopCloser(strings.NewReader(""))
+		return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
+			URL: loc.Redacted(), Msg: fmt.Sprintf("cannot resume at byte %d: server answered %s (Content-Range %q)",
+				req.Offset, resp.Status, resp.Header.Get("Content-Range"))}
 	case status >= 200 && status < 300:
 		// The whole resource: a resume request was ignored or, with
 		// If-Range, refused because the resource changed. The caller
 		// rewrites from the start.
 		if req.Offset > 0 {
-			tr.Info("server sent the whole resource; starting from byte 0")
+			tr.Info(rs.wholeSent())
 		}
+		r = describe(loc, resp)
 		r.Size = resp.ContentLength
 	default:
-		return nil, statusError(loc, resp)
+		return nil, "", statusError(loc, resp)
 	}
-	r.Type = resp.Header.Get("Content-Type")
-	if t, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
-		r.ModTime = t
+	return r, "", nil
+}
+
+// note traces msg unless it is empty.
+func note(tr schemes.Trace, msg string) {
+	if msg != "" {
+		tr.Info(msg)
+	}
+}
+
+// describe is what a successful response's headers say of the resource:
+// Kind file, Type, ModTime (to the second), ETag, Name and SHA256; the
+// caller sets Size and Offset.
+func describe(loc *URL, resp *http.Response) *schemes.Response {
+	r := &schemes.Response{Kind: schemes.EntryFile, Size: -1, Status: resp.StatusCode,
+		Type: resp.Header.Get("Content-Type"), ETag: resp.Header.Get("ETag")}
+	if t, ok := lastModified(resp); ok {
+		r.ModTime, r.Precision = t, time.Second
 	}
 	r.Name = dispositionName(resp.Header.Get("Content-Disposition"))
 	if r.Name == "" {
 		r.Name = loc.Name()
 	}
 	r.SHA256 = sha256Of(resp.Header)
-	return r, nil
+	return r
+}
+
+// redirectResponse is the Response for a 3xx: the absolute URL to go to,
+// and no Body.
+func redirectResponse(loc *URL, resp *http.Response, tr schemes.Trace) (*schemes.Response, error) {
+	to, err := redirect(loc, resp)
+	if err != nil {
+		return nil, err
+	}
+	tr.Info("redirect to " + schemes.RedactString(to))
+	return &schemes.Response{Size: -1, Status: resp.StatusCode, Redirect: to}, nil
 }
 
 func isRedirect(status int) bool {
@@ -116,10 +149,17 @@ func redirect(loc *URL, resp *http.Response) (string, error) {
 }
 
 // statusError maps an unusable status to a kind: 404 and 410 are "not
-// found", 401, 403 and 407 "permission", everything else "protocol", and
-// the statuses that are usually passing (429, 500, 502, 503, 504) are
+// found", 401, 403 and 407 "permission", 503 and 429 "busy" (retryable,
+// after the Retry-After the server asks for), everything else "protocol",
+// of which the statuses that are usually passing (500, 502, 504) are
 // retryable.
 func statusError(loc *URL, resp *http.Response) error {
+	switch resp.StatusCode {
+	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
+		e := schemes.BusyError(loc.g.Scheme, "response", loc.Redacted(), resp.StatusCode, resp.Status)
+		e.RetryAfter = retryAfter(resp.Header, time.Now())
+		return e
+	}
 	e := &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: resp.StatusCode,
 		URL: loc.Redacted(), Msg: resp.Status}
 	switch resp.StatusCode {
@@ -127,8 +167,7 @@ func statusError(loc *URL, resp *http.Response) error {
 		e.Kind = schemes.KindNotFound
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
 		e.Kind = schemes.KindPermission
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
 		e.Retryable = true
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
@@ -216,103 +255,4 @@ func sha256Of(h http.Header) string {
 		}
 	}
 	return ""
-}
-
-// requestError classifies a failure to get a response. An *schemes.Error
-// from the Dialer is returned as it is (with the URL filled in).
-func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc *URL, err error) error {
-	var se *schemes.Error
-	if errors.As(err, &se) {
-		c := *se
-		if c.URL == "" {
-			c.URL = loc.Redacted()
-		}
-		if c.Scheme == "" {
-			c.Scheme = loc.g.Scheme
-		}
-		return &c
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err // drop net/http's "Get <url>:" prefix: the URL is in the Error already
-	}
-	if ctx.Err() != nil {
-		return ctxError(loc, "request", ctx.Err())
-	}
-	e := &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindProtocol, URL: loc.Redacted(), Err: err}
-	var ne net.Error
-	var cve *tls.CertificateVerificationError
-	var rhe tls.RecordHeaderError
-	var ae tls.AlertError
-	var uae x509.UnknownAuthorityError
-	var hne x509.HostnameError
-	var cie x509.CertificateInvalidError
-	switch {
-	case timedOut:
-		e.Kind, e.Retryable, e.Msg = schemes.KindTimeout, true, fmt.Sprintf("no response within %v", timeout)
-	case errors.As(err, &ne) && ne.Timeout():
-		e.Kind, e.Retryable = schemes.KindTimeout, true
-	case errors.As(err, &cve), errors.As(err, &uae), errors.As(err, &hne), errors.As(err, &cie):
-		// As for every TLS scheme (transport's handshake errors): a server
-		// that cannot be authenticated is refused, not retried.
-		e.Kind, e.Phase, e.Part = schemes.KindSafety, "tls", "host"
-		e.Msg = fmt.Sprintf("TLS certificate of %s is not trusted (use --cacert FILE, or -k to skip verification)",
-			loc.g.Host)
-	case errors.As(err, &rhe), errors.As(err, &ae):
-		e.Kind, e.Phase = schemes.KindConnect, "tls"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
-		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		e.Retryable, e.Msg = true, "connection closed before a response"
-	}
-	return e
-}
-
-func ctxError(loc *URL, phase string, err error) error {
-	kind := schemes.KindCanceled
-	if errors.Is(err, context.DeadlineExceeded) {
-		kind = schemes.KindTimeout
-	}
-	return &schemes.Error{Scheme: loc.g.Scheme, Phase: phase, Kind: kind, URL: loc.Redacted(), Err: err}
-}
-
-// body is the Response.Body: the response body, with read errors turned
-// into *schemes.Error and the request's resources released on Close.
-type body struct {
-	rc     io.ReadCloser
-	ctx    context.Context
-	loc    *URL
-	cancel context.CancelCauseFunc
-	done   func()
-	once   sync.Once
-}
-
-func (b *body) Read(p []byte) (int, error) {
-	// net/http reacts to cancellation from a goroutine of its own; until
-	// then a body it has buffered would still be delivered in full.
-	if cerr := b.ctx.Err(); cerr != nil {
-		return 0, ctxError(b.loc, "body", cerr)
-	}
-	n, err := b.rc.Read(p)
-	if err == nil || err == io.EOF {
-		return n, err
-	}
-	if cerr := b.ctx.Err(); cerr != nil {
-		return n, ctxError(b.loc, "body", cerr)
-	}
-	e := &schemes.Error{Scheme: b.loc.g.Scheme, Phase: "body", Kind: schemes.KindProtocol, URL: b.loc.Redacted(),
-		Retryable: true, Err: err}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		e.Kind = schemes.KindTimeout
-	}
-	return n, e
-}
-
-func (b *body) Close() error {
-	err := b.rc.Close()
-	b.once.Do(func() {
-		b.cancel(nil)
-		b.done()
-	})
-	return err
 }

@@ -2,6 +2,11 @@ package http
 
 import "github.com/urlget/urlget/schemes"
 
+// caps is what the http and https handler can do: retrieve, describe
+// (HEAD) and resume (Range, If-Range). It does not list yet: reading an
+// HTML index as a listing is for later.
+const caps = schemes.Retrieves | schemes.Stats | schemes.Resumes
+
 // Schemes returns the http and https schemes, both served by h. With h nil
 // they only parse.
 func Schemes(h *Handler) []schemes.Scheme {
@@ -9,6 +14,7 @@ func Schemes(h *Handler) []schemes.Scheme {
 	if h != nil {
 		for i := range out {
 			out[i].Handler = h // only when non-nil: a nil *Handler would be a non-nil interface
+			out[i].Caps = caps
 		}
 	}
 	return out

@@ -73,49 +73,159 @@ func (c *transports) closeIdle() {
 	}
 }
 
-// newTransport makes an http.Transport that dials only through d. Its only
-// proxy is one that forwards plain http (schemes.Forwarder, chosen per
-// request by Fetch); the Dialer tunnels through any other. There is no
-// transparent decompression (the body is the resource as served, so
-// sizes, offsets and digests match), and HTTP/1.1 only, whose exchange the
-// trace can show.
-// TLS for https is done by http.Transport over the Dialer's connection.
+// newTransport makes an http.Transport that dials only through d and
+// starts TLS only through d.StartTLS, so that https gets the port policy,
+// timeouts, certificate policy (--cacert, -k, KindSafety) and tracing of
+// every other TLS scheme. Its only proxy is one that forwards plain http
+// (schemes.Forwarder, chosen per request by Fetch); the Dialer tunnels
+// through any other. There is no transparent decompression (the body is
+// the resource as served, so sizes, offsets and digests match), and
+// HTTP/1.1 only, whose exchange the trace can show: with DialTLSContext
+// set net/http never attempts HTTP/2, and the config offers only
+// "http/1.1" by ALPN, which is all this Transport ever spoke, so handing
+// TLS to the Dialer loses nothing.
+//
+// Each connection is dialed in a trace scope of its own (see dialer).
 func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transport {
 	if cfg != nil {
 		cfg = cfg.Clone()
 	} else {
-		cfg = &tls.Config{}
+		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
 	}
 	// Offer only HTTP/1.1: a config that also offers "h2" would let the
 	// server pick a protocol this Transport does not speak.
 	cfg.NextProtos = []string{"http/1.1"}
+	dl := &dialer{d: d, scheme: scheme, tls: cfg}
 	return &http.Transport{
 		// A proxy only for the requests Fetch found a forwarding proxy
 		// for; every other connection is the Dialer's business.
 		Proxy: func(r *http.Request) (*url.URL, error) { return forwardingProxy(r.Context()), nil },
 		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-			if p := forwardingProxy(ctx); p != nil && addr == p.Host {
-				if fw, ok := d.(schemes.Forwarder); ok {
-					return fw.DialProxy(ctx, scheme, p)
-				}
-			}
-			host, p, err := net.SplitHostPort(addr)
-			if err != nil {
-				return nil, err
-			}
-			port, err := strconv.Atoi(p)
-			if err != nil {
-				return nil, err
-			}
-			return d.Dial(ctx, scheme, host, port)
+			c, _, err := dl.dial(ctx, addr)
+			return c, err
 		},
-		TLSClientConfig:        cfg,
+		DialTLSContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+			return dl.dialTLS(ctx, addr)
+		},
 		DisableCompression:     true,
 		ForceAttemptHTTP2:      false,
 		MaxIdleConnsPerHost:    4,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 1 << 20,
 	}
+}
+
+// dialer opens the connections of one Transport.
+//
+// net/http pools connections, so a connection outlives the request that
+// had it dialed and carries others. Each one therefore gets its trace scope
+// when it is dialed: a scope of the Trace of the request that caused the
+// dial (which net/http keeps in the dial's context), into which the
+// Dialer writes its notes. The connection carries the scope (scopedConn),
+// and every request it carries traces its lines there (see reqTrace).
+type dialer struct {
+	d      schemes.Dialer
+	scheme string
+	tls    *tls.Config
+}
+
+// dial connects to addr, the origin server or the forwarding proxy, in a
+// new trace scope. It returns the connection and the context carrying
+// that scope, for a TLS handshake to note in it too.
+func (dl *dialer) dial(ctx context.Context, addr string) (net.Conn, context.Context, error) {
+	root := rootTrace(ctx)
+	tr := schemes.NewScope(root)
+	ctx = schemes.WithTrace(ctx, tr)
+	var c net.Conn
+	var err error
+	fw, isFw := dl.d.(schemes.Forwarder)
+	if p := forwardingProxy(ctx); isFw && p != nil && addr == p.Host {
+		c, err = fw.DialProxy(ctx, dl.scheme, p)
+	} else {
+		host, port, serr := splitAddr(addr)
+		if serr != nil {
+			return nil, nil, serr
+		}
+		c, err = dl.d.Dial(ctx, dl.scheme, host, port)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &scopedConn{Conn: c, tr: tr, root: root}, ctx, nil
+}
+
+// dialTLS connects to addr and performs the TLS handshake through the
+// Dialer's StartTLS. net/http calls it for https only: a forwarding proxy
+// is always plain http (schemes.Forwarder), so addr is the origin server.
+func (dl *dialer) dialTLS(ctx context.Context, addr string) (net.Conn, error) {
+	c, sctx, err := dl.dial(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	host, _, _ := splitAddr(addr) // dial parsed it already
+	tc, err := dl.d.StartTLS(sctx, c, dl.scheme, host, dl.tls)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
+// splitAddr splits net/http's "host:port".
+func splitAddr(addr string) (string, int, error) {
+	host, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, err
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil {
+		return "", 0, err
+	}
+	return host, port, nil
+}
+
+// scopedConn is a pooled connection with the trace scope it was dialed in
+// and the Trace that scope belongs to.
+type scopedConn struct {
+	net.Conn
+	tr   schemes.Trace
+	root schemes.Trace
+}
+
+// NetConn returns the connection underneath, as tls.Conn's does, so that
+// transport.ConnOf still finds the Dialer's connection.
+func (c *scopedConn) NetConn() net.Conn { return c.Conn }
+
+// scopeOf finds the scope c was dialed in, looking under TLS; ok is false
+// for a connection this package did not dial.
+func scopeOf(c net.Conn) (sc *scopedConn, ok bool) {
+	for range 4 { // a scopedConn, perhaps under a tls.Conn; the bound guards against cycles
+		switch v := c.(type) {
+		case *scopedConn:
+			return v, true
+		case interface{ NetConn() net.Conn }:
+			c = v.NetConn()
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// rootTraceKey is the context key under which a request carries its
+// Trace to the dial it may cause.
+type rootTraceKey struct{}
+
+// withRootTrace returns ctx carrying the request's Trace, of which a
+// connection dialed for the request gets a scope.
+func withRootTrace(ctx context.Context, tr schemes.Trace) context.Context {
+	return context.WithValue(ctx, rootTraceKey{}, tr)
+}
+
+// rootTrace returns the Trace ctx carries, or nil.
+func rootTrace(ctx context.Context) schemes.Trace {
+	tr, _ := ctx.Value(rootTraceKey{}).(schemes.Trace)
+	return tr
 }
 
 // forwardKey is the context key under which Fetch puts the proxy that

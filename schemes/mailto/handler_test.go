@@ -17,6 +17,7 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -497,4 +498,94 @@ func FuzzCompose(f *testing.F) {
 			}
 		}
 	})
+}
+
+// tlsDialer is the transport Dialer, recording its StartTLS calls.
+type tlsDialer struct {
+	transport.Dialer
+	mu    sync.Mutex
+	calls []string
+}
+
+func (d *tlsDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+	d.mu.Lock()
+	d.calls = append(d.calls, scheme+" "+host)
+	d.mu.Unlock()
+	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
+}
+
+// scopes is a Trace with scopes that records the scope of each line
+// (0: the root).
+type scopes struct {
+	id  int
+	log *scopeLog
+}
+
+type scopeLog struct {
+	mu    sync.Mutex
+	n     int
+	lines []string
+}
+
+func (s *scopes) Scope() schemes.Trace {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	s.log.n++
+	return &scopes{id: s.log.n, log: s.log}
+}
+func (s *scopes) add(l string) {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	s.log.lines = append(s.log.lines, strconv.Itoa(s.id)+" "+l)
+}
+func (s *scopes) Sent(l string)     { s.add("> " + l) }
+func (s *scopes) Received(l string) { s.add("< " + l) }
+func (s *scopes) Info(l string)     { s.add("* " + l) }
+func (s *scopes) Secret(string)     {}
+
+// TestStartTLSThroughDialer: STARTTLS upgrades the connection with the
+// Dialer's StartTLS, and the SMTP exchange (the Dialer's notes included)
+// is traced in the connection's own scope.
+func TestStartTLSThroughDialer(t *testing.T) {
+	srvCfg, pool := selfSigned(t)
+	r, port := fakeSMTP(t, srvCfg)
+	h := testHandler("")
+	h.DryRun, h.Server, h.RequireTLS = false, "127.0.0.1:"+strconv.Itoa(port), true
+	req := request(t, "mailto:joe@example.com?body=hi")
+	d := &tlsDialer{}
+	tr := &scopes{log: &scopeLog{}}
+	req.Dialer, req.Trace, req.TLS = d, tr, &tls.Config{RootCAs: pool}
+	if _, err := h.Fetch(context.Background(), req); err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	r.mu.Lock()
+	if !r.tls {
+		t.Error("the message was not sent over TLS")
+	}
+	r.mu.Unlock()
+	if len(d.calls) != 1 || d.calls[0] != "mailto 127.0.0.1" {
+		t.Errorf("StartTLS calls %q, want one for mailto 127.0.0.1", d.calls)
+	}
+	tr.log.mu.Lock()
+	lines := slices.Clone(tr.log.lines)
+	tr.log.mu.Unlock()
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{"1 * Connecting to 127.0.0.1:", "1 > STARTTLS", "1 * TLS ", "1 > MAIL FROM:<tester@example.org>", "1 < 250"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("trace lacks %q:\n%s", want, text)
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "0 > ") || strings.HasPrefix(l, "0 < ") {
+			t.Errorf("SMTP line in the root scope: %q", l)
+		}
+	}
+
+	// An untrusted certificate is the Dialer's KindSafety, with the URL.
+	req.TLS = nil
+	_, err := h.Fetch(context.Background(), req)
+	var se *schemes.Error
+	if !errors.As(err, &se) || se.Kind != schemes.KindSafety || se.URL != "mailto:joe@example.com?body=hi" {
+		t.Errorf("untrusted certificate: err = %#v, want KindSafety with the URL", err)
+	}
 }

@@ -4,12 +4,14 @@ import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the scheme this package serves: mailto (RFC 1738 §3.5,
 // RFC 6068), handled by h; a nil h means a Handler with defaults (server
-// from $URLGET_SMTP, body from stdin).
+// from $URLGET_SMTP, body from stdin). Its only capability is Sends: a
+// mailto URL names a mailbox, not something to retrieve, and no server's
+// redirect may lead to it.
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
-	return []schemes.Scheme{{Name: "mailto", Parse: parseLocator, Handler: h}}
+	return []schemes.Scheme{{Name: "mailto", Parse: parseLocator, Handler: h, Caps: schemes.Sends}}
 }
 
 // parseLocator adapts Parse to schemes.Scheme.Parse, which wants a Locator

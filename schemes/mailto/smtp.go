@@ -3,7 +3,6 @@ package mailto
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -18,17 +17,17 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/transport"
 )
 
-// send submits msg through srv.
+// send submits msg through srv, on an SMTP connection traced in a scope
+// of its own of tr.
 //
 // go-smtp (v0.24) can only start TLS in a client created for that purpose
 // (NewClientStartTLS, which fails when STARTTLS is not offered), and does
 // the handshake itself. So urlget reads the greeting and EHLO reply on
-// its own, sends STARTTLS when offered, upgrades the connection through
-// the transport Dialer (certificate policy, --cacert, -k, error kinds),
-// and then hands the connection to smtp.NewClient behind a synthetic 220
+// its own, sends STARTTLS when offered, upgrades the connection with the
+// Dialer's StartTLS (certificate policy, --cacert, -k, error kinds), and
+// then hands the connection to smtp.NewClient behind a synthetic 220
 // greeting; go-smtp's own EHLO is the one RFC 3207 requires after TLS (or
 // a harmless repeat without it).
 func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv server, msg *message, tr schemes.Trace) error {
@@ -36,6 +35,8 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 		return &schemes.Error{Scheme: "mailto", Phase: "dial", Kind: schemes.KindOther, URL: m.Redacted(), Msg: "no Dialer in the request"}
 	}
 	fail := func(phase string, err error) error { return smtpError(m, phase, err) }
+	tr = schemes.NewScope(tr)
+	ctx = schemes.WithTrace(ctx, tr) // the Dialer's notes (connecting, TLS) go to the scope too
 	var user, pass string
 	auth := false
 	if req.Credentials != nil {
@@ -46,7 +47,7 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 	}
 	raw, err := req.Dialer.Dial(ctx, "mailto", srv.host, srv.port)
 	if err != nil {
-		return err
+		return fail("dial", err)
 	}
 	defer raw.Close()
 	stop := context.AfterFunc(ctx, func() { raw.Close() }) // unblock go-smtp on cancel
@@ -83,9 +84,9 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 		if err != nil {
 			return fail("starttls", err)
 		}
-		tlsConn, err := startTLS(ctx, req, raw, srv.host)
+		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host, req.TLS)
 		if err != nil {
-			return err
+			return smtpError(m, "tls", err)
 		}
 		conn, secure = &traceConn{Conn: tlsConn, tr: tr}, true
 	case h.RequireTLS:
@@ -161,27 +162,6 @@ func ehlo(text *textproto.Conn, local string) (map[string]string, error) {
 	return ext, nil
 }
 
-// startTLS upgrades c, through the transport Dialer when there is one.
-func startTLS(ctx context.Context, req *schemes.Request, c net.Conn, host string) (net.Conn, error) {
-	if d, ok := req.Dialer.(interface {
-		StartTLS(context.Context, net.Conn, string, string, *tls.Config) (*tls.Conn, error)
-	}); ok {
-		return d.StartTLS(ctx, c, "mailto", host, req.TLS)
-	}
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if req.TLS != nil {
-		cfg = req.TLS.Clone()
-	}
-	if cfg.ServerName == "" {
-		cfg.ServerName = host
-	}
-	tc := tls.Client(c, cfg)
-	if err := tc.HandshakeContext(ctx); err != nil {
-		return nil, &schemes.Error{Scheme: "mailto", Phase: "tls", Kind: schemes.KindProtocol, Msg: "TLS handshake with " + host + " failed", Err: err}
-	}
-	return tc, nil
-}
-
 // authenticate logs in with AUTH PLAIN, else LOGIN. A password is only
 // sent over TLS or to a server on this machine.
 func authenticate(c *smtp.Client, m *URL, srv server, user, pass string, secure bool, tr schemes.Trace) error {
@@ -236,7 +216,12 @@ func localName(c net.Conn) string {
 func smtpError(m *URL, phase string, err error) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
-		return err
+		if se.URL != "" {
+			return err
+		}
+		c := *se // a Dialer's error (a refused certificate) knows no URL
+		c.URL = m.Redacted()
+		return &c
 	}
 	e := &schemes.Error{Scheme: "mailto", Phase: phase, Kind: schemes.KindProtocol, URL: m.Redacted(), Err: err}
 	var serr *smtp.SMTPError
@@ -248,7 +233,7 @@ func smtpError(m *URL, phase string, err error) error {
 	case errors.As(err, &terr):
 		code = terr.Code
 	default:
-		ioe := transport.IOError("mailto", phase, err)
+		ioe := schemes.IOError("mailto", phase, err)
 		if errors.As(ioe, &se) {
 			se.URL = m.Redacted()
 			se.Retryable = se.Retryable && phase != "data"

@@ -173,9 +173,10 @@ func TestParseErrors(t *testing.T) {
 
 func TestSchemes(t *testing.T) {
 	s := Schemes(nil)
-	if len(s) != 1 || s[0].Name != "mailto" || s[0].Handler == nil {
+	if len(s) != 1 || s[0].Name != "mailto" || s[0].Handler == nil || s[0].Caps != schemes.Sends || s[0].Caps.Redirectable() {
 		t.Fatalf("Schemes() = %+v", s)
 	}
+	schemes.NewRegistry().Register(s[0]) // the claims hold: no panic
 	u, _ := schemes.Parse("mailto:a@x")
 	if l, err := s[0].Parse(u); err != nil || l.String() != "mailto:a@x" {
 		t.Errorf("Parse = %v, %v", l, err)

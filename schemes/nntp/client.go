@@ -88,8 +88,9 @@ type session struct {
 	conn  net.Conn
 	r     *bufio.Reader
 	w     *textproto.Writer
-	tr    schemes.Trace
-	tc    *transport.Conn // nil with a dialer that does not return one (tests)
+	tr    schemes.Trace   // the connection's trace scope
+	root  schemes.Trace   // the Trace tr is a scope of
+	tc    *transport.Conn // nil with a dialer that does not return one
 	quick func()          // sets TCP_QUICKACK (quickack_linux.go); nil if unavailable
 
 	scheme  string
@@ -100,10 +101,11 @@ type session struct {
 	broken  bool // the protocol state is unknown: never reuse
 }
 
-// newSession wraps conn. It does not read the greeting.
-func newSession(conn net.Conn, scheme string, tr schemes.Trace) *session {
+// newSession wraps conn, whose lines go to tr, a scope of root. It does
+// not read the greeting.
+func newSession(conn net.Conn, scheme string, tr, root schemes.Trace) *session {
 	s := &session{conn: conn, r: bufio.NewReaderSize(conn, bufSize), w: textproto.NewWriter(bufio.NewWriter(conn)),
-		tr: tr, scheme: scheme}
+		tr: tr, root: root, scheme: scheme}
 	s.tc, _ = transport.ConnOf(conn)
 	s.quick = quickAcker(conn)
 	return s
@@ -226,26 +228,51 @@ func (s *session) cmd(line string) (reply, error) {
 	return s.readReply()
 }
 
-// readBlock reads the lines of a multi-line data block up to the "."
-// line, dot-unstuffed, calling fn for each; fn's error stops the reading
-// (and leaves the session broken). maxBytes bounds the block's total size.
+// blockReader reads the lines of a multi-line data block (RFC 3977
+// §3.1.1) one at a time, dot-unstuffed, up to the "." line; max bounds the
+// block's total size. An error leaves the session broken.
+type blockReader struct {
+	s     *session
+	max   int64
+	total int64
+	done  bool // the "." line was read: the session is at the next reply
+}
+
+// block starts reading a data block of at most maxBytes bytes.
+func (s *session) block(maxBytes int64) *blockReader { return &blockReader{s: s, max: maxBytes} }
+
+// next returns the next line of the block, or io.EOF after its "." line.
+func (b *blockReader) next() (string, error) {
+	if b.done {
+		return "", io.EOF
+	}
+	line, err := b.s.readLine()
+	if err != nil {
+		return "", err
+	}
+	if line == "." {
+		b.done = true
+		return "", io.EOF
+	}
+	b.total += int64(len(line)) + 2
+	if b.total > b.max {
+		b.s.broken = true
+		return "", badReply(fmt.Sprintf("reply longer than %d bytes", b.max))
+	}
+	return strings.TrimPrefix(line, "."), nil
+}
+
+// readBlock reads a whole data block (blockReader), calling fn for each
+// line; fn's error stops the reading (and leaves the session broken).
 func (s *session) readBlock(maxBytes int64, fn func(line string) error) error {
-	var total int64
+	b := s.block(maxBytes)
 	for {
-		line, err := s.readLine()
-		if err != nil {
-			return err
-		}
-		if line == "." {
+		line, err := b.next()
+		if err == io.EOF {
 			return nil
 		}
-		total += int64(len(line)) + 2
-		if total > maxBytes {
-			s.broken = true
-			return badReply(fmt.Sprintf("reply longer than %d bytes", maxBytes))
-		}
-		if strings.HasPrefix(line, ".") {
-			line = line[1:]
+		if err != nil {
+			return err
 		}
 		if err := fn(line); err != nil {
 			s.broken = true

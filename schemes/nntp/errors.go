@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/transport"
 )
 
 // replyError turns a reply the client cannot go on with into an error:
@@ -12,11 +11,17 @@ import (
 //   - 411 no such group, 420 no current article, 423 no such article
 //     number, 430 no such message-id: KindNotFound (exit 3);
 //   - 480 authentication required, 481 authentication failed, 482
-//     out of sequence, 502 access denied: KindPermission (exit 4);
-//   - 400 service not available: KindConnect, retryable;
+//     out of sequence, 502 access denied (also as a greeting: the server
+//     will not serve this client): KindPermission (exit 4);
+//   - 400 service temporarily unavailable: the server is busy
+//     (schemes.BusyError: KindBusy, exit 5, retryable);
 //   - anything else: KindProtocol (exit 6) with the reply text.
 func replyError(scheme, phase, url string, r reply) *schemes.Error {
-	e := &schemes.Error{Scheme: scheme, Phase: phase, Code: r.Code, URL: url, Msg: "server replied " + clip(r.String())}
+	msg := "server replied " + clip(r.String())
+	if r.Code == 400 {
+		return schemes.BusyError(scheme, phase, url, r.Code, msg)
+	}
+	e := &schemes.Error{Scheme: scheme, Phase: phase, Code: r.Code, URL: url, Msg: msg}
 	switch r.Code {
 	case 411, 420, 423, 430:
 		e.Kind = schemes.KindNotFound
@@ -25,8 +30,6 @@ func replyError(scheme, phase, url string, r reply) *schemes.Error {
 		e.Msg += " (give a user and password with --user, netrc, or in the URL)"
 	case 481, 482, 502:
 		e.Kind = schemes.KindPermission
-	case 400:
-		e.Kind, e.Retryable = schemes.KindConnect, true
 	default:
 		e.Kind = schemes.KindProtocol
 		e.Msg = "unexpected reply: " + clip(r.String())
@@ -34,13 +37,14 @@ func replyError(scheme, phase, url string, r reply) *schemes.Error {
 	return e
 }
 
-// ioError classifies an error from the connection, stamping the URL.
+// ioError classifies an error from the connection (schemes.IOError; a
+// reply the client refuses is KindProtocol), stamping the URL.
 func ioError(scheme, phase, url string, err error) error {
 	var bad badReply
 	if errors.As(err, &bad) {
 		return &schemes.Error{Scheme: scheme, Phase: phase, Kind: schemes.KindProtocol, URL: url, Msg: err.Error()}
 	}
-	e := transport.IOError(scheme, phase, err)
+	e := schemes.IOError(scheme, phase, err)
 	var se *schemes.Error
 	if errors.As(e, &se) && se.URL == "" {
 		se.URL = url

@@ -12,18 +12,22 @@ import (
 	"io"
 	"math/big"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // fakeServer is a scripted NNTP server on 127.0.0.1 for transcript tests:
 // reply maps each command line received to the raw text sent back (CRLF
-// line ends written by the test); it records every command.
+// line ends written by the test); it records every command. In a reply,
+// "<wait>" stops the writing until gate is closed, and "<hold>" stops it
+// until the client closes the connection, which is then reported on
+// closed.
 type fakeServer struct {
 	t        *testing.T
 	ln       net.Listener
@@ -37,7 +41,13 @@ type fakeServer struct {
 	cmds        []string
 	conns       int
 	active      []net.Conn
+	gate        chan struct{}
+	openGate    sync.Once
+	closed      chan struct{}
 }
+
+// release lets replies stopped at "<wait>" go on.
+func (f *fakeServer) release() { f.openGate.Do(func() { close(f.gate) }) }
 
 // fakeConn is one client connection's state (authentication).
 type fakeConn struct {
@@ -57,10 +67,12 @@ func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string, serverTLS
 	if len(serverTLS) > 0 {
 		tlsCfg = serverTLS[0]
 	}
-	f := &fakeServer{t: t, ln: ln, greeting: "200 fake ready (posting ok)\r\n", reply: reply, tlsCfg: tlsCfg}
+	f := &fakeServer{t: t, ln: ln, greeting: "200 fake ready (posting ok)\r\n", reply: reply, tlsCfg: tlsCfg,
+		gate: make(chan struct{}), closed: make(chan struct{}, 1)}
 	var wg sync.WaitGroup
 	t.Cleanup(func() {
 		ln.Close()
+		f.release()
 		f.mu.Lock()
 		for _, c := range f.active { // connections idle in a Handler's pool
 			c.Close()
@@ -130,6 +142,20 @@ func (f *fakeServer) serve(c net.Conn) {
 			r = bufio.NewReader(c)
 			continue
 		}
+		if before, after, ok := strings.Cut(out, "<wait>"); ok {
+			io.WriteString(c, before)
+			<-f.gate
+			out = after
+		}
+		if before, _, ok := strings.Cut(out, "<hold>"); ok {
+			io.WriteString(c, before)
+			c.Read(make([]byte, 1)) // until the client closes (it sends nothing more)
+			select {
+			case f.closed <- struct{}{}:
+			default:
+			}
+			return
+		}
 		io.WriteString(c, out)
 	}
 }
@@ -163,12 +189,29 @@ func (f *fakeServer) setGreeting(g string) {
 
 func (f *fakeServer) port() int { return f.ln.Addr().(*net.TCPAddr).Port }
 
-// fakeDialer dials 127.0.0.1 only, whatever host it is asked for.
+// testDialer is the transport Dialer under every fakeDialer: one value,
+// so that requests made with fakeDialer{} share the Handler's pool.
+var testDialer = &transport.Dialer{}
+
+// fakeDialer is a transport Dialer that dials 127.0.0.1 only, whatever
+// host it is asked for.
 type fakeDialer struct{}
 
 func (fakeDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
-	var d net.Dialer
-	return d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	return testDialer.Dial(ctx, scheme, "127.0.0.1", port)
+}
+
+func (fakeDialer) DialDatagram(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	return testDialer.DialDatagram(ctx, scheme, "127.0.0.1", port)
+}
+
+// startTLSCalls counts fakeDialer's StartTLS calls: every TLS handshake
+// must go through the Dialer.
+var startTLSCalls atomic.Int64
+
+func (fakeDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+	startTLSCalls.Add(1)
+	return testDialer.StartTLS(ctx, c, scheme, host, cfg)
 }
 
 // recTrace records the trace.
@@ -221,20 +264,40 @@ func locate(t *testing.T, raw string) schemes.Locator {
 	return loc
 }
 
-// fetchAll fetches raw with h and returns the body.
+// fetchAll fetches raw with h and returns the body, or for a listing
+// its entries, each read to the end.
 func fetchAll(t *testing.T, h *Handler, raw string, tr schemes.Trace, creds schemes.Credentials) ([]byte, *schemes.Response, error) {
+	b, _, resp, err := fetchEntries(t, h, raw, tr, creds)
+	return b, resp, err
+}
+
+// fetchEntries fetches raw with h and reads the body, or the entries of a
+// listing (a non-nil slice), to the end.
+func fetchEntries(t *testing.T, h *Handler, raw string, tr schemes.Trace, creds schemes.Credentials) ([]byte, []schemes.Entry, *schemes.Response, error) {
+	t.Helper()
+	return fetchLocator(t, h, locate(t, raw), tr, creds)
+}
+
+// fetchLocator is fetchEntries of loc.
+func fetchLocator(t *testing.T, h *Handler, loc schemes.Locator, tr schemes.Trace, creds schemes.Credentials) ([]byte, []schemes.Entry, *schemes.Response, error) {
 	t.Helper()
 	if tr == nil {
 		tr = &recTrace{}
 	}
-	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, raw), Dialer: fakeDialer{}, Trace: tr,
-		Credentials: creds})
+	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: fakeDialer{}, Trace: tr, Credentials: creds})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if resp.Listing != nil {
+		if resp.Body != nil {
+			t.Error("a response with both Body and Listing")
+		}
+		entries, err := schemes.ReadAll(resp.Listing)
+		return nil, entries, resp, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	return b, resp, err
+	return b, nil, resp, err
 }
 
 // newINNFake is a fake server that announces capabilities as INN does and

@@ -2,10 +2,10 @@ package nntp
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"io"
 	"net"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,8 +16,9 @@ import (
 )
 
 // Fetch retrieves req.URL: an article streams from the server as
-// Response.Body; a group overview or the group list comes back as Entries
-// and rendered text. See Handler for what each URL means.
+// Response.Body; a group overview or the group list comes back as a
+// Listing that streams its entries as the server's lines arrive. See
+// Handler for what each URL means.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	p, err := h.start(req)
 	if err != nil {
@@ -26,9 +27,9 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	return h.run(ctx, req, p)
 }
 
-// List returns the entries of a group (its overview) or, for news:*, of
+// List returns the Listing of a group (its overview) or, for news:*, of
 // all groups. An article URL is a usage error.
-func (h *Handler) List(ctx context.Context, req *schemes.Request) ([]schemes.Entry, error) {
+func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	p, err := h.start(req)
 	if err != nil {
 		return nil, err
@@ -37,12 +38,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) ([]schemes.Ent
 		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindUsage, URL: p.url,
 			Part: "article", Msg: "an article is not a group: nothing to list"}
 	}
-	r, err := h.run(ctx, req, p)
-	if err != nil {
-		return nil, err
-	}
-	r.Body.Close()
-	return r.Entries, nil
+	return h.run(ctx, req, p)
 }
 
 // start resolves the plan and checks the request can go ahead.
@@ -136,18 +132,24 @@ func (c *conn) finish(ok bool) {
 
 // acquire returns a ready session: idle from the pool, or newly dialed,
 // greeted, told CAPABILITIES and MODE READER, and authenticated when the
-// URL carries credentials.
+// URL carries credentials. A new connection traces into a scope of tr of
+// its own (the Dialer's notes included); a pooled one keeps its scope
+// while the request traces to the same tr.
 func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, key poolKey, tr schemes.Trace) (*conn, error) {
 	if s := h.pool.get(key); s != nil {
-		s.tr = tr
+		if !sameTrace(s.root, tr) {
+			s.tr, s.root = schemes.NewScope(tr), tr
+		}
 		c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
-		tr.Info("reusing connection to " + net.JoinHostPort(p.host, strconv.Itoa(p.port)))
+		s.tr.Info("reusing connection to " + net.JoinHostPort(p.host, strconv.Itoa(p.port)))
 		if req.Timeout > 0 {
 			s.conn.SetDeadline(time.Now().Add(req.Timeout))
 		}
 		return c, nil
 	}
-	nc, err := req.Dialer.Dial(ctx, p.scheme, p.host, p.port)
+	scope := schemes.NewScope(tr)
+	tctx := schemes.WithTrace(ctx, scope)
+	nc, err := req.Dialer.Dial(tctx, p.scheme, p.host, p.port)
 	if err != nil {
 		return nil, stampURL(err, p.url)
 	}
@@ -155,14 +157,14 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 		nc.SetDeadline(time.Now().Add(req.Timeout))
 	}
 	if p.tls {
-		tc, err := startTLS(ctx, req, nc, p)
+		tc, err := req.Dialer.StartTLS(tctx, nc, p.scheme, p.host, req.TLS)
 		if err != nil {
 			nc.Close()
 			return nil, stampURL(err, p.url)
 		}
 		nc = tc
 	}
-	s := newSession(nc, p.scheme, tr)
+	s := newSession(nc, p.scheme, scope, tr)
 	c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
 	if err := h.setup(ctx, req, c, p); err != nil {
 		c.finish(false)
@@ -171,28 +173,11 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 	return c, nil
 }
 
-// startTLS performs the handshake of nntps, through the transport
-// Dialer's StartTLS when there is one (its errors say -k/--cacert).
-func startTLS(ctx context.Context, req *schemes.Request, nc net.Conn, p *plan) (net.Conn, error) {
-	type starter interface {
-		StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (*tls.Conn, error)
-	}
-	if st, ok := req.Dialer.(starter); ok {
-		return st.StartTLS(ctx, nc, p.scheme, p.host, req.TLS)
-	}
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if req.TLS != nil {
-		cfg = req.TLS.Clone()
-	}
-	if cfg.ServerName == "" {
-		cfg.ServerName = p.host
-	}
-	tc := tls.Client(nc, cfg)
-	if err := tc.HandshakeContext(ctx); err != nil {
-		return nil, &schemes.Error{Scheme: p.scheme, Phase: "tls", Kind: schemes.KindProtocol,
-			Msg: "TLS handshake with " + p.host + " failed", Err: err}
-	}
-	return tc, nil
+// sameTrace reports whether a and b are the same Trace (false for a
+// Trace of a type that cannot be compared).
+func sameTrace(a, b schemes.Trace) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t == reflect.TypeOf(b) && t.Comparable() && a == b
 }
 
 // startTLS upgrades the session with STARTTLS (RFC 4642) and asks
@@ -223,7 +208,7 @@ func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p
 		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindProtocol, URL: p.url,
 			Msg: "server sent data after 382 before the TLS handshake"}
 	}
-	tc, err := startTLS(ctx, req, s.conn, p)
+	tc, err := req.Dialer.StartTLS(schemes.WithTrace(ctx, s.tr), s.conn, p.scheme, p.host, req.TLS)
 	if err != nil {
 		s.broken = true
 		return stampURL(err, p.url)
@@ -354,7 +339,7 @@ func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Respo
 	}
 	return &schemes.Response{
 		Body: &articleBody{c: c, ctx: ctx, p: p, h: h, d: newDotReader(c.s.r, h.maxBytes())},
-		Size: -1, Type: typ, Name: strings.NewReplacer("/", "_", "\\", "_").Replace(name), Status: r.Code,
+		Kind: schemes.EntryFile, Size: -1, Type: typ, Name: strings.NewReplacer("/", "_", "\\", "_").Replace(name), Status: r.Code,
 	}, nil
 }
 

@@ -34,10 +34,15 @@ const (
 //   - news:<message-id> and nntp://host/group/n: the article (ARTICLE,
 //     or HEAD/BODY with Part), dot-unstuffed, CRLF turned into LF;
 //   - news:<group> and nntp://host/group: the group overview of the
-//     newest Max articles (OVER, else XOVER, else HEAD per article), as
-//     Entries and as text, one article a line;
-//   - news:*: all groups (LIST ACTIVE, else LIST) with counts and
-//     posting status.
+//     newest Max articles (OVER, else XOVER, else HEAD per article), as a
+//     Listing of one entry an article (see the package documentation);
+//   - news:*: all groups (LIST ACTIVE, else LIST), as a Listing of one
+//     entry a group with its counts and posting status.
+//
+// A listing holds its connection until its end, when the connection goes
+// back to the pool, or until it is closed, which closes the connection.
+// Each new connection traces into a scope of the request's Trace of its
+// own; a pooled connection keeps its scope.
 //
 // news: names no server: it comes from Server, else from the NNTPSERVER
 // environment variable. Credentials from the URL (nntp://user:pass@host/)
@@ -55,7 +60,7 @@ type Handler struct {
 	Max int
 	// Part selects the part of an article retrieved (default all).
 	Part Part
-	// MaxBytes bounds an article or a listing, in bytes (0:
+	// MaxBytes bounds an article or a listing's reply, in bytes (0:
 	// DefaultMaxArticle); a longer one fails with KindProtocol.
 	MaxBytes int64
 	// MaxIdle is how many idle connections are kept per server and user
@@ -116,6 +121,8 @@ type plan struct {
 	haveCred bool
 	creds    schemes.Credentials
 
+	gen *schemes.URL // the request URL's generic parts (its credentials, for entry Locators)
+
 	op        op
 	group     string
 	article   *int64
@@ -156,6 +163,7 @@ func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
 		return nil, &schemes.Error{Scheme: "nntp", Phase: "request", Kind: schemes.KindOther,
 			Msg: fmt.Sprintf("nntp handler given a %T, want *nntp.URL or *nntp.NewsURL", req.URL)}
 	}
+	p.gen = g
 	if err := h.check(p); err != nil {
 		return nil, err
 	}

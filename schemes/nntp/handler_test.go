@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -90,6 +91,7 @@ func TestReplyErrors(t *testing.T) {
 		"ARTICLE 7":          "22O broken\r\n",
 		"ARTICLE <gone@x>":   "430 No such article\r\n",
 		"ARTICLE <denied@x>": "502 Permission denied\r\n",
+		"ARTICLE <busy@x>":   "400 Service temporarily unavailable\r\n",
 	})
 	base := fmt.Sprintf("nntp://127.0.0.1:%d/", f.port())
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
@@ -103,6 +105,7 @@ func TestReplyErrors(t *testing.T) {
 		{base + "local.test/9", schemes.KindNotFound, 423},
 		{"news:gone@x", schemes.KindNotFound, 430},
 		{"news:denied@x", schemes.KindPermission, 502},
+		{"news:busy@x", schemes.KindBusy, 400},
 		{base + "local.test/8", schemes.KindProtocol, 299},
 		{base + "local.test/7", schemes.KindProtocol, 0},
 	} {
@@ -128,8 +131,8 @@ func TestGreetingRefused(t *testing.T) {
 	checkKind(t, err, schemes.KindPermission, 502)
 	f.setGreeting("400 too busy\r\n")
 	_, _, err = fetchAll(t, &Handler{}, fmt.Sprintf("nntp://127.0.0.1:%d/local.test", f.port()), nil, nil)
-	if e := checkKind(t, err, schemes.KindConnect, 400); !e.Retryable {
-		t.Error("400 is not retryable")
+	if e := checkKind(t, err, schemes.KindBusy, 400); !e.Retryable || e.Kind.ExitCode() != 5 {
+		t.Errorf("400: retryable %v, exit %d; want retryable, exit 5", e.Retryable, e.Kind.ExitCode())
 	}
 }
 
@@ -180,26 +183,46 @@ func TestOverviewFallbacks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := overviewServer(t, tc.caps, tc.over, tc.xover)
 			h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-			b, resp, err := fetchAll(t, h, "news:g.test", nil, nil)
+			_, entries, resp, err := fetchEntries(t, h, "news:g.test", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkCommands(t, f, tc.cmds...)
-			if len(resp.Entries) != 2 {
-				t.Fatalf("entries = %+v", resp.Entries)
+			if resp.Body != nil || resp.Kind != schemes.EntryDir || resp.Name != "g.test" {
+				t.Errorf("response %+v", resp)
 			}
-			e := resp.Entries[0]
-			if e.Name != "1" || e.URL != "news:1@x" || e.Target != fmt.Sprintf("nntp://127.0.0.1:%d/g.test/1", f.port()) ||
-				e.Size != tc.bytes1 || e.ModTime.IsZero() || e.Type != "article" || e.Kind != schemes.EntryFile {
-				t.Errorf("entry 1 = %+v", e)
+			if len(entries) != 2 {
+				t.Fatalf("entries = %+v", entries)
 			}
-			want := "1\tFirst\ta@b (A)\tSat, 21 Nov 2026 05:37:35 +0000 (UTC)\t<1@x>\t" + countText(tc.bytes1) + "\t6\n" +
-				"3\tThird\tc@d\tSat, 21 Nov 2026 05:38:00 +0000\t<3@x>\t100\t2\n"
-			if string(b) != want {
-				t.Errorf("body:\n%s\nwant:\n%s", b, want)
+			date := time.Date(2026, 11, 21, 5, 37, 35, 0, time.UTC)
+			e := entries[0]
+			if e.Name != "1" || e.Title != "First" || locString(e) != fmt.Sprintf("nntp://127.0.0.1:%d/g.test/1", f.port()) ||
+				e.Size != tc.bytes1 || !e.ModTime.Equal(date) || e.Precision != time.Second || e.Kind != schemes.EntryFile ||
+				e.Target != "" || extras(e) != "message_id=1@x from=a@b (A) lines=6" {
+				t.Errorf("entry 1 = %+v (%s) [%s]", e, locString(e), extras(e))
+			}
+			if e := entries[1]; e.Name != "3" || e.Title != "Third" || e.Size != 100 || extras(e) != "message_id=3@x from=c@d lines=2" {
+				t.Errorf("entry 3 = %+v [%s]", e, extras(e))
 			}
 		})
 	}
+}
+
+// locString is the entry's Locator as a string, "" for none.
+func locString(e schemes.Entry) string {
+	if e.Locator == nil {
+		return ""
+	}
+	return e.Locator.String()
+}
+
+// extras writes the entry's Extra as "k=v k=v".
+func extras(e schemes.Entry) string {
+	var out []string
+	for _, x := range e.Extra {
+		out = append(out, x.Key+"="+x.Value)
+	}
+	return strings.Join(out, " ")
 }
 
 func TestOverviewMax(t *testing.T) {
@@ -223,16 +246,16 @@ func TestOverviewMax(t *testing.T) {
 		return ""
 	})
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), Max: 3}
-	_, resp, err := fetchAll(t, h, "news:big", nil, nil)
+	_, entries, _, err := fetchEntries(t, h, "news:big", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.Entries) != 3 || resp.Entries[0].Name != "998" {
-		t.Errorf("entries = %+v", resp.Entries)
+	if len(entries) != 3 || entries[0].Name != "998" {
+		t.Errorf("entries = %+v", entries)
 	}
-	b, resp, err := fetchAll(t, h, "news:empty", nil, nil)
-	if err != nil || len(b) != 0 || len(resp.Entries) != 0 || resp.Entries == nil {
-		t.Errorf("empty group: %q %+v %v", b, resp, err)
+	_, entries, resp, err := fetchEntries(t, h, "news:empty", nil, nil)
+	if err != nil || resp.Listing == nil || len(entries) != 0 {
+		t.Errorf("empty group: %+v %+v %v", entries, resp, err)
 	}
 }
 
@@ -264,18 +287,23 @@ func TestListActiveFallback(t *testing.T) {
 				}
 				return ""
 			}}
-			b, resp, err := fetchAll(t, h, "news:*", nil, nil)
+			_, entries, _, err := fetchEntries(t, h, "news:*", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkCommands(t, f, tc.cmds...)
-			want := "control\t0\t1\t0\tno-posting\nlocal.test\t3\t1\t3\tposting\nmod.x\t3\t3\t5\tmoderated\n"
-			if string(b) != want {
-				t.Errorf("body:\n%s\nwant:\n%s", b, want)
+			want := []string{
+				"control news:control articles=0 low=1 high=0 status=no-posting",
+				"local.test news:local.test articles=3 low=1 high=3 status=posting",
+				"mod.x news:mod.x articles=3 low=3 high=5 status=moderated",
 			}
-			e := resp.Entries[1]
-			if e.Name != "local.test" || e.Size != 3 || e.Type != "y" || e.URL != "news:local.test" || e.Kind != schemes.EntryDir {
-				t.Errorf("entry = %+v", e)
+			if len(entries) != len(want) {
+				t.Fatalf("entries %+v", entries)
+			}
+			for i, e := range entries {
+				if got := e.Name + " " + locString(e) + " " + extras(e); got != want[i] || e.Kind != schemes.EntryDir || e.Size != -1 {
+					t.Errorf("entry %d = %q (%+v), want %q", i, got, e, want[i])
+				}
 			}
 		})
 	}
@@ -595,8 +623,12 @@ func TestCancel(t *testing.T) {
 func TestList(t *testing.T) {
 	f := overviewServer(t, capsINN, true, false)
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	entries, err := h.List(context.Background(), &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}})
-	if err != nil || len(entries) != 2 {
+	defer h.CloseIdleConnections()
+	resp, err := h.List(context.Background(), &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := schemes.ReadAll(resp.Listing); err != nil || len(entries) != 2 {
 		t.Errorf("List = %+v, %v", entries, err)
 	}
 	_, err = h.List(context.Background(), &schemes.Request{URL: locate(t, "news:a@b"), Dialer: fakeDialer{}})
@@ -647,9 +679,13 @@ func TestNNTPS(t *testing.T) {
 	req = &schemes.Request{URL: locate(t, fmt.Sprintf("nntps://127.0.0.1:%d/g/1", f2.port())), Dialer: fakeDialer{}, TLS: cli}
 	h := &Handler{}
 	defer h.CloseIdleConnections()
+	calls := startTLSCalls.Load()
 	resp, err := h.Fetch(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := startTLSCalls.Load() - calls; n != 1 {
+		t.Errorf("%d StartTLS calls, want 1", n)
 	}
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -658,9 +694,8 @@ func TestNNTPS(t *testing.T) {
 	}
 	// An untrusted certificate fails (no TLS config trusting it).
 	req.TLS = nil
-	if _, err := (&Handler{}).Fetch(context.Background(), req); err == nil {
-		t.Error("untrusted certificate accepted")
-	}
+	_, err = (&Handler{}).Fetch(context.Background(), req)
+	checkKind(t, err, schemes.KindSafety, 0)
 }
 
 func TestStartTLS(t *testing.T) {
@@ -669,9 +704,13 @@ func TestStartTLS(t *testing.T) {
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), RequireTLS: true}
 	defer h.CloseIdleConnections()
 	tr := &recTrace{}
+	calls := startTLSCalls.Load()
 	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, TLS: cli, Trace: tr})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := startTLSCalls.Load() - calls; n != 1 {
+		t.Errorf("%d StartTLS calls, want 1", n)
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -713,5 +752,20 @@ func TestCanceledBodyFailsWithDataBuffered(t *testing.T) {
 	cancel()
 	if _, err := io.ReadAll(resp.Body); schemes.KindOf(err) != schemes.KindCanceled {
 		t.Fatalf("read after cancel: %v, want canceled", err)
+	}
+}
+
+// TestSchemesCaps: news, nntp and nntps retrieve and list, and the registry
+// accepts those claims.
+func TestSchemesCaps(t *testing.T) {
+	r := schemes.NewRegistry()
+	for _, s := range Schemes(nil) {
+		r.Register(s) // panics on a claim the handler does not back
+		if s.Caps != schemes.Retrieves|schemes.Lists {
+			t.Errorf("%s: caps %v", s.Name, s.Caps)
+		}
+	}
+	if got := strings.Join(r.Names(), " "); got != "news nntp nntps" {
+		t.Errorf("names %q", got)
 	}
 }

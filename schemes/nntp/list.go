@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
-
-// maxGroups bounds the groups read from LIST ACTIVE.
-const maxGroups = 1 << 20
 
 // activeGroup is one line of LIST ACTIVE (RFC 3977 §7.6.3):
 // "group high low status".
@@ -18,7 +16,6 @@ type activeGroup struct {
 	Name      string
 	High, Low int64
 	Status    string // y, n, m, x, j, =other.group
-	Raw       string
 }
 
 // parseActiveLine reads one LIST ACTIVE line. INN pads the numbers with
@@ -33,7 +30,7 @@ func parseActiveLine(line string) (activeGroup, error) {
 	if err1 != nil || err2 != nil || high < 0 || low < 0 {
 		return activeGroup{}, badReply(fmt.Sprintf("bad LIST ACTIVE line %q (want numbers for high and low)", clip(line)))
 	}
-	return activeGroup{Name: f[0], High: high, Low: low, Status: f[3], Raw: line}, nil
+	return activeGroup{Name: f[0], High: high, Low: low, Status: f[3]}, nil
 }
 
 // estimate is the article count the water marks suggest (RFC 3977
@@ -65,9 +62,8 @@ func statusText(s string) string {
 }
 
 // listGroups reads LIST ACTIVE, or LIST when the server does not know the
-// keyword (RFC 977 servers).
+// keyword (RFC 977 servers), streaming one entry a group (groupEntry).
 func (h *Handler) listGroups(ctx context.Context, c *conn, p *plan) (*schemes.Response, error) {
-	var groups []activeGroup
 	for i, line := range []string{"LIST ACTIVE", "LIST"} {
 		r, err := h.command(ctx, c, p, "list", line)
 		if err != nil {
@@ -81,37 +77,35 @@ func (h *Handler) listGroups(ctx context.Context, c *conn, p *plan) (*schemes.Re
 		}
 		return nil, replyError(p.scheme, "list", p.url, r)
 	}
-	err := c.s.readBlock(h.maxBytes(), func(line string) error {
+	c.s.conn.SetDeadline(time.Time{}) // req.Timeout covers the wait for the reply only
+	b := c.s.block(h.maxBytes())
+	read := func() (schemes.Entry, error) {
+		line, err := b.next()
+		if err != nil {
+			return schemes.Entry{}, err
+		}
 		g, err := parseActiveLine(line)
 		if err != nil {
-			return err
+			return schemes.Entry{}, err
 		}
-		if len(groups) >= maxGroups {
-			return badReply(fmt.Sprintf("more than %d groups", maxGroups))
-		}
-		groups = append(groups, g)
-		return nil
-	})
-	if err != nil {
-		return nil, h.blockError(ctx, p, "list", err)
+		return p.groupEntry(g), nil
 	}
-	entries := make([]schemes.Entry, 0, len(groups))
-	var b strings.Builder
-	for _, g := range groups {
-		// Size is the estimated number of articles; Type the status letter.
-		entries = append(entries, schemes.Entry{Name: g.Name, Kind: schemes.EntryDir, Size: g.estimate(),
-			URL: newsGroupURL(g.Name), Type: g.Status, Raw: g.Raw})
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%s\n", oneLine(g.Name), g.estimate(), g.Low, g.High, statusText(oneLine(g.Status)))
-	}
-	c.finish(true)
-	return listing(b.String(), entries, "groups", 215), nil
+	return h.listingResponse(ctx, c, p, "list", read, "groups", 215), nil
 }
 
-// newsGroupURL is the news: URL of a group, "" for a name that is not a
-// valid RFC 1738 group (the server may have others).
-func newsGroupURL(name string) string {
-	if !validGroup(name) {
-		return ""
+// groupEntry is the listing entry of a group: Name the group's name, Kind
+// dir, Size -1, Locator its URL (plan.groupLocator), Extra "articles"
+// (the count its water marks suggest), "low" and "high" (the water
+// marks), and "status" (its posting status, statusText).
+func (p *plan) groupEntry(g activeGroup) schemes.Entry {
+	e := schemes.Entry{Kind: schemes.EntryDir, Size: -1}
+	e.SetName(g.Name)
+	if loc := p.groupLocator(g.Name); loc != nil {
+		e.Locator = loc
 	}
-	return "news:" + schemes.Escape(name, "")
+	e.Extra.Set("articles", strconv.FormatInt(g.estimate(), 10))
+	e.Extra.Set("low", strconv.FormatInt(g.Low, 10))
+	e.Extra.Set("high", strconv.FormatInt(g.High, 10))
+	e.Extra.Set("status", statusText(g.Status))
+	return e
 }

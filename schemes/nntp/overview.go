@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -20,7 +21,6 @@ type overview struct {
 	MessageID string // with its "<" ">", as the server sent it
 	Bytes     int64  // -1 when unknown
 	Lines     int64  // -1 when unknown
-	Raw       string // the overview line as received; "" from the HEAD fallback
 }
 
 // parseOverLine reads one line of an OVER/XOVER reply (RFC 3977 §8.3):
@@ -40,7 +40,7 @@ func parseOverLine(line string) (overview, error) {
 		return ""
 	}
 	return overview{Number: n, Subject: field(1), From: field(2), Date: field(3), MessageID: field(4),
-		Bytes: count(field(6)), Lines: count(field(7)), Raw: line}, nil
+		Bytes: count(field(6)), Lines: count(field(7))}, nil
 }
 
 // count reads a non-negative decimal, -1 when absent or malformed.
@@ -97,64 +97,33 @@ func (h *Handler) selectGroup(ctx context.Context, c *conn, p *plan) (groupReply
 	return g, nil
 }
 
-// groupOverview lists the newest Max articles of the group: OVER, or XOVER
-// when OVER is not known, or HEAD for each article when neither is.
+// groupOverview lists the newest Max articles of the group, streaming:
+// OVER, or XOVER when OVER is not known, or HEAD for each article when
+// neither is.
 func (h *Handler) groupOverview(ctx context.Context, c *conn, p *plan) (*schemes.Response, error) {
 	g, err := h.selectGroup(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
-	var list []overview
-	if g.Count > 0 && g.High >= g.Low {
-		start := g.Low
-		if g.High-int64(h.max())+1 > start {
-			start = g.High - int64(h.max()) + 1
-		}
-		list, err = h.fetchOverview(ctx, c, p, start, g.High)
-		if err != nil {
-			return nil, err
-		}
+	if g.Count <= 0 || g.High < g.Low {
+		c.finish(true)
+		return &schemes.Response{Listing: schemes.ListingOf(nil), Kind: schemes.EntryDir, Size: -1, Name: p.group,
+			Status: 211}, nil
 	}
-	entries := make([]schemes.Entry, 0, len(list))
-	var b strings.Builder
-	for _, o := range list {
-		entries = append(entries, h.overviewEntry(p, o))
-		fmt.Fprintf(&b, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", o.Number, oneLine(o.Subject), oneLine(o.From), oneLine(o.Date),
-			oneLine(o.MessageID), countText(o.Bytes), countText(o.Lines))
+	start := max(g.Low, g.High-int64(h.max())+1)
+	read, err := h.overviewReader(ctx, c, p, start, g.High)
+	if err != nil {
+		return nil, err
 	}
-	c.finish(true)
-	return listing(b.String(), entries, p.group, 211), nil
+	// req.Timeout covers the wait for the first reply; the listing then
+	// goes at its reader's pace, under the connection's idle timeout.
+	c.s.conn.SetDeadline(time.Time{})
+	return h.listingResponse(ctx, c, p, "over", read, p.group, 211), nil
 }
 
-// listing is the Response of a rendered listing.
-func listing(text string, entries []schemes.Entry, name string, status int) *schemes.Response {
-	return &schemes.Response{Body: io.NopCloser(strings.NewReader(text)), Size: int64(len(text)),
-		Type: "text/plain; charset=utf-8", Name: name, Entries: entries, Status: status}
-}
-
-func countText(n int64) string {
-	if n < 0 {
-		return "-"
-	}
-	return strconv.FormatInt(n, 10)
-}
-
-// oneLine shows control characters of a field as "?" so that one article
-// is one line of the rendering.
-func oneLine(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-// fetchOverview tries OVER, XOVER and HEAD in turn over start-high.
-func (h *Handler) fetchOverview(ctx context.Context, c *conn, p *plan, start, high int64) ([]overview, error) {
+// overviewReader tries OVER, XOVER and HEAD in turn over start-high, and
+// returns what reads the overview's entries one at a time.
+func (h *Handler) overviewReader(ctx context.Context, c *conn, p *plan, start, high int64) (func() (schemes.Entry, error), error) {
 	rng := fmt.Sprintf("%d-%d", start, high)
 	cmds := []string{"OVER", "XOVER"}
 	if has, known := c.s.has("OVER"); known && !has {
@@ -167,37 +136,37 @@ func (h *Handler) fetchOverview(ctx context.Context, c *conn, p *plan, start, hi
 		}
 		switch r.Code {
 		case 224:
-			return h.readOverview(ctx, c, p)
+			return h.overLines(c, p, start, high), nil
 		case 420, 423: // no articles in the range
-			return nil, nil
+			return func() (schemes.Entry, error) { return schemes.Entry{}, io.EOF }, nil
 		case 500, 501, 503: // unknown command, syntax, not available
 			continue
 		}
 		return nil, replyError(p.scheme, "over", p.url, r)
 	}
-	return h.headOverview(ctx, c, p, start, high)
+	return h.headOverview(ctx, c, p, start, high), nil
 }
 
-// readOverview reads the lines of an OVER/XOVER reply.
-func (h *Handler) readOverview(ctx context.Context, c *conn, p *plan) ([]overview, error) {
-	var list []overview
-	limit := h.max()
-	err := c.s.readBlock(h.maxBytes(), func(line string) error {
-		o, err := parseOverLine(line)
-		if err != nil {
-			return err
+// overLines reads the lines of an OVER/XOVER reply as they arrive. Lines
+// for articles outside start-high (a server that sends more than asked)
+// are skipped.
+func (h *Handler) overLines(c *conn, p *plan, start, high int64) func() (schemes.Entry, error) {
+	b, prefix := c.s.block(h.maxBytes()), p.articlePrefix()
+	return func() (schemes.Entry, error) {
+		for {
+			line, err := b.next()
+			if err != nil {
+				return schemes.Entry{}, err
+			}
+			o, err := parseOverLine(line)
+			if err != nil {
+				return schemes.Entry{}, err
+			}
+			if o.Number >= start && o.Number <= high {
+				return overviewEntry(prefix, o), nil
+			}
 		}
-		if len(list) >= limit {
-			// More lines than asked for: keep the newest.
-			list = append(list[:0], list[1:]...)
-		}
-		list = append(list, o)
-		return nil
-	})
-	if err != nil {
-		return nil, h.blockError(ctx, p, "over", err)
 	}
-	return list, nil
 }
 
 // blockError classifies a failure while reading a data block: a malformed
@@ -209,30 +178,35 @@ func (h *Handler) blockError(ctx context.Context, p *plan, phase string, err err
 	return ioError(p.scheme, phase, p.url, err)
 }
 
-// headOverview builds the overview from HEAD of each article, for servers
-// without OVER and XOVER. Missing numbers (423) are skipped.
-func (h *Handler) headOverview(ctx context.Context, c *conn, p *plan, start, high int64) ([]overview, error) {
-	var list []overview
-	for n := start; n <= high; n++ {
-		r, err := h.command(ctx, c, p, "head", "HEAD "+strconv.FormatInt(n, 10))
-		if err != nil {
-			return nil, err
+// headOverview reads the overview from HEAD of each article, for servers
+// without OVER and XOVER, one command per entry. Missing numbers (423,
+// 430) are skipped.
+func (h *Handler) headOverview(ctx context.Context, c *conn, p *plan, start, high int64) func() (schemes.Entry, error) {
+	n, prefix := start, p.articlePrefix()
+	return func() (schemes.Entry, error) {
+		for ; n <= high; n++ {
+			r, err := h.command(ctx, c, p, "head", "HEAD "+strconv.FormatInt(n, 10))
+			if err != nil {
+				return schemes.Entry{}, err
+			}
+			switch r.Code {
+			case 221:
+			case 423, 430:
+				continue
+			default:
+				return schemes.Entry{}, replyError(p.scheme, "head", p.url, r)
+			}
+			hdr, err := h.readHeaders(c)
+			if err != nil {
+				return schemes.Entry{}, err
+			}
+			o := overview{Number: n, Subject: hdr["subject"], From: hdr["from"], Date: hdr["date"],
+				MessageID: hdr["message-id"], Bytes: count(hdr["bytes"]), Lines: count(hdr["lines"])}
+			n++
+			return overviewEntry(prefix, o), nil
 		}
-		switch r.Code {
-		case 221:
-		case 423, 430:
-			continue
-		default:
-			return nil, replyError(p.scheme, "head", p.url, r)
-		}
-		hdr, err := h.readHeaders(c)
-		if err != nil {
-			return nil, h.blockError(ctx, p, "head", err)
-		}
-		list = append(list, overview{Number: n, Subject: hdr["subject"], From: hdr["from"], Date: hdr["date"],
-			MessageID: hdr["message-id"], Bytes: count(hdr["bytes"]), Lines: count(hdr["lines"])})
+		return schemes.Entry{}, io.EOF
 	}
-	return list, nil
 }
 
 // readHeaders reads a HEAD reply's header block into a map of lower-case
@@ -266,45 +240,32 @@ func (h *Handler) readHeaders(c *conn) (map[string]string, error) {
 	return hdr, err
 }
 
-// overviewEntry is the listing entry of an article: Name is its number,
-// Size its bytes (-1 unknown), ModTime its Date, URL its news:<message-id>
-// URL (valid on any server), Target its nntp://host/group/number URL on
-// this server, Type "article", and Raw the overview line as received.
-func (h *Handler) overviewEntry(p *plan, o overview) schemes.Entry {
-	e := schemes.Entry{Name: strconv.FormatInt(o.Number, 10), Kind: schemes.EntryFile, Size: o.Bytes,
-		Type: "article", Raw: o.Raw, Target: p.articleURL(o.Number)}
-	if d, err := mail.ParseDate(o.Date); err == nil {
-		e.ModTime = d.UTC()
+// overviewEntry is the listing entry of an article: Name its number,
+// Title its subject (unless that is the number), Kind file, Size its bytes (-1 unknown), ModTime its
+// Date to the second, Locator its nntp URL at prefix (articlePrefix: on
+// the server that was asked, with the request URL's credentials), and
+// Extra "message_id" (without "<" ">"), "from" and "lines", each when
+// known.
+func overviewEntry(prefix string, o overview) schemes.Entry {
+	e := schemes.Entry{Kind: schemes.EntryFile, Size: o.Bytes}
+	e.SetName(strconv.FormatInt(o.Number, 10))
+	if o.Subject != e.Name {
+		e.Title = o.Subject
 	}
-	if id := strings.TrimSuffix(strings.TrimPrefix(o.MessageID, "<"), ">"); strings.Contains(id, "@") {
-		e.URL = newsURL(id)
+	if d, err := mail.ParseDate(o.Date); err == nil {
+		e.ModTime, e.Precision = d.UTC(), time.Second
+	}
+	if loc := articleLocator(prefix, o.Number); loc != nil {
+		e.Locator = loc
+	}
+	if id := strings.TrimSuffix(strings.TrimPrefix(o.MessageID, "<"), ">"); id != "" {
+		e.Extra.Set("message_id", id)
+	}
+	if o.From != "" {
+		e.Extra.Set("from", o.From)
+	}
+	if o.Lines >= 0 {
+		e.Extra.Set("lines", strconv.FormatInt(o.Lines, 10))
 	}
 	return e
-}
-
-// newsURL is the news: URL of a message-id (without "<" ">"), escaped as
-// NewsURL.String writes it.
-func newsURL(id string) string {
-	s := schemes.Escape(id, "")
-	if strings.HasPrefix(s, "/") {
-		s = "%2F" + s[1:]
-	}
-	return "news:" + s
-}
-
-// articleURL is the nntp URL of article n of the plan's group on its
-// server, without credentials.
-func (p *plan) articleURL(n int64) string {
-	scheme := "nntp"
-	if p.tls {
-		scheme = "nntps"
-	}
-	host := p.host
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if p.port != schemes.DefaultPort(scheme) {
-		host += ":" + strconv.Itoa(p.port)
-	}
-	return scheme + "://" + host + "/" + schemes.Escape(p.group, "/") + "/" + strconv.FormatInt(n, 10)
 }

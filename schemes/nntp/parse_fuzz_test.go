@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // unstuff is the reference for dotReader: the whole block at once.
@@ -82,13 +86,17 @@ func FuzzOverviewLine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if o.Number < 0 || o.Raw != line || o.Bytes < -1 || o.Lines < -1 {
+		if o.Number < 0 || o.Bytes < -1 || o.Lines < -1 {
 			t.Fatalf("%q: %+v", line, o)
 		}
-		p := &plan{host: "h", port: 119, group: "g"}
-		e := (&Handler{}).overviewEntry(p, o)
-		if e.URL != "" && !strings.HasPrefix(e.URL, "news:") {
-			t.Fatalf("%q: entry URL %q", line, e.URL)
+		p := &plan{host: "h", port: 119, group: "g", gen: &schemes.URL{}}
+		e := overviewEntry(p.articlePrefix(), o)
+		want := "nntp://h/g/" + strconv.FormatInt(o.Number, 10)
+		if e.Locator == nil || e.Locator.String() != want || e.Name != strconv.FormatInt(o.Number, 10) || e.Size != o.Bytes {
+			t.Fatalf("%q: entry %+v, want Locator %s", line, e, want)
+		}
+		if !e.ModTime.IsZero() && e.Precision != time.Second {
+			t.Fatalf("%q: precision %v", line, e.Precision)
 		}
 	})
 }
@@ -106,8 +114,14 @@ func FuzzActiveLine(f *testing.F) {
 		if g.estimate() < 0 || g.Name == "" || g.Status == "" {
 			t.Fatalf("%q: %+v", line, g)
 		}
-		statusText(g.Status)
-		newsGroupURL(g.Name)
+		p := &plan{host: "h", port: 119, gen: &schemes.URL{}}
+		e := p.groupEntry(g)
+		if e.Kind != schemes.EntryDir || (e.Locator == nil) == validGroup(g.Name) {
+			t.Fatalf("%q: entry %+v", line, e)
+		}
+		if e.Locator != nil && e.Locator.String() != "news:"+g.Name {
+			t.Fatalf("%q: Locator %s", line, e.Locator)
+		}
 	})
 }
 

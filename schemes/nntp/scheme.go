@@ -5,7 +5,7 @@ import "github.com/urlget/urlget/schemes"
 // Schemes returns the schemes this package serves: news (RFC 1738 §3.6),
 // nntp (§3.7, port 119) and nntps (NNTP over TLS, port 563), all served by
 // h; with h nil, by a Handler with default settings (news: then needs
-// NNTPSERVER).
+// NNTPSERVER). Each retrieves articles and lists groups.
 func Schemes(h *Handler) []schemes.Scheme {
 	out := []schemes.Scheme{
 		{Name: "news", Parse: parseNewsLocator},
@@ -16,7 +16,7 @@ func Schemes(h *Handler) []schemes.Scheme {
 		h = &Handler{}
 	}
 	for i := range out {
-		out[i].Handler = h
+		out[i].Handler, out[i].Caps = h, schemes.Retrieves|schemes.Lists
 	}
 	return out
 }

@@ -4,16 +4,21 @@
 // on one server, with nntps, NNTP over TLS on port 563.
 //
 // url.go and news.go hold the typed values (Parse and ParseNews, no I/O);
-// Handler retrieves them. Listings: a group overview (news:group,
-// nntp://host/group) is one article a line, TAB-separated: number,
-// subject, from, date, message-id, bytes, lines ("-" when unknown); its
-// Entries have Name = the article number, Size = bytes, ModTime = Date,
-// URL = the news:<message-id> URL (valid on any server), Target = the
-// nntp://host/group/number URL on the server that was asked, Type
-// "article" and Raw = the overview line. news:* is one group a line:
-// name, estimated article count, low, high, posting status (posting,
-// no-posting, moderated, ...); its Entries have Size = the estimated count,
-// Type = the status letter of LIST ACTIVE, URL = news:group.
+// Handler retrieves them. Listings stream their entries as the server's
+// lines arrive. A group overview (news:group, nntp://host/group) is one
+// entry an article: Name its number, Title its subject, Kind file, Size
+// its bytes, ModTime its Date (to the second), Locator its nntp URL on the
+// server that was asked (nntp://host:port/group/number, nntps for nntps,
+// with the listed URL's user and password), Extra "message_id" (without
+// "<" ">"), "from" and "lines". The Locator names the server because
+// article numbers are the server's own: for news:group it is the server
+// NNTPSERVER (or --nntp-server) named, so fetching it gives the same
+// article whatever the environment says later; the message-id in Extra is
+// valid anywhere. news:* is one entry a group: Name its name, Kind dir,
+// Locator news:group (a group name means the same on every server;
+// news://host/* gives nntp://host/group, on the server it names), Extra
+// "articles" (the estimated count), "low", "high" and "status" (posting,
+// no-posting, moderated, ...).
 package nntp
 
 import (

@@ -113,7 +113,10 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if err := ctx.Err(); err != nil {
 		return nil, ioError(loc, "dial", err)
 	}
-	conn, err := req.Dialer.Dial(ctx, "telnet", g.Host, g.EffectivePort())
+	// The connection's lines, and the Dialer's notes about it, go to a
+	// scope of their own.
+	tr = schemes.NewScope(tr)
+	conn, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), "telnet", g.Host, g.EffectivePort())
 	if err != nil {
 		return nil, err
 	}

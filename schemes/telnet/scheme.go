@@ -6,15 +6,18 @@ import "github.com/urlget/urlget/schemes"
 // port 23) and, from the 1994 URI draft, rlogin (port 513) and tn3270
 // (port 23). All three parse the same way; h runs telnet sessions and
 // refuses rlogin and tn3270 with a hint (exit 8). A nil h means a Handler
-// with defaults (the process's standard streams, scripted mode).
+// with defaults (the process's standard streams, scripted mode). All
+// three are Interactive, rlogin and tn3270 too: what their URLs name is a
+// session, so no server's redirect may lead to them, whatever urlget can
+// do with them today.
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
 	return []schemes.Scheme{
-		{Name: "telnet", Parse: parseLocator, Handler: h},
-		{Name: "rlogin", Parse: parseLocator, Handler: h},
-		{Name: "tn3270", Parse: parseLocator, Handler: h},
+		{Name: "telnet", Parse: parseLocator, Handler: h, Caps: schemes.Interactive},
+		{Name: "rlogin", Parse: parseLocator, Handler: h, Caps: schemes.Interactive},
+		{Name: "tn3270", Parse: parseLocator, Handler: h, Caps: schemes.Interactive},
 	}
 }
 

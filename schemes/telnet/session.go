@@ -269,10 +269,11 @@ func (s *session) endError(ctx context.Context, err error) error {
 	return ioError(s.loc, "session", err)
 }
 
-// ioError wraps an I/O failure during the session. It is never retryable:
-// a session that ran cannot be replayed.
+// ioError wraps an I/O failure during the session (schemes.IOError: a
+// broken connection is KindConnect, a stall KindTimeout). It is never
+// retryable: a session that ran cannot be replayed.
 func ioError(loc *URL, phase string, err error) error {
-	e := transport.IOError("telnet", phase, err)
+	e := schemes.IOError("telnet", phase, err)
 	var se *schemes.Error
 	if errors.As(e, &se) {
 		c := *se

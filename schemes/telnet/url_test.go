@@ -134,9 +134,10 @@ func TestSchemes(t *testing.T) {
 	var names []string
 	for _, s := range Schemes(nil) {
 		names = append(names, s.Name)
-		if s.Handler == nil {
-			t.Errorf("%s: Handler is nil", s.Name)
+		if s.Handler == nil || s.Caps != schemes.Interactive || s.Caps.Redirectable() {
+			t.Errorf("%s: Handler %v, Caps %v; want a handler, interactive", s.Name, s.Handler, s.Caps)
 		}
+		schemes.NewRegistry().Register(s) // the claims hold: no panic
 		u, err := schemes.Parse(s.Name + "://host.example/")
 		if err != nil {
 			t.Fatal(err)

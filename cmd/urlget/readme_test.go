@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMEDocumentsEveryFlag keeps the README's promise: every flag that
+// `urlget --help` lists is named there, by its long or its short form.
+func TestREADMEDocumentsEveryFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--help"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("--help exit %d: %s", code, stderr.String())
+	}
+	// pflag's defaults: "  -o, --output FILE   ..." or "      --json   ...".
+	flagLine := regexp.MustCompile(`(?m)^\s+(?:-([a-zA-Z]), )?--([a-z0-9-]+)`)
+	found := flagLine.FindAllStringSubmatch(stderr.String(), -1)
+	if len(found) < 30 {
+		t.Fatalf("only %d flags in --help:\n%s", len(found), stderr.String())
+	}
+	for _, m := range found {
+		short, long := m[1], m[2]
+		if strings.Contains(string(readme), "`--"+long) || (short != "" && strings.Contains(string(readme), "`-"+short)) {
+			continue
+		}
+		t.Errorf("README.md does not document --%s", long)
+	}
+}

@@ -1,0 +1,204 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Protocols is a set of scheme names, as curl's --proto and --proto-redir
+// take them. A nil Protocols means "the default" wherever the Client reads
+// one; an empty non-nil one allows nothing.
+type Protocols map[string]bool
+
+// Has reports whether scheme is in p.
+func (p Protocols) Has(scheme string) bool { return p[scheme] }
+
+// String lists the schemes, sorted, comma-separated.
+func (p Protocols) String() string {
+	names := make([]string, 0, len(p))
+	for n, ok := range p {
+		if ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
+}
+
+// ParseProtocols reads curl's protocol list syntax, starting from base (the
+// set in force before: every scheme for --proto, the redirectable ones for
+// --proto-redir) within all (every scheme known): comma-separated names,
+// each optionally prefixed by "+" (add; the default), "-" (remove) or "="
+// (exactly these: the set starts empty), where "all" names every scheme.
+// "=http,https" allows those two; "-all,+ftp" only ftp; "-telnet" all but
+// telnet. An unknown name is an error, unlike curl, which only warns: a
+// typo in a security setting should not pass silently.
+func ParseProtocols(spec string, base, all Protocols) (Protocols, error) {
+	out := Protocols{}
+	for n, ok := range base {
+		out[n] = ok
+	}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		mod := byte('+')
+		if strings.ContainsRune("+-=", rune(item[0])) {
+			mod, item = item[0], item[1:]
+		}
+		name := strings.ToLower(item)
+		var names []string
+		switch {
+		case name == "all":
+			for n := range all {
+				names = append(names, n)
+			}
+		case all[name]:
+			names = []string{name}
+		default:
+			return nil, fmt.Errorf("unknown protocol %q in %q", item, spec)
+		}
+		if mod == '=' {
+			clear(out)
+		}
+		for _, n := range names {
+			if mod == '-' {
+				delete(out, n)
+			} else {
+				out[n] = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// AllProtocols is every scheme the Client's registry knows.
+func (c *Client) AllProtocols() Protocols {
+	p := Protocols{}
+	for _, n := range c.registry().Names() {
+		p[n] = true
+	}
+	return p
+}
+
+// DefaultRedirectProtocols is the set a redirect may reach when
+// RedirectProtocols is nil: the registered schemes whose Caps are
+// Redirectable (retrieval only: never mailto, telnet, rlogin, tn3270 or
+// file).
+func (c *Client) DefaultRedirectProtocols() Protocols {
+	p := Protocols{}
+	r := c.registry()
+	for _, n := range r.Names() {
+		if s, _ := r.Lookup(n); s.Caps.Redirectable() {
+			p[n] = true
+		}
+	}
+	return p
+}
+
+// allowed applies Protocols to a URL the caller named.
+func (c *Client) allowed(loc schemes.Locator) error {
+	sch := loc.Generic().Scheme
+	if c.Protocols == nil || c.Protocols.Has(sch) {
+		return nil
+	}
+	return &schemes.Error{Scheme: sch, Phase: "policy", Kind: schemes.KindSafety, URL: loc.Redacted(), Part: "scheme",
+		Msg: fmt.Sprintf("scheme %s is not allowed (--proto allows %s)", sch, orNone(c.Protocols))}
+}
+
+// checkRedirect applies the redirect policy to a server's redirect from
+// from to to: to's scheme must be in RedirectProtocols (by default a
+// retrieval scheme), then CheckRedirect has its say. A refusal is
+// KindSafety: nothing of to is started.
+func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
+	allow := c.RedirectProtocols
+	flag := "--proto-redir allows"
+	if allow == nil {
+		allow = c.DefaultRedirectProtocols()
+		flag = "redirects may only lead to"
+	}
+	sch := to.Generic().Scheme
+	if !allow.Has(sch) || (c.Protocols != nil && !c.Protocols.Has(sch)) {
+		if c.Protocols != nil && !c.Protocols.Has(sch) {
+			allow, flag = c.Protocols, "--proto allows"
+		}
+		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "redirect", Kind: schemes.KindSafety,
+			URL: from.Redacted(), Part: "location",
+			Msg: fmt.Sprintf("refusing the server's redirect to %s (%s %s)", to.Redacted(), flag, orNone(allow))}
+	}
+	if c.CheckRedirect != nil {
+		if err := c.CheckRedirect(from, to, hops); err != nil {
+			var se *schemes.Error
+			if !errors.As(err, &se) {
+				err = &schemes.Error{Scheme: from.Generic().Scheme, Phase: "redirect", Kind: schemes.KindSafety,
+					URL: from.Redacted(), Part: "location", Msg: "redirect to " + to.Redacted() + " refused", Err: err}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func orNone(p Protocols) string {
+	if s := p.String(); s != "" {
+		return s
+	}
+	return "none"
+}
+
+// origin is what a credential is bound to: scheme, host and port.
+type origin struct {
+	scheme, host string
+	port         int
+}
+
+func originOf(loc schemes.Locator) origin {
+	g := loc.Generic()
+	return origin{g.Scheme, strings.ToLower(g.Host), g.EffectivePort()}
+}
+
+// credentialsFor is the Credentials a handler gets for loc within ch: the
+// user's (-u, netrc) only at the origin of the URL the caller named, or
+// everywhere with LocationTrusted; and at that same origin, the login the
+// caller's URL itself carried, so that a redirect within one server keeps
+// it as curl does. Every password handed out is remembered, so that no
+// error can show it.
+func (c *Client) credentialsFor(ch *chain, loc schemes.Locator) schemes.Credentials {
+	same := originOf(loc) == originOf(ch.first)
+	fg := ch.first.Generic()
+	hasURLUser := fg.User != nil
+	urlUser, urlPass := deref(fg.User), deref(fg.Password)
+	user := c.Credentials
+	if !same && !c.LocationTrusted {
+		user = nil
+	}
+	if user == nil && !(same && hasURLUser) {
+		return nil
+	}
+	return func(scheme, host string, port int) (string, string, bool) {
+		if same && hasURLUser && loc != ch.first {
+			ch.secret(urlPass)
+			return urlUser, urlPass, true
+		}
+		if user == nil {
+			return "", "", false
+		}
+		u, p, ok := user(scheme, host, port)
+		if ok {
+			ch.secret(p)
+		}
+		return u, p, ok
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

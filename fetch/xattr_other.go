@@ -1,0 +1,14 @@
+//go:build !(linux || darwin)
+
+package fetch
+
+import (
+	"errors"
+	"os"
+)
+
+var errNoAttrs = errors.New("extended attributes are not supported here")
+
+func setAttr(*os.File, string, []byte) error { return errNoAttrs }
+
+func getAttr(*os.File, string, int) ([]byte, error) { return nil, errNoAttrs }

@@ -1,0 +1,22 @@
+//go:build linux || darwin
+
+package fetch
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+func setAttr(f *os.File, name string, value []byte) error {
+	return unix.Fsetxattr(int(f.Fd()), name, value, 0)
+}
+
+func getAttr(f *os.File, name string, max int) ([]byte, error) {
+	buf := make([]byte, max)
+	n, err := unix.Fgetxattr(int(f.Fd()), name, buf)
+	if err != nil {
+		return nil, err
+	}
+	return buf[:n], nil
+}

@@ -1,0 +1,225 @@
+package gopher
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// maxHeld bounds the leading info and error lines of a menu that Fetch
+// reads before it returns: a menu of nothing but those (and at least one
+// error) is the server's "not found" and fails at once; past maxHeld lines
+// the menu is streamed whatever it holds.
+const maxHeld = 32
+
+// menuListing streams the entries of a menu reply as its lines arrive,
+// and owns the connection until the end of the menu or Close.
+type menuListing struct {
+	ctx  context.Context
+	h    *Handler
+	g    *URL
+	c    net.Conn
+	m    *menuReader
+	tr   schemes.Trace
+	plus bool   // a Gopher+ reply: no "." line is expected
+	held []Item // items read ahead by prefetch, returned first
+	done bool   // the menu ended; the connection is closed
+}
+
+// prefetch reads the menu's leading info and error lines (at most
+// maxHeld), and fails with KindNotFound when the whole menu is such lines
+// with at least one error: UMN gopherd, pygopherd and gophernicus answer a
+// missing selector so.
+func (l *menuListing) prefetch() error {
+	for len(l.held) < maxHeld {
+		it, err := l.read()
+		if errors.Is(err, io.EOF) {
+			if msg := onlyErrors(l.held); msg != "" {
+				return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: l.g.Redacted(), Msg: msg}
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		l.held = append(l.held, it)
+		if it.Type != '3' && it.Type != 'i' {
+			return nil
+		}
+	}
+	return nil
+}
+
+// next returns the next entry (Item.Entry), or io.EOF after the last.
+func (l *menuListing) next() (schemes.Entry, error) {
+	if len(l.held) > 0 {
+		it := l.held[0]
+		l.held = l.held[1:]
+		return it.Entry(l.g.u.Scheme), nil
+	}
+	it, err := l.read()
+	if err != nil {
+		return schemes.Entry{}, err
+	}
+	return it.Entry(l.g.u.Scheme), nil
+}
+
+// read returns the next item from the server. At the end of the menu, or
+// on an error, the connection is closed. Once the fetch's context is done
+// it fails even when the rest of the menu is already buffered.
+func (l *menuListing) read() (Item, error) {
+	if l.done {
+		return Item{}, io.EOF
+	}
+	if err := l.ctx.Err(); err != nil {
+		l.finish()
+		return Item{}, l.h.wrap(l.g, "menu", err)
+	}
+	it, err := l.m.next()
+	if errors.Is(err, io.EOF) {
+		if !l.m.terminated && !l.plus {
+			l.tr.Info(`menu ended without a "." line`)
+		}
+		l.finish()
+		return Item{}, io.EOF
+	}
+	if err != nil {
+		l.finish()
+		return Item{}, l.h.wrap(l.g, "menu", err)
+	}
+	return it, nil
+}
+
+// finish closes the connection, once: the menu ended, or failed.
+func (l *menuListing) finish() error {
+	if l.done {
+		return nil
+	}
+	l.done = true
+	return l.c.Close()
+}
+
+// close ends the listing: a menu closed before its end is abandoned with
+// its connection.
+func (l *menuListing) close() error {
+	l.held = nil
+	return l.finish()
+}
+
+// onlyErrors returns the text of the error items when a menu holds
+// nothing but error (3) and info (i) lines and at least one error.
+func onlyErrors(items []Item) string {
+	var msgs []string
+	for _, it := range items {
+		switch it.Type {
+		case '3':
+			msgs = append(msgs, strings.TrimSpace(it.Display))
+		case 'i':
+		default:
+			return ""
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// attrListing streams the entries of a Gopher+ attribute reply (`!` for
+// one item, `$` for each item of a directory) line by line, as a menu is
+// streamed: the first line of a block ("+NAME: value") and each of its
+// content lines are an info entry (infoEntry for +INFO, textEntry), in
+// the server's layout (content lines keep their leading space); each view
+// of a +VIEWS block is a file (viewEntry).
+type attrListing struct {
+	ctx context.Context
+	h   *Handler
+	g   *URL
+	c   net.Conn
+	lr  *lineReader
+	// item is the item the blocks describe, whose views they list: the
+	// requested one until an +INFO block names another; nil for an item
+	// without a gopher URL.
+	item  *URL
+	block string // the name of the block being read, "" before the first
+	done  bool
+}
+
+// next returns the next entry, or io.EOF after the last.
+func (l *attrListing) next() (schemes.Entry, error) {
+	for {
+		if l.done {
+			return schemes.Entry{}, io.EOF
+		}
+		if err := l.ctx.Err(); err != nil {
+			l.close()
+			return schemes.Entry{}, l.h.wrap(l.g, "attributes", err)
+		}
+		line, err := l.lr.next()
+		if errors.Is(err, io.EOF) || err == nil && line == "." {
+			l.close()
+			return schemes.Entry{}, io.EOF
+		}
+		if err != nil {
+			l.close()
+			return schemes.Entry{}, l.h.wrap(l.g, "attributes", err)
+		}
+		if e, ok := l.entry(line); ok {
+			return e, nil
+		}
+	}
+}
+
+// entry turns one line into its entry; ok is false for a line that shows
+// nothing (a blank line outside a block or in +VIEWS).
+func (l *attrListing) entry(line string) (e schemes.Entry, ok bool) {
+	if name, val, ok := blockStart(line); ok {
+		l.block = name
+		if !strings.EqualFold(name, "INFO") {
+			return textEntry(name, strings.TrimSuffix(name+": "+val, " ")), true
+		}
+		it := ParseItem(strings.TrimSpace(val))
+		l.item = nil
+		if it.Valid {
+			l.item = it.Locator(l.g.u.Scheme)
+		}
+		return infoEntry(name, val, it, l.item), true
+	}
+	switch {
+	case strings.EqualFold(l.block, "VIEWS"):
+		if v, ok := parseView(line); ok {
+			return viewEntry(l.item, v), true
+		}
+		return schemes.Entry{}, false
+	case l.block == "" && line == "":
+		return schemes.Entry{}, false
+	}
+	return textEntry(l.block, line), true
+}
+
+// close closes the connection, once.
+func (l *attrListing) close() error {
+	if l.done {
+		return nil
+	}
+	l.done = true
+	return l.c.Close()
+}
+
+// with returns g with the given search and Gopher+ string (nil: none) and
+// no fragment, formatted and parsed back so that it round-trips; nil if
+// it does not parse.
+func (g *URL) with(search, plus *string) *URL {
+	u := *g.u
+	u.Fragment = nil
+	pu, err := schemes.Parse((&URL{Type: g.Type, Selector: g.Selector, Search: search, Plus: plus, u: &u}).String())
+	if err != nil {
+		return nil
+	}
+	n, err := Parse(pu)
+	if err != nil {
+		return nil
+	}
+	return n
+}

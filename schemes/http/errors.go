@@ -1,0 +1,74 @@
+package http
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// requestError classifies a failure to get a response. An *schemes.Error
+// from the Dialer (a refused port, an untrusted certificate: TLS goes
+// through its StartTLS) is returned as it is, with the URL filled in.
+// Otherwise a connection that broke or timed out is KindConnect or
+// KindTimeout and retryable (schemes.IOError), and a reply net/http could
+// not read is KindProtocol.
+func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc *URL, err error) error {
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		return withURL(se, loc)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // drop net/http's "Get <url>:" prefix: the URL is in the Error already
+	}
+	if ctx.Err() != nil {
+		return ctxError(loc, "request", ctx.Err())
+	}
+	var rhe tls.RecordHeaderError
+	var ae tls.AlertError
+	switch {
+	case timedOut:
+		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindTimeout, URL: loc.Redacted(),
+			Retryable: true, Msg: fmt.Sprintf("no response within %v", timeout), Err: err}
+	case errors.As(err, &rhe), errors.As(err, &ae):
+		// A TLS alert after the handshake (a TLS 1.3 server refusing
+		// the client at its first read).
+		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "tls", Kind: schemes.KindConnect, URL: loc.Redacted(), Err: err}
+	}
+	errors.As(schemes.IOError(loc.g.Scheme, "request", err), &se)
+	e := withURL(se, loc)
+	switch e.Kind {
+	case schemes.KindConnect:
+		e.Msg = "connection closed before a response"
+	case schemes.KindOther:
+		e.Kind = schemes.KindProtocol
+	}
+	return e
+}
+
+// withURL returns a copy of se with the URL and scheme filled in.
+func withURL(se *schemes.Error, loc *URL) *schemes.Error {
+	c := *se
+	if c.URL == "" {
+		c.URL = loc.Redacted()
+	}
+	if c.Scheme == "" {
+		c.Scheme = loc.g.Scheme
+	}
+	return &c
+}
+
+// ctxError is the error for the caller's context being done: canceled,
+// or its deadline (--max-time) passed.
+func ctxError(loc *URL, phase string, err error) error {
+	kind := schemes.KindCanceled
+	if errors.Is(err, context.DeadlineExceeded) {
+		kind = schemes.KindTimeout
+	}
+	return &schemes.Error{Scheme: loc.g.Scheme, Phase: phase, Kind: kind, URL: loc.Redacted(), Err: err}
+}

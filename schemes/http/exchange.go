@@ -1,0 +1,181 @@
+package http
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// exchange is one request sent and the response headers received: what
+// Fetch and Stat build their answers from.
+type exchange struct {
+	resp *http.Response
+	// tr is where this exchange's lines go: the scope of the connection
+	// that carried it.
+	tr     *reqTrace
+	cancel context.CancelCauseFunc
+	done   func() // closes an uncached transport's connections
+}
+
+// close discards the response body and releases the request.
+func (x *exchange) close() {
+	discard(x.resp.Body)
+	x.cancel(nil)
+	x.done()
+}
+
+// body hands the response body to the caller, who releases the request
+// by closing it.
+func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
+	return &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done}
+}
+
+// roundTrip sends method for c.loc with the extra header fields hdr and
+// returns the response headers. req.Timeout, when set, bounds the wait
+// for them (connect and TLS included); ctx bounds everything, including
+// reading the body later.
+func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr http.Header) (*exchange, error) {
+	hreq := h.newRequest(c, method, hdr)
+	t, cached := h.cache.get(c.req.Dialer, c.req.TLS, c.loc.g.Scheme)
+	done := func() {}
+	if !cached {
+		done = t.CloseIdleConnections
+	}
+	rctx, cancel := context.WithCancelCause(ctx)
+	stop := func() bool { return true }
+	if c.req.Timeout > 0 {
+		stop = time.AfterFunc(c.req.Timeout, func() { cancel(errHeaderTimeout) }).Stop
+	}
+	if c.proxy != nil {
+		rctx = context.WithValue(rctx, forwardKey{}, c.proxy)
+	}
+	rt := &reqTrace{root: c.tr}
+	rctx = withRootTrace(rctx, c.tr)
+	hreq = hreq.WithContext(httptrace.WithClientTrace(rctx, clientTrace(rt, hreq)))
+	client := &http.Client{
+		Transport:     t,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	resp, err := client.Do(hreq)
+	stop() // the timeout covers the wait for headers only, not the body
+	if err != nil {
+		timedOut := context.Cause(rctx) == errHeaderTimeout
+		cancel(nil)
+		done()
+		return nil, requestError(ctx, timedOut, c.req.Timeout, c.loc, err)
+	}
+	traceResponse(rt, resp)
+	return &exchange{resp: resp, tr: rt, cancel: cancel, done: done}, nil
+}
+
+// reqTrace is the Trace of one request: it writes to the scope of the
+// connection that carries the request once net/http has chosen one
+// (GotConn), and to the request's own Trace before that. A connection
+// dialed for a request with another Trace (two fetches with different
+// Traces sharing a Handler and Dialer) is not that request's to write
+// in, so its lines stay in the request's Trace.
+type reqTrace struct {
+	root schemes.Trace
+
+	mu    sync.Mutex
+	scope schemes.Trace
+}
+
+var _ schemes.Trace = (*reqTrace)(nil)
+
+// use makes sc's scope this request's, when sc belongs to its Trace.
+func (t *reqTrace) use(sc *scopedConn) {
+	if !sameTrace(sc.root, t.root) {
+		return
+	}
+	t.mu.Lock()
+	t.scope = sc.tr
+	t.mu.Unlock()
+}
+
+func (t *reqTrace) cur() schemes.Trace {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.scope != nil {
+		return t.scope
+	}
+	return t.root
+}
+
+// Sent traces a line sent.
+func (t *reqTrace) Sent(line string) { t.cur().Sent(line) }
+
+// Received traces a line received.
+func (t *reqTrace) Received(line string) { t.cur().Received(line) }
+
+// Info traces a note.
+func (t *reqTrace) Info(msg string) { t.cur().Info(msg) }
+
+// Secret registers a secret (every scope shares them).
+func (t *reqTrace) Secret(s string) { t.cur().Secret(s) }
+
+// sameTrace reports whether a and b are the same Trace, without the panic
+// == would cause on a Trace whose dynamic type is not comparable.
+func sameTrace(a, b schemes.Trace) bool {
+	return reflect.ValueOf(a).Comparable() && reflect.ValueOf(b).Comparable() && a == b
+}
+
+// clientTrace reports the exchange: the request line and each header as
+// net/http writes it (Authorization and Proxy-Authorization redacted: their
+// base64 would show the password), in the scope of the connection that
+// carries the request. New connections and their TLS handshakes are noted
+// by the Dialer; only reuse is noted here. net/http may call these from
+// its own goroutines; schemes.Trace implementations are safe for that.
+func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
+	line := r.Method + " " + r.URL.RequestURI() + " " + r.Proto
+	return &httptrace.ClientTrace{
+		GotConn: func(ci httptrace.GotConnInfo) {
+			if sc, ok := scopeOf(ci.Conn); ok {
+				tr.use(sc)
+			}
+			if ci.Reused {
+				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())
+			}
+			tr.Sent(line)
+		},
+		WroteHeaderField: func(key string, values []string) {
+			for _, v := range values {
+				if strings.EqualFold(key, "Authorization") || strings.EqualFold(key, "Proxy-Authorization") {
+					scheme, _, _ := strings.Cut(v, " ")
+					v = scheme + " " + schemes.Redacted
+				}
+				tr.Sent(key + ": " + v)
+			}
+		},
+	}
+}
+
+// traceResponse reports the status line and the headers, sorted by name.
+func traceResponse(tr schemes.Trace, resp *http.Response) {
+	tr.Received(resp.Proto + " " + resp.Status)
+	keys := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range resp.Header[k] {
+			tr.Received(k + ": " + v)
+		}
+	}
+}
+
+// discard closes a body that is not returned, after reading a little of it
+// so that the connection can be reused.
+func discard(b io.ReadCloser) {
+	io.CopyN(io.Discard, b, 64<<10)
+	b.Close()
+}

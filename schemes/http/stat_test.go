@@ -1,0 +1,121 @@
+package http
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+func TestStat(t *testing.T) {
+	mod := time.Date(2021, 3, 4, 5, 6, 7, 0, time.UTC)
+	var mu sync.Mutex
+	var methods []string
+	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		methods = append(methods, r.Method)
+		mu.Unlock()
+		h := w.Header()
+		switch r.URL.Path {
+		case "/dir/doc.pdf":
+			h.Set("Content-Length", "1234")
+			h.Set("Content-Type", "application/pdf")
+			h.Set("Last-Modified", mod.Format(http.TimeFormat))
+			h.Set("ETag", `"abc"`)
+		case "/dir/bare": // no length, time or tag
+		case "/dir/moved":
+			h.Set("Location", "../new/place?x=1")
+			w.WriteHeader(http.StatusMovedPermanently)
+		case "/dir/gone":
+			w.WriteHeader(http.StatusNotFound)
+		case "/dir/removed":
+			w.WriteHeader(http.StatusGone)
+		case "/dir/secret":
+			w.WriteHeader(http.StatusForbidden)
+		case "/dir/login":
+			w.WriteHeader(http.StatusUnauthorized)
+		case "/dir/busy":
+			h.Set("Retry-After", "30")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}, false)
+	for _, c := range []struct {
+		path string
+		want schemes.Response
+		kind schemes.Kind // of the error, KindOther for none
+	}{
+		{path: "/dir/doc.pdf", want: schemes.Response{Kind: schemes.EntryFile, Size: 1234, Type: "application/pdf",
+			ModTime: mod, Precision: time.Second, ETag: `"abc"`, Name: "doc.pdf", Status: 200}},
+		{path: "/dir/bare", want: schemes.Response{Kind: schemes.EntryFile, Size: -1, Name: "bare", Status: 200}},
+		{path: "/dir/moved", want: schemes.Response{Size: -1, Redirect: e.srv.URL + "/new/place?x=1", Status: 301}},
+		{path: "/dir/gone", kind: schemes.KindNotFound},
+		{path: "/dir/removed", kind: schemes.KindNotFound},
+		{path: "/dir/secret", kind: schemes.KindPermission},
+		{path: "/dir/login", kind: schemes.KindPermission},
+		{path: "/dir/busy", kind: schemes.KindBusy},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			r, tr := e.req(c.path)
+			resp, err := e.h.Stat(context.Background(), r)
+			if c.kind != schemes.KindOther {
+				var se *schemes.Error
+				if !errors.As(err, &se) || se.Kind != c.kind || se.URL != e.srv.URL+c.path {
+					t.Fatalf("err %#v, want kind %v", err, c.kind)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Body != nil || resp.Listing != nil {
+				t.Errorf("Stat returned a Body or Listing: %+v", resp)
+			}
+			got := *resp
+			if !got.ModTime.Equal(c.want.ModTime) {
+				t.Errorf("ModTime %v, want %v", got.ModTime, c.want.ModTime)
+			}
+			got.ModTime = c.want.ModTime // compared above, whatever its Location
+			if got != c.want {
+				t.Errorf("Stat = %+v\nwant   %+v", got, c.want)
+			}
+			if !tr.has("> HEAD " + c.path + " HTTP/1.1") {
+				t.Errorf("trace lacks the HEAD request:\n%s", tr)
+			}
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range methods {
+		if m != http.MethodHead {
+			t.Errorf("server saw %s, want HEAD only", m)
+		}
+	}
+	// Stat keeps the connection for the next request.
+	if n := e.dialer.count(); n != 1 {
+		t.Errorf("%d dials, want 1", n)
+	}
+}
+
+// TestStatEntry: the Stat response as a listing entry.
+func TestStatEntry(t *testing.T) {
+	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "5")
+		w.Header().Set("ETag", `"x"`)
+	}, false)
+	r, _ := e.req("/a%20b")
+	resp, err := e.h.Stat(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := resp.Entry(r.URL)
+	if en.Name != "a b" || en.Kind != schemes.EntryFile || en.Size != 5 || en.Locator != r.URL {
+		t.Errorf("entry %+v", en)
+	}
+	if v, _ := en.Extra.Get("etag"); v != `"x"` {
+		t.Errorf("etag extra %q", v)
+	}
+}
