@@ -27,9 +27,9 @@ server=127.0.0.1:1119
 "$bin" -s --nntp-server "$server" --max 100000 --json news:local.general |
 	python3 -c '
 import json, sys
-e = [x for x in json.load(sys.stdin)["entries"] if "urlget bench article" in x.get("raw", "")]
+e = [x for x in json.load(sys.stdin)["entries"] if "urlget bench article" in x.get("title", "")]
 for x in e[-1000:]:
-    print(x["target"])' >"$tmp/urls"
+    print("news:" + x["extra"]["message_id"])' >"$tmp/urls"
 n=$(wc -l <"$tmp/urls")
 [ "$n" -ge 1000 ] || { echo "only $n benchmark articles (run step 1 first)" >&2; exit 1; }
 

@@ -21,9 +21,9 @@ type listingText struct {
 	long bool
 }
 
-// render writes every entry of l to w, calling each (if set) on each
-// entry first, and returns the number of bytes written. It does not close
-// l.
+// render writes every entry of l to w as it arrives, calling each (if
+// set) on each entry first. It stops at the first error, after writing
+// what came before it, and does not close l.
 func (lt listingText) render(w io.Writer, l schemes.Listing, each func(schemes.Entry) error) error {
 	bw := bufio.NewWriter(w)
 	for e, err := range schemes.Entries(l) {
