@@ -142,6 +142,15 @@ func (x *Extras) Set(key, value string) {
 	*x = append(*x, Extra{key, value})
 }
 
+// String writes the extras as "key=value key=value", in order.
+func (x Extras) String() string {
+	parts := make([]string, len(x))
+	for i, kv := range x {
+		parts[i] = kv.Key + "=" + kv.Value
+	}
+	return strings.Join(parts, " ")
+}
+
 // MarshalJSON writes the extras as one JSON object, keys in order.
 func (x Extras) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

@@ -194,23 +194,7 @@ func TestDialDatagramCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	errc := make(chan error, 1)
-	go func() {
-		_, err := c.Read(make([]byte, 100))
-		errc <- err
-	}()
-	cancel()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("read error %v, want context.Canceled", err)
-		}
-		if k := schemes.KindOf(IOError("prospero", "read", err)); k != schemes.KindCanceled {
-			t.Errorf("IOError kind %v, want canceled", k)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Read did not return after cancel")
-	}
+	cancelUnblocksRead(t, c, cancel, "prospero")
 
 	// A context canceled before the dial fails it at once.
 	_, err = d.DialDatagram(ctx, "prospero", "127.0.0.1", port)

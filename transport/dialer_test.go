@@ -191,23 +191,7 @@ func TestCancelMidRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	errc := make(chan error, 1)
-	go func() {
-		_, err := c.Read(make([]byte, 10))
-		errc <- err
-	}()
-	cancel()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("read error %v, want context.Canceled", err)
-		}
-		if k := schemes.KindOf(IOError("gopher", "read", err)); k != schemes.KindCanceled {
-			t.Errorf("kind %v, want canceled", k)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Read did not return after cancel")
-	}
+	cancelUnblocksRead(t, c, cancel, "gopher")
 	// The cancellation is sticky.
 	if _, err := c.Write([]byte("x")); !errors.Is(err, context.Canceled) {
 		t.Errorf("write after cancel: %v", err)

@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net"
 	"runtime"
@@ -8,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // server is an in-test TCP server on 127.0.0.1 running handle for each
@@ -101,3 +105,27 @@ func checkGoroutines(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// cancelUnblocksRead starts a Read on c, calls cancel, and checks that the
+// Read returns at once with an error that is context.Canceled and that
+// IOError classifies as KindCanceled.
+func cancelUnblocksRead(t *testing.T, c net.Conn, cancel context.CancelFunc, scheme string) {
+	t.Helper()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Read(make([]byte, 100))
+		errc <- err
+	}()
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("read error %v, want context.Canceled", err)
+		}
+		if k := schemes.KindOf(IOError(scheme, "read", err)); k != schemes.KindCanceled {
+			t.Errorf("IOError kind %v, want canceled", k)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read did not return after cancel")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -273,10 +274,10 @@ func TestMenu(t *testing.T) {
 	}
 	for i, w := range want {
 		e := r.entries[i]
-		if e.Name != w.name || e.Title != w.title || string(e.Kind) != w.kind || locString(e) != w.url ||
-			extras(e) != w.extra || e.Size != -1 {
-			t.Errorf("entry %d = %q %q %s %q [%s] size %d, want %q %q %s %q [%s]", i, e.Name, e.Title, e.Kind, locString(e),
-				extras(e), e.Size, w.name, w.title, w.kind, w.url, w.extra)
+		if e.Name != w.name || e.Title != w.title || string(e.Kind) != w.kind || schemestest.LocatorString(e) != w.url ||
+			e.Extra.String() != w.extra || e.Size != -1 {
+			t.Errorf("entry %d = %q %q %s %q [%s] size %d, want %q %q %s %q [%s]", i, e.Name, e.Title, e.Kind, schemestest.LocatorString(e),
+				e.Extra.String(), e.Size, w.name, w.title, w.kind, w.url, w.extra)
 		}
 	}
 	if e := r.entries[5]; e.Target != "http://127.0.0.1:8080/" {
@@ -290,23 +291,6 @@ func TestMenu(t *testing.T) {
 			}
 		}
 	}
-}
-
-// locString is the entry's Locator as a string, "" for none.
-func locString(e schemes.Entry) string {
-	if e.Locator == nil {
-		return ""
-	}
-	return e.Locator.String()
-}
-
-// extras writes the entry's Extra as "k=v k=v".
-func extras(e schemes.Entry) string {
-	var out []string
-	for _, x := range e.Extra {
-		out = append(out, x.Key+"="+x.Value)
-	}
-	return strings.Join(out, " ")
 }
 
 func TestErrorReplies(t *testing.T) {
@@ -437,8 +421,8 @@ func TestAttributes(t *testing.T) {
 	}
 	for i, w := range want {
 		e := r.entries[i]
-		if e.Name != w.name || e.Title != w.title || string(e.Kind) != w.kind || locString(e) != w.url || extras(e) != w.extra || e.Size != -1 {
-			t.Errorf("entry %d = %q %q %s %q [%s] size %d\nwant %q %q %s %q [%s]", i, e.Name, e.Title, e.Kind, locString(e), extras(e), e.Size,
+		if e.Name != w.name || e.Title != w.title || string(e.Kind) != w.kind || schemestest.LocatorString(e) != w.url || e.Extra.String() != w.extra || e.Size != -1 {
+			t.Errorf("entry %d = %q %q %s %q [%s] size %d\nwant %q %q %s %q [%s]", i, e.Name, e.Title, e.Kind, schemestest.LocatorString(e), e.Extra.String(), e.Size,
 				w.name, w.title, w.kind, w.url, w.extra)
 		}
 	}
@@ -452,8 +436,8 @@ func TestAttributes(t *testing.T) {
 	if n := len(r.entries); n != 16 {
 		t.Errorf("%d entries for two items, want 16", n)
 	}
-	if e := r.entries[len(r.entries)-1]; locString(e) != "gopher://127.0.0.1:7071/1/docs%09%09+application/gopher+-menu" {
-		t.Errorf("view of the second item: %q", locString(e))
+	if e := r.entries[len(r.entries)-1]; schemestest.LocatorString(e) != "gopher://127.0.0.1:7071/1/docs%09%09+application/gopher+-menu" {
+		t.Errorf("view of the second item: %q", schemestest.LocatorString(e))
 	}
 	want2 := []string{"/about.txt\t!\r\n", "/about.txt\t!+ABSTRACT +SMELL\r\n", "/\t$\r\n"}
 	if got := s.requests(); strings.Join(got, "|") != strings.Join(want2, "|") {
@@ -488,9 +472,9 @@ func TestViews(t *testing.T) {
 	if len(r.entries) != 3 {
 		t.Fatalf("views %+v", r.entries)
 	}
-	if e := r.entries[1]; locString(e) != wantURL || e.Name != "multi.txt" || e.Title != "text/plain De_DE" ||
-		e.Kind != schemes.EntryFile || e.Size != -1 || extras(e) != "gopher_type=0 view_type=text/plain view_lang=De_DE view_size=1k" {
-		t.Errorf("view %+v (%s)", e, locString(e))
+	if e := r.entries[1]; schemestest.LocatorString(e) != wantURL || e.Name != "multi.txt" || e.Title != "text/plain De_DE" ||
+		e.Kind != schemes.EntryFile || e.Size != -1 || e.Extra.String() != "gopher_type=0 view_type=text/plain view_lang=De_DE view_size=1k" {
+		t.Errorf("view %+v (%s)", e, schemestest.LocatorString(e))
 	}
 }
 
@@ -586,7 +570,7 @@ func TestList(t *testing.T) {
 		return schemes.ReadAll(resp.Listing)
 	}
 	ents, err := list(s.url("/1/"))
-	if err != nil || len(ents) != 1 || locString(ents[0]) != "gopher://h/0/a" {
+	if err != nil || len(ents) != 1 || schemestest.LocatorString(ents[0]) != "gopher://h/0/a" {
 		t.Errorf("%+v %v", ents, err)
 	}
 	// List reads the reply as a menu whatever the item type says.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -64,7 +65,7 @@ func TestGophersTLS(t *testing.T) {
 	// A gophers menu lists gophers items.
 	r, err = fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, "gophers://"+ln.Addr().String()+"/"), Dialer: d,
 		TLS: &tls.Config{RootCAs: pool}})
-	if err != nil || len(r.entries) != 1 || locString(r.entries[0]) != raw {
+	if err != nil || len(r.entries) != 1 || schemestest.LocatorString(r.entries[0]) != raw {
 		t.Errorf("menu %+v %v, want one entry for %s", r.entries, err, raw)
 	}
 	// Without the CA the certificate is refused.

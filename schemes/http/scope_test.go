@@ -5,74 +5,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
-
-// scopedTrace is a Trace with scopes that records, for each line, the
-// scope it went to (0: the root).
-type scopedTrace struct {
-	id  int
-	log *scopeLog
-}
-
-type scopeLog struct {
-	mu     sync.Mutex
-	scopes int
-	lines  []string // "<scope> <line>"
-}
-
-func newScopedTrace() *scopedTrace { return &scopedTrace{log: &scopeLog{}} }
-
-func (t *scopedTrace) Scope() schemes.Trace {
-	t.log.mu.Lock()
-	defer t.log.mu.Unlock()
-	t.log.scopes++
-	return &scopedTrace{id: t.log.scopes, log: t.log}
-}
-
-func (t *scopedTrace) add(s string) {
-	t.log.mu.Lock()
-	defer t.log.mu.Unlock()
-	t.log.lines = append(t.log.lines, fmt.Sprintf("%d %s", t.id, s))
-}
-
-func (t *scopedTrace) Sent(l string)     { t.add("> " + l) }
-func (t *scopedTrace) Received(l string) { t.add("< " + l) }
-func (t *scopedTrace) Info(l string)     { t.add("* " + l) }
-func (t *scopedTrace) Secret(string)     {}
-
-// scopesOf returns the scopes holding a line that starts with prefix.
-func (t *scopedTrace) scopesOf(prefix string) []int {
-	t.log.mu.Lock()
-	defer t.log.mu.Unlock()
-	var ids []int
-	for _, l := range t.log.lines {
-		var id int
-		var rest string
-		fmt.Sscanf(l, "%d", &id)
-		_, rest, _ = strings.Cut(l, " ")
-		if strings.HasPrefix(rest, prefix) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
-func (t *scopedTrace) String() string {
-	t.log.mu.Lock()
-	defer t.log.mu.Unlock()
-	return strings.Join(t.log.lines, "\n")
-}
 
 // TestTraceScopeReused: a connection is dialed in a scope of its own, and
 // every request it carries (its TLS handshake included) is traced there.
 func TestTraceScopeReused(t *testing.T) {
 	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) }, true)
-	tr := newScopedTrace()
+	tr := schemestest.NewScopeTrace()
 	for _, p := range []string{"/a", "/b"} {
 		r, _ := e.req(p)
 		r.Trace = tr
@@ -90,7 +33,7 @@ func TestTraceScopeReused(t *testing.T) {
 		"* reusing connection to ": "[1]",
 		"< HTTP/1.1 200 OK":        "[1 1]",
 	} {
-		if got := fmt.Sprint(tr.scopesOf(prefix)); got != want {
+		if got := fmt.Sprint(tr.ScopesOf(prefix)); got != want {
 			t.Errorf("%q in scopes %s, want %s; trace:\n%s", prefix, got, want, tr)
 		}
 	}
@@ -106,7 +49,7 @@ func TestTraceScopeParallel(t *testing.T) {
 		arrived.Wait() // both requests are on the wire: two connections
 		io.WriteString(w, r.URL.Path)
 	}, false)
-	tr := newScopedTrace()
+	tr := schemestest.NewScopeTrace()
 	var wg sync.WaitGroup
 	for _, p := range []string{"/x", "/y"} {
 		wg.Add(1)
@@ -123,14 +66,14 @@ func TestTraceScopeParallel(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	x, y := tr.scopesOf("> GET /x "), tr.scopesOf("> GET /y ")
+	x, y := tr.ScopesOf("> GET /x "), tr.ScopesOf("> GET /y ")
 	if len(x) != 1 || len(y) != 1 || x[0] == y[0] || x[0] == 0 || y[0] == 0 {
 		t.Errorf("GET /x in scopes %v, GET /y in %v: want one scope each, not the same; trace:\n%s", x, y, tr)
 	}
-	if got := tr.scopesOf("* Connecting to "); len(got) != 2 || got[0] == got[1] {
+	if got := tr.ScopesOf("* Connecting to "); len(got) != 2 || got[0] == got[1] {
 		t.Errorf("Connecting notes in scopes %v, want two; trace:\n%s", got, tr)
 	}
-	if got := tr.scopesOf("< HTTP/1.1 200 OK"); len(got) != 2 || got[0] == got[1] {
+	if got := tr.ScopesOf("< HTTP/1.1 200 OK"); len(got) != 2 || got[0] == got[1] {
 		t.Errorf("responses in scopes %v, want two; trace:\n%s", got, tr)
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +27,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -514,35 +514,6 @@ func (d *tlsDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host strin
 	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
 }
 
-// scopes is a Trace with scopes that records the scope of each line
-// (0: the root).
-type scopes struct {
-	id  int
-	log *scopeLog
-}
-
-type scopeLog struct {
-	mu    sync.Mutex
-	n     int
-	lines []string
-}
-
-func (s *scopes) Scope() schemes.Trace {
-	s.log.mu.Lock()
-	defer s.log.mu.Unlock()
-	s.log.n++
-	return &scopes{id: s.log.n, log: s.log}
-}
-func (s *scopes) add(l string) {
-	s.log.mu.Lock()
-	defer s.log.mu.Unlock()
-	s.log.lines = append(s.log.lines, strconv.Itoa(s.id)+" "+l)
-}
-func (s *scopes) Sent(l string)     { s.add("> " + l) }
-func (s *scopes) Received(l string) { s.add("< " + l) }
-func (s *scopes) Info(l string)     { s.add("* " + l) }
-func (s *scopes) Secret(string)     {}
-
 // TestStartTLSThroughDialer: STARTTLS upgrades the connection with the
 // Dialer's StartTLS, and the SMTP exchange (the Dialer's notes included)
 // is traced in the connection's own scope.
@@ -553,7 +524,7 @@ func TestStartTLSThroughDialer(t *testing.T) {
 	h.DryRun, h.Server, h.RequireTLS = false, "127.0.0.1:"+strconv.Itoa(port), true
 	req := request(t, "mailto:joe@example.com?body=hi")
 	d := &tlsDialer{}
-	tr := &scopes{log: &scopeLog{}}
+	tr := schemestest.NewScopeTrace()
 	req.Dialer, req.Trace, req.TLS = d, tr, &tls.Config{RootCAs: pool}
 	if _, err := h.Fetch(context.Background(), req); err != nil {
 		t.Fatalf("Fetch: %v", err)
@@ -566,10 +537,8 @@ func TestStartTLSThroughDialer(t *testing.T) {
 	if len(d.calls) != 1 || d.calls[0] != "mailto 127.0.0.1" {
 		t.Errorf("StartTLS calls %q, want one for mailto 127.0.0.1", d.calls)
 	}
-	tr.log.mu.Lock()
-	lines := slices.Clone(tr.log.lines)
-	tr.log.mu.Unlock()
-	text := strings.Join(lines, "\n")
+	lines := tr.Lines()
+	text := tr.String()
 	for _, want := range []string{"1 * Connecting to 127.0.0.1:", "1 > STARTTLS", "1 * TLS ", "1 > MAIL FROM:<tester@example.org>", "1 < 250"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("trace lacks %q:\n%s", want, text)

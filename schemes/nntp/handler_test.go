@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -196,33 +197,16 @@ func TestOverviewFallbacks(t *testing.T) {
 			}
 			date := time.Date(2026, 11, 21, 5, 37, 35, 0, time.UTC)
 			e := entries[0]
-			if e.Name != "1" || e.Title != "First" || locString(e) != fmt.Sprintf("nntp://127.0.0.1:%d/g.test/1", f.port()) ||
+			if e.Name != "1" || e.Title != "First" || schemestest.LocatorString(e) != fmt.Sprintf("nntp://127.0.0.1:%d/g.test/1", f.port()) ||
 				e.Size != tc.bytes1 || !e.ModTime.Equal(date) || e.Precision != time.Second || e.Kind != schemes.EntryFile ||
-				e.Target != "" || extras(e) != "message_id=1@x from=a@b (A) lines=6" {
-				t.Errorf("entry 1 = %+v (%s) [%s]", e, locString(e), extras(e))
+				e.Target != "" || e.Extra.String() != "message_id=1@x from=a@b (A) lines=6" {
+				t.Errorf("entry 1 = %+v (%s) [%s]", e, schemestest.LocatorString(e), e.Extra.String())
 			}
-			if e := entries[1]; e.Name != "3" || e.Title != "Third" || e.Size != 100 || extras(e) != "message_id=3@x from=c@d lines=2" {
-				t.Errorf("entry 3 = %+v [%s]", e, extras(e))
+			if e := entries[1]; e.Name != "3" || e.Title != "Third" || e.Size != 100 || e.Extra.String() != "message_id=3@x from=c@d lines=2" {
+				t.Errorf("entry 3 = %+v [%s]", e, e.Extra.String())
 			}
 		})
 	}
-}
-
-// locString is the entry's Locator as a string, "" for none.
-func locString(e schemes.Entry) string {
-	if e.Locator == nil {
-		return ""
-	}
-	return e.Locator.String()
-}
-
-// extras writes the entry's Extra as "k=v k=v".
-func extras(e schemes.Entry) string {
-	var out []string
-	for _, x := range e.Extra {
-		out = append(out, x.Key+"="+x.Value)
-	}
-	return strings.Join(out, " ")
 }
 
 func TestOverviewMax(t *testing.T) {
@@ -301,7 +285,7 @@ func TestListActiveFallback(t *testing.T) {
 				t.Fatalf("entries %+v", entries)
 			}
 			for i, e := range entries {
-				if got := e.Name + " " + locString(e) + " " + extras(e); got != want[i] || e.Kind != schemes.EntryDir || e.Size != -1 {
+				if got := e.Name + " " + schemestest.LocatorString(e) + " " + e.Extra.String(); got != want[i] || e.Kind != schemes.EntryDir || e.Size != -1 {
 					t.Errorf("entry %d = %q (%+v), want %q", i, got, e, want[i])
 				}
 			}
@@ -311,6 +295,20 @@ func TestListActiveFallback(t *testing.T) {
 
 // authServer requires AUTHINFO (480) for GROUP and ARTICLE.
 func authServer(t *testing.T) *fakeServer {
+	return authFake(t, func(cmd string) string {
+		switch cmd {
+		case "GROUP local.test":
+			return "211 1 1 1 local.test\r\n"
+		case "ARTICLE 1":
+			return "220 1 <a@x>\r\nbody\r\n.\r\n"
+		}
+		return ""
+	})
+}
+
+// authFake is an INN-like server that answers 480 until the client logs in
+// as reader/s3cret, and then answers with authed.
+func authFake(t *testing.T, authed func(cmd string) string) *fakeServer {
 	return newFake(t, func(c *fakeConn, cmd string) string {
 		switch {
 		case cmd == "CAPABILITIES":
@@ -326,12 +324,8 @@ func authServer(t *testing.T) *fakeServer {
 			return "481 authentication failed\r\n"
 		case !c.authed:
 			return "480 authentication required\r\n"
-		case cmd == "GROUP local.test":
-			return "211 1 1 1 local.test\r\n"
-		case cmd == "ARTICLE 1":
-			return "220 1 <a@x>\r\nbody\r\n.\r\n"
 		}
-		return ""
+		return authed(cmd)
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -144,21 +145,8 @@ func TestCanceledListingFails(t *testing.T) {
 // overviewAuthServer is authServer with an overview of local.test and a
 // group list.
 func overviewAuthServer(t *testing.T) *fakeServer {
-	return newFake(t, func(c *fakeConn, cmd string) string {
+	return authFake(t, func(cmd string) string {
 		switch {
-		case cmd == "CAPABILITIES":
-			return capsINN
-		case strings.HasPrefix(cmd, "AUTHINFO USER "):
-			c.authUser = strings.TrimPrefix(cmd, "AUTHINFO USER ")
-			return "381 password please\r\n"
-		case strings.HasPrefix(cmd, "AUTHINFO PASS "):
-			if c.authUser == "reader" && cmd == "AUTHINFO PASS s3cret" {
-				c.authed = true
-				return "281 welcome\r\n"
-			}
-			return "481 authentication failed\r\n"
-		case !c.authed:
-			return "480 authentication required\r\n"
 		case cmd == "GROUP local.test":
 			return "211 2 1 2 local.test\r\n"
 		case cmd == "OVER 1-2":
@@ -206,8 +194,8 @@ func TestLocatorsFetchTheSameItem(t *testing.T) {
 				t.Fatalf("entries %+v", entries)
 			}
 			for i, e := range entries {
-				if locString(e) != tc.want[i] {
-					t.Errorf("entry %d: Locator %q, want %q", i, locString(e), tc.want[i])
+				if schemestest.LocatorString(e) != tc.want[i] {
+					t.Errorf("entry %d: Locator %q, want %q", i, schemestest.LocatorString(e), tc.want[i])
 					continue
 				}
 				if tc.redact != nil && e.Locator.Redacted() != tc.redact[i] {

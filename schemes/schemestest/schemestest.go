@@ -134,3 +134,12 @@ func FuzzRoundTrip[L schemes.Locator](t *testing.T, raw string, parse func(strin
 	}
 	return x, y, ok
 }
+
+// LocatorString is e's Locator as a string (password included), "" for an
+// entry without one: what listing tests compare.
+func LocatorString(e schemes.Entry) string {
+	if e.Locator == nil {
+		return ""
+	}
+	return e.Locator.String()
+}

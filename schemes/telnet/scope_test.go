@@ -6,44 +6,12 @@ import (
 	"errors"
 	"io"
 	"net"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
-
-// scopes is a Trace with scopes that records the scope of each line
-// (0: the root).
-type scopes struct {
-	id  int
-	log *scopeLog
-}
-
-type scopeLog struct {
-	mu    sync.Mutex
-	n     int
-	lines []string
-}
-
-func (s *scopes) Scope() schemes.Trace {
-	s.log.mu.Lock()
-	defer s.log.mu.Unlock()
-	s.log.n++
-	return &scopes{id: s.log.n, log: s.log}
-}
-
-func (s *scopes) add(l string) {
-	s.log.mu.Lock()
-	defer s.log.mu.Unlock()
-	s.log.lines = append(s.log.lines, strconv.Itoa(s.id)+" "+l)
-}
-
-func (s *scopes) Sent(l string)     { s.add("> " + l) }
-func (s *scopes) Received(l string) { s.add("< " + l) }
-func (s *scopes) Info(l string)     { s.add("* " + l) }
-func (s *scopes) Secret(string)     {}
 
 // TestSessionScope: the connection's negotiation, and the Dialer's notes
 // about connecting, are traced in a scope of their own.
@@ -52,7 +20,7 @@ func TestSessionScope(t *testing.T) {
 		io.WriteString(c, will+"\x01hi\r\n") // IAC WILL ECHO
 		return expect(r, do+"\x01")
 	})
-	tr := &scopes{log: &scopeLog{}}
+	tr := schemestest.NewScopeTrace()
 	req := request(t, "telnet://127.0.0.1:"+itoa(port))
 	req.Trace = tr
 	h := &Handler{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
@@ -62,9 +30,7 @@ func TestSessionScope(t *testing.T) {
 	if err := wait(); err != nil {
 		t.Fatal(err)
 	}
-	tr.log.mu.Lock()
-	defer tr.log.mu.Unlock()
-	text := strings.Join(tr.log.lines, "\n")
+	text := tr.String()
 	for _, want := range []string{"1 * Connecting to 127.0.0.1:", "1 < IAC WILL ECHO", "1 > IAC DO ECHO"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("trace lacks %q:\n%s", want, text)
