@@ -45,7 +45,7 @@ type Result struct {
 	Path    string          // the final file
 	Bytes   int64           // bytes received by this call
 	Size    int64           // the file's size
-	Offset  int64           // bytes that were already held when the transfer started
+	Offset  int64           // bytes of the file that were already held before this call (0 when it started over)
 	Type    string          // media type, when known
 	ModTime time.Time       // the server's modification time, when known
 	Listing bool            // the URL designated a container, written with Render
@@ -114,6 +114,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, w *workFile,
 		if err := w.reset(); err != nil {
 			return localError(loc, "write", err)
 		}
+		res.Offset = 0 // none of the bytes held is in the file any more
 	}
 	// Record what the data is copied from before the first byte lands, so
 	// that even a killed run leaves a partial copy the rule can judge.

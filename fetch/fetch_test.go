@@ -208,11 +208,16 @@ func TestDownloadResumeIgnoredStartsOver(t *testing.T) {
 	dest := filepath.Join(dir, "out.bin")
 	os.WriteFile(dest+PartSuffix, []byte("stale"), 0o644)
 	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, noResume: true}
-	if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err != nil {
+	res, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(dest); string(b) != "0123456789" {
 		t.Fatalf("stale data appended: %q", b)
+	}
+	// The stale bytes are not in the file: the result says it started over.
+	if res.Offset != 0 || res.Bytes != 10 || res.Size != 10 {
+		t.Errorf("result %+v, want offset 0 and 10 bytes", res)
 	}
 }
 

@@ -33,10 +33,8 @@ func base(scheme, userinfo string, port int) func(string) string {
 func TestConformanceFile(t *testing.T) {
 	root := escapePath(strings.TrimPrefix(testbed.FixtureDir(), "/"))
 	conformance.Run(t, conformance.Target{
-		Name:   "local",
-		URL:    func(p string) string { return "file:///" + root + "/" + escapePath(p) },
-		Resume: true,
-		List:   true,
+		Name: "local",
+		URL:  func(p string) string { return "file:///" + root + "/" + escapePath(p) },
 	})
 }
 
@@ -49,7 +47,6 @@ func TestConformanceHTTP(t *testing.T) {
 		SecretURL:    base("http", "tester:http-pass-7@", testbed.HTTPPort),
 		Secret:       "http-pass-7",
 		NotFoundCode: 404,
-		Resume:       true,
 	})
 }
 
@@ -63,7 +60,6 @@ func TestConformanceHTTPS(t *testing.T) {
 		SecretURL:    base("https", "tester:https-pass-9@", testbed.HTTPSPort),
 		Secret:       "https-pass-9",
 		NotFoundCode: 404,
-		Resume:       true,
 		TLS:          &conformance.TLSConfig{CAFile: testbed.CACertFile()},
 	})
 }

@@ -35,9 +35,19 @@ var ftpServers = []struct {
 	{testbed.Pureftpd, testbed.PureftpdPort},
 }
 
+// aliceFixtureURL is the URL of fixture p through alice's login: her
+// login directory is her home, so the fixture tree (the anonymous root) is
+// reached by its absolute path, /srv/fixtures in every FTP container.
+func aliceFixtureURL(scheme string, port int) func(string) string {
+	return func(p string) string {
+		return fmt.Sprintf("%s://%s:%s@%s/%%2Fsrv/fixtures/%s", scheme, testbed.AliceUser, testbed.AlicePassword,
+			testbed.Addr(port), escapePath(p))
+	}
+}
+
 // TestConformanceFTP runs the suite against vsftpd, proftpd and pure-ftpd:
-// anonymous URLs on the fixture root, and alice's login (whose home holds
-// its own README.txt) for the secret check.
+// anonymous URLs on the fixture root, and alice's login on the same tree
+// for the secret checks.
 func TestConformanceFTP(t *testing.T) {
 	for _, s := range ftpServers {
 		t.Run(s.service, func(t *testing.T) {
@@ -45,11 +55,9 @@ func TestConformanceFTP(t *testing.T) {
 			conformance.Run(t, conformance.Target{
 				Name:         s.service,
 				URL:          base("ftp", "", s.port),
-				SecretURL:    base("ftp", testbed.AliceUser+":"+testbed.AlicePassword+"@", s.port),
+				SecretURL:    aliceFixtureURL("ftp", s.port),
 				Secret:       testbed.AlicePassword,
 				NotFoundCode: 550,
-				Resume:       true,
-				List:         true,
 			})
 		})
 	}
@@ -64,11 +72,9 @@ func TestConformanceFTPS(t *testing.T) {
 	conformance.Run(t, conformance.Target{
 		Name:         testbed.VsftpdFTPS,
 		URL:          base("ftps", "", testbed.VsftpdFTPSPort),
-		SecretURL:    base("ftps", testbed.AliceUser+":"+testbed.AlicePassword+"@", testbed.VsftpdFTPSPort),
+		SecretURL:    aliceFixtureURL("ftps", testbed.VsftpdFTPSPort),
 		Secret:       testbed.AlicePassword,
 		NotFoundCode: 550,
-		Resume:       true,
-		List:         true,
 		TLS:          &conformance.TLSConfig{CAFile: testbed.FTPSCertFile(testbed.VsftpdFTPS)},
 	})
 }
@@ -134,7 +140,8 @@ func emptySegment(service string) []string {
 
 // ftpRun fetches urls in order with one client (so they share a control
 // connection), closes it, and returns the bodies, the errors and what the
-// server logged meanwhile.
+// server logged meanwhile. A listing's body is its entries' names, one a
+// line.
 func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs []error, cmds []string, trace string) {
 	t.Helper()
 	off := testbed.LogSize(service)
@@ -149,7 +156,15 @@ func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs
 	for _, u := range urls {
 		resp, err := c.Get(context.Background(), u)
 		body := ""
-		if err == nil {
+		switch {
+		case err == nil && resp.Listing != nil:
+			ents, lerr := schemes.ReadAll(resp.Listing)
+			var b strings.Builder
+			for _, e := range ents {
+				b.WriteString(e.Label() + "\n")
+			}
+			body, err = b.String(), lerr
+		case err == nil:
 			b, rerr := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			body, err = string(b), rerr
@@ -257,7 +272,7 @@ func TestFTPCommandSequences(t *testing.T) {
 					func(t *testing.T, b []string, e []error) {
 						noErr(t, e)
 						if !strings.Contains(b[0], "semi;colon.txt\n") {
-							t.Errorf("NLST output %q", b[0])
+							t.Errorf("NLST names %q", b[0])
 						}
 					}},
 				{"type=d with name", []string{anon("names;type=d")},
@@ -397,13 +412,13 @@ func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.H
 	if err != nil || string(b) != fixtureText(t, "README.txt") {
 		t.Fatalf("got %q, %v", b, err)
 	}
-	resp, err = c.Get(context.Background(), fmt.Sprintf("%s://%s/names/", scheme, testbed.Addr(port)))
+	resp, err = c.List(context.Background(), fmt.Sprintf("%s://%s/names/", scheme, testbed.Addr(port)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if len(resp.Entries) < 6 {
-		t.Errorf("listing over TLS: %v", resp.Entries)
+	entries, err := schemes.ReadAll(resp.Listing)
+	if err != nil || len(entries) < 6 {
+		t.Errorf("listing over TLS: %v, %v", entries, err)
 	}
 	c.CloseIdleConnections()
 	var cmds []string

@@ -34,9 +34,10 @@ func gopherURL(port int, t, prefix, plus string) func(string) string {
 
 // The conformance suite fetches every fixture as type 9 (binary), which
 // gives the exact bytes; text handling is tested apart below. Gopher has
-// no resume. List is off: gopher menus name items by display strings
-// (gophernicus pads them with dates and sizes, pygopherd drops the
-// extension), not file names; TestGopherListNames checks the selectors.
+// no resume. Directories are menus (type 1, DirURL); their entries are
+// named by their selectors' last segments, since display strings are
+// anything a server likes (gophernicus pads them with dates and sizes,
+// pygopherd drops the extension).
 
 // gophernicusURL is the URL of fixture p on gophernicus as its own menus
 // write it: type 0 for .txt files (gophernicus sends them with CRLF line
@@ -68,7 +69,11 @@ func gophernicusSelector(p string) string {
 // TestConformanceGophernicus runs the suite against gophernicus 3.1.1.
 func TestConformanceGophernicus(t *testing.T) {
 	testbed.Require(t, testbed.Gophernicus)
-	conformance.Run(t, conformance.Target{Name: "gophernicus", URL: gophernicusURL})
+	conformance.Run(t, conformance.Target{Name: "gophernicus", URL: gophernicusURL,
+		DirURL: func(p string) string {
+			return gopherURL(testbed.GophernicusPort, "1", "", "")(gophernicusSelector("/" + p))
+		},
+		ListName: func(name string) string { return gophernicusSelector(name) }})
 }
 
 // TestConformancePygopherd runs the suite against pygopherd, plain Gopher
@@ -77,11 +82,12 @@ func TestConformanceGophernicus(t *testing.T) {
 func TestConformancePygopherd(t *testing.T) {
 	testbed.Require(t, testbed.Pygopherd)
 	t.Run("gopher", func(t *testing.T) {
-		conformance.Run(t, conformance.Target{Name: "pygopherd", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", "")})
+		conformance.Run(t, conformance.Target{Name: "pygopherd", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", ""),
+			DirURL: gopherURL(testbed.PygopherdPort, "1", "/fixtures/", "")})
 	})
 	t.Run("gopher+", func(t *testing.T) {
 		conformance.Run(t, conformance.Target{Name: "pygopherd+", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", "+"),
-			NotFoundCode: 1})
+			DirURL: gopherURL(testbed.PygopherdPort, "1", "/fixtures/", "+"), NotFoundCode: 1})
 	})
 }
 
@@ -89,11 +95,12 @@ func TestConformancePygopherd(t *testing.T) {
 func TestConformanceGopherPlus(t *testing.T) {
 	testbed.Require(t, testbed.GopherPlus)
 	t.Run("gopher", func(t *testing.T) {
-		conformance.Run(t, conformance.Target{Name: "gopherplusd", URL: gopherURL(testbed.GopherPlusPort, "9", "/", "")})
+		conformance.Run(t, conformance.Target{Name: "gopherplusd", URL: gopherURL(testbed.GopherPlusPort, "9", "/", ""),
+			DirURL: gopherURL(testbed.GopherPlusPort, "1", "/", "")})
 	})
 	t.Run("gopher+", func(t *testing.T) {
 		conformance.Run(t, conformance.Target{Name: "gopherplusd+", URL: gopherURL(testbed.GopherPlusPort, "9", "/", "+"),
-			NotFoundCode: 1})
+			DirURL: gopherURL(testbed.GopherPlusPort, "1", "/", "+"), NotFoundCode: 1})
 	})
 }
 
@@ -120,6 +127,35 @@ func gopherGet(t *testing.T, h *gopher.Handler, raw string) (string, *fetch.Resp
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return string(b), resp
+}
+
+// gopherList lists raw (a menu, a search, an attribute or views request)
+// with handler h and returns its entries.
+func gopherList(t *testing.T, h *gopher.Handler, raw string) []schemes.Entry {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := gopherClient(h, nil).List(ctx, raw)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	ents, err := schemes.ReadAll(resp.Listing)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return ents
+}
+
+// gopherDest is where a menu entry leads: the destination of an `h` URL:
+// or telnet item (Extra "url"), else its gopher Locator; "" for none.
+func gopherDest(e schemes.Entry) string {
+	if u, ok := e.Extra.Get("url"); ok {
+		return u
+	}
+	if e.Locator != nil {
+		return e.Locator.String()
+	}
+	return ""
 }
 
 // TestGopherText reads type 0 items as text: CRLF becomes LF, and "."
@@ -165,10 +201,14 @@ func TestGopherText(t *testing.T) {
 // every type with their URLs, the h link and the telnet item.
 func TestGopherMenu(t *testing.T) {
 	testbed.Require(t, testbed.Gophernicus)
-	body, resp := gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/", testbed.Addr(testbed.GophernicusPort)))
+	ents := gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/", testbed.Addr(testbed.GophernicusPort)))
 	byName := map[string]schemes.Entry{}
-	for _, e := range resp.Entries {
-		byName[e.Name] = e
+	welcome := false
+	for _, e := range ents {
+		byName[e.Label()] = e
+		if e.Kind == schemes.EntryInfo && strings.Contains(e.Title, "Welcome to the urlget Gopher test server") {
+			welcome = true
+		}
 	}
 	for name, want := range map[string]string{
 		"LF text file":               "gopher://127.0.0.1:7070/0/text/lf.txt",
@@ -177,15 +217,15 @@ func TestGopherMenu(t *testing.T) {
 		"Telnet to the test host":    "telnet://alice@127.0.0.1:2323/",
 		"Gopher+ server (pygopherd)": "gopher://127.0.0.1:7071/",
 	} {
-		if e, ok := byName[name]; !ok || e.URL != want {
+		if e, ok := byName[name]; !ok || gopherDest(e) != want {
 			t.Errorf("%q: %+v, want URL %s", name, e, want)
 		}
 	}
-	if e := byName["An error item (type 3)"]; e.Type != "3" {
+	if e := byName["An error item (type 3)"]; !hasExtra(e, "gopher_type", "3") {
 		t.Errorf("error item: %+v", e)
 	}
-	if !strings.Contains(body, "Welcome to the urlget Gopher test server") {
-		t.Errorf("listing lacks the info line:\n%s", body)
+	if !welcome {
+		t.Errorf("listing lacks the info line: %+v", ents)
 	}
 }
 
@@ -203,19 +243,12 @@ func TestGopherListNames(t *testing.T) {
 	} {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
-			_, resp := gopherGet(t, &gopher.Handler{}, gopherURL(s.port, "1", s.prefix, "")("names"))
-			ents := resp.Entries
+			ents := gopherList(t, &gopher.Handler{}, gopherURL(s.port, "1", s.prefix, "")("names"))
 			sels := map[string]bool{}
 			for _, e := range ents {
-				if e.URL == "" || !strings.HasPrefix(e.URL, "gopher:") {
-					continue
+				if g, ok := e.Locator.(*gopher.URL); ok {
+					sels[strings.TrimPrefix(g.Selector, "/")] = true
 				}
-				u, err := schemes.Parse(e.URL)
-				if err != nil {
-					t.Fatal(err)
-				}
-				g, _ := gopher.Parse(u)
-				sels[strings.TrimPrefix(g.Selector, "/")] = true
 			}
 			for p := range testbed.FixtureFiles {
 				want := strings.TrimPrefix(s.prefix, "/") + p
@@ -235,21 +268,21 @@ func TestGopherListNames(t *testing.T) {
 func TestGopherSearch(t *testing.T) {
 	t.Run("gophernicus", func(t *testing.T) {
 		testbed.Require(t, testbed.Gophernicus)
-		_, resp := gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/7/cgi-bin/search%%09dotlines", testbed.Addr(testbed.GophernicusPort)))
-		if !hasURL(resp.Entries, "gopher://127.0.0.1:7070/0/text/dotlines.txt") {
-			t.Errorf("results %+v", resp.Entries)
+		ents := gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/7/cgi-bin/search%%09dotlines", testbed.Addr(testbed.GophernicusPort)))
+		if !hasURL(ents, "gopher://127.0.0.1:7070/0/text/dotlines.txt") {
+			t.Errorf("results %+v", ents)
 		}
 		words := "small"
-		_, resp = gopherGet(t, &gopher.Handler{Search: &words}, fmt.Sprintf("gopher://%s/7/cgi-bin/search", testbed.Addr(testbed.GophernicusPort)))
-		if !hasURL(resp.Entries, "gopher://127.0.0.1:7070/9/bin/small.bin") {
-			t.Errorf("results %+v", resp.Entries)
+		ents = gopherList(t, &gopher.Handler{Search: &words}, fmt.Sprintf("gopher://%s/7/cgi-bin/search", testbed.Addr(testbed.GophernicusPort)))
+		if !hasURL(ents, "gopher://127.0.0.1:7070/9/bin/small.bin") {
+			t.Errorf("results %+v", ents)
 		}
 	})
 	t.Run("gopherplusd", func(t *testing.T) {
 		testbed.Require(t, testbed.GopherPlus)
-		_, resp := gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/7/plus/search%%09lf.txt%%09+", testbed.Addr(testbed.GopherPlusPort)))
-		if !hasURL(resp.Entries, "gopher://127.0.0.1:7072/0/text/lf.txt") {
-			t.Errorf("results %+v", resp.Entries)
+		ents := gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/7/plus/search%%09lf.txt%%09+", testbed.Addr(testbed.GopherPlusPort)))
+		if !hasURL(ents, "gopher://127.0.0.1:7072/0/text/lf.txt") {
+			t.Errorf("results %+v", ents)
 		}
 	})
 	t.Run("no search", func(t *testing.T) {
@@ -262,55 +295,100 @@ func TestGopherSearch(t *testing.T) {
 
 func hasURL(ents []schemes.Entry, u string) bool {
 	for _, e := range ents {
-		if e.URL == u {
+		if e.Locator != nil && e.Locator.String() == u {
 			return true
 		}
 	}
 	return false
 }
 
-// blocks maps block names to their text from an attribute reply's entries.
+func hasExtra(e schemes.Entry, key, value string) bool {
+	v, ok := e.Extra.Get(key)
+	return ok && v == value
+}
+
+// blocks maps block names to their text from an attribute listing's
+// entries: each block's value and content lines, trimmed, one a line (an
+// +INFO line gives its item's display string), and each view as
+// "type[ lang]: <size>" under VIEWS.
 func blocks(ents []schemes.Entry) map[string]string {
 	m := map[string]string{}
 	for _, e := range ents {
-		m[e.Name] += e.Raw
+		name, ok := e.Extra.Get("gopher_block")
+		text := e.Title
+		if _, view := e.Extra.Get("view_type"); view {
+			size, _ := e.Extra.Get("view_size")
+			name, text = "VIEWS", e.Title+": <"+size+">"
+		} else if !ok {
+			continue
+		} else if rest, start := strings.CutPrefix(text, name+":"); start {
+			text = rest // the block's first line, "NAME: value"
+		}
+		if text = strings.TrimSpace(text); text == "" {
+			continue
+		}
+		if m[name] != "" {
+			m[name] += "\n"
+		}
+		m[name] += text
 	}
 	return m
+}
+
+// infoItems returns the URLs of the items an attribute listing's +INFO
+// lines describe.
+func infoItems(ents []schemes.Entry) []string {
+	var out []string
+	for _, e := range ents {
+		if hasExtra(e, "gopher_block", "INFO") && e.Locator != nil {
+			out = append(out, e.Locator.String())
+		}
+	}
+	return out
 }
 
 // TestGopherAttributes asks for `!`, `!+ABSTRACT +VIEWS` and `$`.
 func TestGopherAttributes(t *testing.T) {
 	t.Run("pygopherd", func(t *testing.T) {
 		testbed.Require(t, testbed.Pygopherd)
-		_, resp := gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/0/about.txt%%09%%09!", testbed.Addr(testbed.PygopherdPort)))
-		b := blocks(resp.Entries)
+		ents := gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/0/about.txt%%09%%09!", testbed.Addr(testbed.PygopherdPort)))
+		b := blocks(ents)
 		for _, name := range []string{"INFO", "ADMIN", "VIEWS", "ABSTRACT", "KEYWORDS"} {
 			if b[name] == "" {
-				t.Errorf("no +%s block: %+v", name, resp.Entries)
+				t.Errorf("no +%s block: %+v", name, ents)
 			}
 		}
-		_, resp = gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/1/fixtures/text%%09%%09$", testbed.Addr(testbed.PygopherdPort)))
-		if n := strings.Count(fmt.Sprint(blocks(resp.Entries)["INFO"]), "\t"); n < 4*5 {
-			t.Errorf("$ gave %d tabs of +INFO lines: %+v", n, resp.Entries)
+		// text/ holds at least five files, each with its +INFO line.
+		ents = gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/1/fixtures/text%%09%%09$", testbed.Addr(testbed.PygopherdPort)))
+		if n := len(infoItems(ents)); n < 5 {
+			t.Errorf("$ gave %d +INFO items: %+v", n, ents)
 		}
 	})
 	t.Run("gopherplusd", func(t *testing.T) {
 		testbed.Require(t, testbed.GopherPlus)
-		body, resp := gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/0/plus/about.txt%%09%%09!+ABSTRACT%%20+VIEWS", testbed.Addr(testbed.GopherPlusPort)))
-		b := blocks(resp.Entries)
+		ents := gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/0/plus/about.txt%%09%%09!+ABSTRACT%%20+VIEWS", testbed.Addr(testbed.GopherPlusPort)))
+		b := blocks(ents)
 		if b["ADMIN"] != "" || !strings.Contains(b["ABSTRACT"], "Gopher+ attributes") || b["VIEWS"] != "text/plain: <46b>" {
-			t.Errorf("blocks %q\n%s", b, body)
+			t.Errorf("blocks %q\n%+v", b, ents)
 		}
-		_, resp = gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/1/plus%%09%%09$", testbed.Addr(testbed.GopherPlusPort)))
-		if n := strings.Count(blocks(resp.Entries)["INFO"], "/plus/"); n != 5 {
-			t.Errorf("$ on /plus: %d items, want 5: %+v", n, resp.Entries)
+		// /plus holds six items: about, multi, form, stuffed, search and
+		// the links menu.
+		ents = gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/1/plus%%09%%09$", testbed.Addr(testbed.GopherPlusPort)))
+		n := 0
+		for _, u := range infoItems(ents) {
+			if strings.Contains(u, "/plus/") {
+				n++
+			}
+		}
+		if n != 6 {
+			t.Errorf("$ on /plus: %d items, want 6: %+v", n, ents)
 		}
 	})
 	t.Run("gophernicus", func(t *testing.T) {
 		// gophernicus knows only `$` on its root, with a stub.
 		testbed.Require(t, testbed.Gophernicus)
-		_, resp := gopherGet(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/1%%09%%09$", testbed.Addr(testbed.GophernicusPort)))
-		if b := blocks(resp.Entries); !strings.Contains(b["VIEWS"], "application/gopher+-menu") {
+		ents := gopherList(t, &gopher.Handler{}, fmt.Sprintf("gopher://%s/1%%09%%09$", testbed.Addr(testbed.GophernicusPort)))
+		if b := blocks(ents); !strings.Contains(b["VIEWS"], "application/gopher+-menu") {
 			t.Errorf("blocks %q", b)
 		}
 	})
@@ -329,11 +407,11 @@ func TestGopherViews(t *testing.T) {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
 			raw := fmt.Sprintf("gopher://%s/0%s", testbed.Addr(s.port), s.sel)
-			body, resp := gopherGet(t, &gopher.Handler{Views: true}, raw)
-			if len(resp.Entries) != 3 || resp.Entries[1].Name != "text/plain De_DE" {
-				t.Fatalf("views %+v\n%s", resp.Entries, body)
+			ents := gopherList(t, &gopher.Handler{Views: true}, raw)
+			if len(ents) != 3 || ents[1].Title != "text/plain De_DE" || ents[1].Locator == nil {
+				t.Fatalf("views %+v", ents)
 			}
-			got, _ := gopherGet(t, &gopher.Handler{}, resp.Entries[1].URL)
+			got, _ := gopherGet(t, &gopher.Handler{}, ents[1].Locator.String())
 			if s.service == testbed.GopherPlus && got != "Die deutsche Ansicht.\n" {
 				t.Errorf("De_DE view: %q", got)
 			}

@@ -47,14 +47,18 @@ func nntpBenchNumbers(b *testing.B) []int64 {
 		if err != nil {
 			b.Fatal(err)
 		}
-		entries, err := h.List(context.Background(), &schemes.Request{URL: loc, Dialer: &transport.Dialer{}})
+		resp, err := h.List(context.Background(), &schemes.Request{URL: loc, Dialer: &transport.Dialer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		entries, err := schemes.ReadAll(resp.Listing)
 		if err != nil {
 			b.Fatal(err)
 		}
 		var nums []int64
 		for _, e := range entries {
 			var n int64
-			if strings.Contains(e.Raw, nntpBenchSubject) && e.Size > 0 && e.Size < 4096 {
+			if strings.Contains(e.Title, nntpBenchSubject) && e.Size > 0 && e.Size < 4096 {
 				fmt.Sscan(e.Name, &n)
 				nums = append(nums, n)
 			}

@@ -107,6 +107,16 @@ func (e *nntpEnv) get(t *testing.T, ctx context.Context, raw string) ([]byte, *s
 	return b, resp, err
 }
 
+// list lists raw (a group or news:*) and returns its entries.
+func (e *nntpEnv) list(t *testing.T, ctx context.Context, raw string) ([]schemes.Entry, error) {
+	t.Helper()
+	resp, err := e.h.List(ctx, e.request(t, raw))
+	if err != nil {
+		return nil, err
+	}
+	return schemes.ReadAll(resp.Listing)
+}
+
 func nntpNewsID(id string) string { return "news:" + strings.Trim(id, "<>") }
 
 func nntpURL(group string, n int64) string {
@@ -208,63 +218,64 @@ func TestNNTPOverview(t *testing.T) {
 		testbed.GroupWWW:  {testbed.MsgWWW},
 	} {
 		for _, raw := range []string{"news:" + g, fmt.Sprintf("nntp://%s/%s", testbed.Addr(testbed.NNTPPort), g)} {
-			text, resp, err := e.get(t, ctx, raw)
+			ents, err := e.list(t, ctx, raw)
 			if err != nil {
 				t.Fatalf("%s: %v", raw, err)
 			}
-			if len(resp.Entries) != len(want) {
-				t.Fatalf("%s: %d entries, want %d: %+v", raw, len(resp.Entries), len(want), resp.Entries)
+			if len(ents) != len(want) {
+				t.Fatalf("%s: %d entries, want %d: %+v", raw, len(ents), len(want), ents)
 			}
-			lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
-			for i, en := range resp.Entries {
-				if en.Name != fmt.Sprint(i+1) || en.URL != nntpNewsID(want[i]) || en.Target != nntpURL(g, int64(i+1)) ||
-					en.Size <= 0 || en.ModTime.IsZero() {
+			for i, en := range ents {
+				id, _ := en.Extra.Get("message_id")
+				from, _ := en.Extra.Get("from")
+				if en.Name != fmt.Sprint(i+1) || "<"+id+">" != want[i] || en.Locator == nil || en.Locator.String() != nntpURL(g, int64(i+1)) ||
+					en.Kind != schemes.EntryFile || en.Title == "" || from == "" ||
+					en.Size <= 0 || en.ModTime.IsZero() || en.Precision != time.Second {
 					t.Errorf("%s: entry %d = %+v", raw, i, en)
-				}
-				if f := strings.Split(lines[i], "\t"); len(f) != 7 || f[0] != en.Name || f[4] != want[i] {
-					t.Errorf("%s: line %q", raw, lines[i])
 				}
 			}
 		}
 	}
-	// The entries' URLs fetch the same article.
-	_, resp, _ := e.get(t, ctx, "news:"+testbed.GroupTest)
-	for _, en := range resp.Entries {
-		a, _, err1 := e.get(t, ctx, en.URL)
-		b, _, err2 := e.get(t, ctx, en.Target)
+	// An entry's Locator and its message-id fetch the same article.
+	ents, _ := e.list(t, ctx, "news:"+testbed.GroupTest)
+	for _, en := range ents {
+		id, _ := en.Extra.Get("message_id")
+		a, _, err1 := e.get(t, ctx, "news:"+id)
+		b, _, err2 := e.get(t, ctx, en.Locator.String())
 		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s vs %s: %v %v", en.URL, en.Target, err1, err2)
+			t.Errorf("news:%s vs %s: %v %v", id, en.Locator, err1, err2)
 		}
 	}
 	// --max 2: the newest two.
 	e2, _ := newNNTPEnv(t, &nntp.Handler{Max: 2})
-	_, resp, err := e2.get(t, ctx, "news:"+testbed.GroupTest)
-	if err != nil || len(resp.Entries) != 2 || resp.Entries[0].Name != "2" {
-		t.Errorf("--max 2: %+v, %v", resp, err)
+	ents, err := e2.list(t, ctx, "news:"+testbed.GroupTest)
+	if err != nil || len(ents) != 2 || ents[0].Name != "2" {
+		t.Errorf("--max 2: %+v, %v", ents, err)
 	}
 }
 
 // TestNNTPGroupList checks news:* against the groups the test bed creates.
 func TestNNTPGroupList(t *testing.T) {
 	e, _ := newNNTPEnv(t, nil)
-	text, resp, err := e.get(t, context.Background(), "news:*")
+	ents, err := e.list(t, context.Background(), "news:*")
 	if err != nil {
 		t.Fatal(err)
 	}
 	byName := map[string]schemes.Entry{}
-	for _, en := range resp.Entries {
+	for _, en := range ents {
 		byName[en.Name] = en
 	}
 	for g, n := range map[string]int64{testbed.GroupTest: 3, testbed.GroupMisc: 2, testbed.GroupWWW: 1} {
 		en, ok := byName[g]
-		if !ok || en.Size < n || en.Type != "y" || en.URL != "news:"+g || en.Kind != schemes.EntryDir {
+		var articles int64
+		a, _ := en.Extra.Get("articles")
+		fmt.Sscan(a, &articles)
+		if !ok || articles < n || !hasExtra(en, "status", "posting") || en.Locator == nil || en.Locator.String() != "news:"+g ||
+			en.Kind != schemes.EntryDir {
 			t.Errorf("%s: %+v", g, en)
 		}
-		if !strings.Contains(string(text), g+"\t") {
-			t.Errorf("%s not in the listing:\n%s", g, text)
-		}
 	}
-	if en := byName["control"]; en.Type != "n" {
+	if en := byName["control"]; !hasExtra(en, "status", "no-posting") {
 		t.Errorf("control: %+v", en)
 	}
 }

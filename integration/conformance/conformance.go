@@ -20,8 +20,11 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,22 +50,63 @@ type Target struct {
 	SecretURL func(p string) string
 	// Secret is the password SecretURL embeds.
 	Secret string
+	// DirURL returns the URL of the fixture directory at path p (which
+	// ends in "/") where that differs from URL's (a gopher menu is item
+	// type 1); nil means URL.
+	DirURL func(p string) string
+	// ListName maps a fixture's file name to the name its directory
+	// listing gives it, where the server writes names its own way
+	// (gophernicus escapes selectors as "#NNN", and a gopher entry is named
+	// by its selector); nil means the same name.
+	ListName func(name string) string
 	// NotFoundCode is the server's reply code for a missing file (404,
 	// 550), 0 when the protocol has none.
 	NotFoundCode int
-	// Resume says the scheme can continue a transfer from an offset.
-	Resume bool
-	// List says the handler implements schemes.Lister for directories.
-	List bool
 	// TLS configures the client for TLS targets (the test bed's CA).
 	TLS *TLSConfig
+}
+
+// caps is what the target's scheme can do, as its Scheme declares: the
+// suite reads capabilities, it does not assert interfaces.
+func (tg Target) caps(t *testing.T) schemes.Caps {
+	var c fetch.Client
+	loc, err := c.Parse(tg.URL("README.txt"))
+	if err != nil {
+		t.Fatalf("target %s: %v", tg.Name, err)
+	}
+	return c.Caps(loc)
+}
+
+// namesDir is the fixtures of names/ by the names a listing gives them.
+func (tg Target) namesDir() map[string]string {
+	out := map[string]string{}
+	for p, content := range testbed.FixtureFiles {
+		name, ok := strings.CutPrefix(p, "names/")
+		if !ok || strings.Contains(name, "/") {
+			continue
+		}
+		if tg.ListName != nil {
+			name = tg.ListName(name)
+		}
+		out[name] = content
+	}
+	return out
+}
+
+func (tg Target) dirURL(p string) string {
+	if tg.DirURL != nil {
+		return tg.DirURL(p)
+	}
+	return tg.URL(p)
 }
 
 // Run runs every subtest that applies to tg. A subtest for a capability the
 // target declares missing is not run at all (and logged), rather than
 // skipped, so a CI run has no skipped tests to explain.
 func Run(t *testing.T, tg Target) {
+	caps := tg.caps(t)
 	always := func(Target) bool { return true }
+	can := func(c schemes.Caps) func(Target) bool { return func(Target) bool { return caps.Has(c) } }
 	tests := []struct {
 		name    string
 		applies func(Target) bool
@@ -76,8 +120,12 @@ func Run(t *testing.T, tg Target) {
 		{"CancelMidTransfer", always, testCancelMidTransfer},
 		{"CancelAfterResponse", always, testCancelAfterResponse},
 		{"DeadlineExceeded", always, testDeadline},
-		{"Resume", func(tg Target) bool { return tg.Resume }, testResume},
-		{"List", func(tg Target) bool { return tg.List }, testList},
+		{"Resume", can(schemes.Resumes), testResume},
+		{"ResumeRuleStartsOverWhenNewer", can(schemes.Resumes), testResumeNewerRemote},
+		{"List", can(schemes.Lists), testList},
+		{"ListLocatorsFetch", can(schemes.Lists), testListLocators},
+		{"ListLocatorsKeepPassword", func(tg Target) bool { return caps.Has(schemes.Lists) && tg.SecretURL != nil }, testListLocatorsSecret},
+		{"Stat", can(schemes.Stats), testStat},
 		{"OddNames", always, testOddNames},
 		{"NoSecretInOutput", func(tg Target) bool { return tg.SecretURL != nil }, testNoSecret},
 		{"Concurrent8", always, testConcurrent},
@@ -94,8 +142,10 @@ func Run(t *testing.T, tg Target) {
 
 // CountingDialer wraps a transport.Dialer and counts dials and open
 // connections, so a test can prove "never dialed" and "nothing left open".
+// Its StartTLS and DialDatagram are the wrapped Dialer's; datagram
+// sockets count as dials and open connections too.
 type CountingDialer struct {
-	Dialer      *transport.Dialer
+	*transport.Dialer
 	Dials, Open atomic.Int64
 }
 
@@ -108,7 +158,17 @@ func NewCountingDialer() *CountingDialer {
 // Dial dials through the wrapped dialer and counts the connection.
 func (c *CountingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
 	c.Dials.Add(1)
-	conn, err := c.Dialer.Dial(ctx, scheme, host, port)
+	return c.count(c.Dialer.Dial(ctx, scheme, host, port))
+}
+
+// DialDatagram dials through the wrapped dialer and counts the socket.
+func (c *CountingDialer) DialDatagram(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	c.Dials.Add(1)
+	return c.count(c.Dialer.DialDatagram(ctx, scheme, host, port))
+}
+
+// count counts conn as open until it is closed.
+func (c *CountingDialer) count(conn net.Conn, err error) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -311,51 +371,208 @@ func testDeadline(t *testing.T, tg Target) {
 	}
 }
 
+// testResume continues a partial copy that another tool made (head -c):
+// it carries no record, and the remote is not newer than it, so the one
+// resume rule continues it.
 func testResume(t *testing.T, tg Target) {
 	e := newEnv(t, tg)
 	dest := filepath.Join(t.TempDir(), "big.bin")
 	const held = 10 << 20
-	f, err := os.Create(dest + fetch.PartSuffix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := testbed.WriteBigFile(&limitWriter{w: f, n: held}); err != nil && !errors.Is(err, errLimit) {
-		t.Fatal(err)
-	}
-	f.Close()
-	// The server's real modtime: a validator that matches, so it resumes.
-	st, err := os.Stat(filepath.Join(testbed.FixtureDir(), testbed.BigFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chtimes(dest+fetch.PartSuffix, st.ModTime(), st.ModTime())
+	headC(t, testbed.BigFile, held, dest+fetch.PartSuffix)
 	res, err := e.c.Download(context.Background(), tg.URL(testbed.BigFile), dest, fetch.DownloadOptions{Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Offset != held || res.Bytes != testbed.BigFileSize-held {
-		t.Errorf("resumed at %d receiving %d bytes; want %d and %d", res.Offset, res.Bytes, held, testbed.BigFileSize-held)
+		t.Errorf("resumed at %d receiving %d bytes; want %d and %d\n%s", res.Offset, res.Bytes, held, testbed.BigFileSize-held, e.out)
 	}
 	if sum := fileSHA256(t, dest); sum != testbed.BigFileSHA256 {
 		t.Errorf("SHA-256 %s, want %s", sum, testbed.BigFileSHA256)
 	}
 }
 
-func testList(t *testing.T, tg Target) {
+// testResumeNewerRemote: a foreign partial copy older than the remote is
+// not continued: the remote may have changed since, so it starts over.
+func testResumeNewerRemote(t *testing.T, tg Target) {
 	e := newEnv(t, tg)
-	resp, err := e.c.Get(context.Background(), tg.URL("names/"))
+	dest := filepath.Join(t.TempDir(), "big.bin")
+	part := dest + fetch.PartSuffix
+	headC(t, testbed.BigFile, 1<<20, part)
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) // before the fixtures' time
+	if err := os.Chtimes(part, old, old); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.c.Download(context.Background(), tg.URL(testbed.BigFile), dest, fetch.DownloadOptions{Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	got := map[string]bool{}
-	for _, ent := range resp.Entries {
-		got[ent.Name] = true
+	if res.Offset != 0 || res.Bytes != testbed.BigFileSize {
+		t.Errorf("resumed at %d receiving %d bytes; want the whole file (%d) sent again", res.Offset, res.Bytes, testbed.BigFileSize)
 	}
-	for p := range testbed.FixtureFiles {
-		if name, ok := strings.CutPrefix(p, "names/"); ok && !got[name] {
-			t.Errorf("listing lacks %q (has %v)", name, resp.Entries)
+	if !strings.Contains(e.out.String(), "newer than the partial copy") {
+		t.Errorf("the trace does not say why it started over:\n%s", e.out)
+	}
+	if sum := fileSHA256(t, dest); sum != testbed.BigFileSHA256 {
+		t.Errorf("SHA-256 %s, want %s", sum, testbed.BigFileSHA256)
+	}
+}
+
+// headC writes the first n bytes of fixture p to dest with head -c, as a
+// user's interrupted download by another tool would leave them.
+func headC(t *testing.T, p string, n int64, dest string) {
+	t.Helper()
+	out, err := os.Create(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd := exec.Command("head", "-c", strconv.FormatInt(n, 10), filepath.Join(testbed.FixtureDir(), filepath.FromSlash(p)))
+	cmd.Stdout = out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("head -c: %v", err)
+	}
+}
+
+// list lists the fixture directory p (ending in "/") with u's form.
+func (e *env) list(t *testing.T, raw string) []schemes.Entry {
+	t.Helper()
+	resp, err := e.c.List(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := schemes.ReadAll(resp.Listing)
+	if err != nil {
+		t.Fatalf("listing %s: %v", raw, err)
+	}
+	return entries
+}
+
+// testList: the names/ directory lists every fixture in it, as a file,
+// under its own name (space, "#", ";", "%" included), once, with its size
+// and time where the server tells them, within the listing's precision.
+func testList(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	entries := e.list(t, tg.dirURL("names/"))
+	got := map[string]schemes.Entry{}
+	for _, ent := range entries {
+		if ent.Name == "" {
+			continue // info lines, raw lines
 		}
+		if _, dup := got[ent.Name]; dup {
+			t.Errorf("%q listed twice", ent.Name)
+		}
+		got[ent.Name] = ent
+	}
+	fixtureTime := testbed.FixtureModTime()
+	for name, content := range tg.namesDir() {
+		ent, ok := got[name]
+		if !ok {
+			t.Errorf("listing lacks %q (has %v)", name, names(entries))
+			continue
+		}
+		if ent.Kind != schemes.EntryFile && ent.Kind != schemes.EntryUnknown {
+			t.Errorf("%q: kind %s, want file", name, ent.Kind)
+		}
+		if ent.Size >= 0 && ent.Size != int64(len(content)) {
+			t.Errorf("%q: size %d, want %d", name, ent.Size, len(content))
+		}
+		if !ent.ModTime.IsZero() && !ent.SameTime(fixtureTime, 0) {
+			t.Errorf("%q: time %v (precision %v), want %v", name, ent.ModTime, ent.Precision, fixtureTime)
+		}
+		if ent.ModTime.IsZero() != (ent.Precision == 0) {
+			t.Errorf("%q: time %v with precision %v", name, ent.ModTime, ent.Precision)
+		}
+	}
+}
+
+func names(entries []schemes.Entry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// testListLocators: every file entry's Locator fetches the same bytes as
+// the fixture's URL typed by hand.
+func testListLocators(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	checkLocators(t, e, tg, e.list(t, tg.dirURL("names/")))
+}
+
+// testListLocatorsSecret: listing a URL with a password gives Locators
+// that keep it (so they fetch), while their redacted form hides it.
+func testListLocatorsSecret(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	dir := tg.SecretURL("names/")
+	if tg.DirURL != nil {
+		t.Fatalf("target %s has both DirURL and SecretURL: the suite cannot list with a password", tg.Name)
+	}
+	entries := e.list(t, dir)
+	n := checkLocators(t, e, tg, entries)
+	for _, ent := range entries {
+		if ent.Locator == nil {
+			continue
+		}
+		if !strings.Contains(ent.Locator.String(), tg.Secret) || strings.Contains(ent.Locator.Redacted(), tg.Secret) {
+			t.Errorf("%q: Locator %s should keep the password, its Redacted form hide it", ent.Name, ent.Locator.Redacted())
+		}
+	}
+	if n == 0 {
+		t.Fatal("no entry was fetched")
+	}
+	if strings.Contains(e.out.String(), tg.Secret) {
+		t.Errorf("password in the trace:\n%s", e.out)
+	}
+}
+
+// checkLocators fetches every file entry of names/ by its Locator and
+// compares it with the fixture; it returns how many it fetched.
+func checkLocators(t *testing.T, e *env, tg Target, entries []schemes.Entry) int {
+	t.Helper()
+	n := 0
+	files := tg.namesDir()
+	for _, ent := range entries {
+		want, ok := files[ent.Name]
+		if !ok || ent.Locator == nil || ent.Kind != schemes.EntryFile {
+			continue
+		}
+		resp, err := e.c.GetLocator(context.Background(), ent.Locator, fetch.Resume{})
+		if err != nil {
+			t.Errorf("%q: %s: %v", ent.Name, ent.Locator.Redacted(), err)
+			continue
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Close()
+		if err != nil || string(got) != want {
+			t.Errorf("%q: Locator %s gave %q (%v), want %q", ent.Name, ent.Locator.Redacted(), clip(got), err, want)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Errorf("no file entry of names/ had a Locator: %v", names(entries))
+	}
+	return n
+}
+
+// testStat: Stat describes a file without fetching it, and a missing one
+// is not found.
+func testStat(t *testing.T, tg Target) {
+	e := newEnv(t, tg)
+	ent, err := e.c.Stat(context.Background(), tg.URL("README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fixture(t, "README.txt")
+	if ent.Kind != schemes.EntryFile || ent.Size != int64(len(want)) {
+		t.Errorf("Stat README.txt: kind %s size %d; want file, %d", ent.Kind, ent.Size, len(want))
+	}
+	if ent.ModTime.IsZero() || !ent.SameTime(testbed.FixtureModTime(), 0) {
+		t.Errorf("Stat README.txt: time %v (precision %v), want %v", ent.ModTime, ent.Precision, testbed.FixtureModTime())
+	}
+	if _, err := e.c.Stat(context.Background(), tg.URL("no/such/file.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat of a missing file: %v, want not found", err)
 	}
 }
 

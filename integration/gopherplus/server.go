@@ -12,7 +12,8 @@
 // Gopher+ items under "/plus". Plain Gopher requests get files as raw bytes
 // until close (so binaries and type 9 fetches are exact), menus ending in
 // ".", and a type 3 error line for a missing selector. The selector
-// "/_forms" returns the recorded form submissions, one JSON object a line.
+// "/_forms" returns the recorded form submissions, one JSON object a line;
+// "/plus/links" is a menu of "h URL:" items leading to other schemes.
 package gopherplus
 
 import (
@@ -250,6 +251,22 @@ func builtins() []*item {
 		{typ: '0', sel: plusRoot + "/stuffed.txt", name: "Dot lines, sent dot-stuffed", dots: true,
 			views: map[string][]byte{"text/plain": []byte("before\n.\n..\n.leading dot\nafter\n")}, order: []string{"text/plain"}},
 		{typ: '7', sel: plusRoot + "/search", name: "Search the fixture tree"},
+		{typ: '1', sel: linksMenu, name: "Links to other schemes", dir: true},
+	}
+}
+
+// linksMenu holds "h URL:" items leading to other schemes, the kind a
+// client's redirect policy must refuse to follow (mailto, telnet, file) or
+// may follow (http).
+const linksMenu = plusRoot + "/links"
+
+// links are the items of linksMenu.
+func links() []*item {
+	return []*item{
+		{typ: 'h', sel: "URL:mailto:victim@127.0.0.1?subject=sent%20by%20a%20menu", name: "Mail the victim"},
+		{typ: 'h', sel: "URL:telnet://127.0.0.1:2323/", name: "A telnet session"},
+		{typ: 'h', sel: "URL:file:///etc/passwd", name: "A local file"},
+		{typ: 'h', sel: "URL:http://127.0.0.1:8080/text/lf.txt", name: "A web page"},
 	}
 }
 
@@ -310,6 +327,9 @@ func (s *Server) children(it *item) []*item {
 	var out []*item
 	if it.sel == plusRoot {
 		return builtins()
+	}
+	if it.sel == linksMenu {
+		return links()
 	}
 	if it.sel == "/" {
 		out = append(out, &item{typ: '1', sel: plusRoot, name: "Gopher+ items", dir: true})

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"time"
 )
 
 // FixtureVersion changes whenever the content of the fixture tree changes;
@@ -79,6 +80,11 @@ const (
 
 // EmptyDirs lists the directories of the fixture tree that are empty.
 var EmptyDirs = []string{"empty"}
+
+// FixtureModTime is the modification time mkfixtures gives every file and
+// directory of the fixture tree, so that listings and Stat can be checked
+// against it.
+func FixtureModTime() time.Time { return time.Date(2024, time.January, 2, 3, 4, 5, 0, time.UTC) }
 
 // FixtureFiles maps every regular file of the fixture tree except BigFile,
 // bin/SHA256SUMS and many/ to its exact content. Paths use "/" and are

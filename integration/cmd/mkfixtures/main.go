@@ -31,7 +31,7 @@ import (
 )
 
 // mtime is the modification time of every generated file and directory.
-var mtime = time.Date(2024, time.January, 2, 3, 4, 5, 0, time.UTC)
+var mtime = testbed.FixtureModTime()
 
 func main() {
 	out := flag.String("o", filepath.Join("integration", ".run", "fixtures"), "target directory")

@@ -1,0 +1,220 @@
+//go:build integration
+
+package integration
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/conformance"
+	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/mailto"
+	"github.com/urlget/urlget/transport"
+)
+
+// The redirect policy (contract v2): a server's redirect may lead only to
+// a retrieval scheme, and -u goes only to the host the user named. These
+// tests drive real servers that redirect where they must not be followed
+// — nginx's /to/... locations and gopherplusd's /plus/links menu of
+// "h URL:" items — with a client able to do harm if it followed (a
+// configured SMTP server, a telnet server one port away), and check both
+// the refusal and that nothing was sent.
+
+// portDialer records the ports every connection is opened to.
+type portDialer struct {
+	*conformance.CountingDialer
+	mu    sync.Mutex
+	ports []int
+}
+
+func (d *portDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	d.mu.Lock()
+	d.ports = append(d.ports, port)
+	d.mu.Unlock()
+	return d.CountingDialer.Dial(ctx, scheme, host, port)
+}
+
+func (d *portDialer) dialed(port int) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, p := range d.ports {
+		if p == port {
+			return true
+		}
+	}
+	return false
+}
+
+// harmfulClient is a client that would send mail and open telnet sessions
+// if a redirect reached them.
+func harmfulClient(t *testing.T) (*fetch.Client, *portDialer, *conformance.SyncBuffer) {
+	out := &conformance.SyncBuffer{}
+	d := &portDialer{CountingDialer: conformance.NewCountingDialer()}
+	c := &fetch.Client{
+		Registry: fetch.NewRegistry(fetch.Config{Mailto: &mailto.Handler{
+			Server: testbed.Addr(testbed.SMTPPort), From: "t@urlget.test"}}),
+		Dialer: d,
+		Trace:  transport.NewTrace(out),
+		Notify: func(m string) { out.Write([]byte(m + "\n")) },
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	return c, d, out
+}
+
+// noMailTagged fails if the Maildir holds a message containing tag.
+func noMailTagged(t *testing.T, tag string) {
+	t.Helper()
+	dir := filepath.Join(testbed.MailDir(), "new")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && bytes.Contains(b, []byte(tag)) {
+			t.Errorf("a message %q was sent: %s", tag, e.Name())
+		}
+	}
+}
+
+func TestRedirectPolicyNginx(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	testbed.Require(t, testbed.SMTP)
+	testbed.Require(t, testbed.Telnetd)
+	base := "http://" + testbed.Addr(testbed.HTTPPort)
+	for _, tc := range []struct{ path, target string }{
+		{"/to/mailto", "mailto:victim@127.0.0.1"},
+		{"/to/telnet", "telnet://127.0.0.1:2323/"},
+		{"/to/file", "file:///etc/passwd"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			c, d, out := harmfulClient(t)
+			_, err := c.Get(context.Background(), base+tc.path)
+			if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), tc.target) {
+				t.Fatalf("err = %v, want a safety refusal naming %s\n%s", err, tc.target, out)
+			}
+			if d.dialed(testbed.SMTPPort) || d.dialed(testbed.TelnetPort) {
+				t.Errorf("dialed %v after a refused redirect", d.ports)
+			}
+		})
+	}
+	noMailTagged(t, "sent by a redirect")
+
+	t.Run("/to/gopher", func(t *testing.T) {
+		testbed.Require(t, testbed.GopherPlus)
+		c, _, out := harmfulClient(t)
+		resp, err := c.Get(context.Background(), base+"/to/gopher")
+		if err != nil {
+			t.Fatalf("redirect to a retrieval scheme refused: %v\n%s", err, out)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Close()
+		if err != nil || !strings.Contains(string(b), "About this Gopher+ test server") || resp.URL.Generic().Scheme != "gopher" {
+			t.Fatalf("got %q (%v) from %s", b, err, resp.URL.Redacted())
+		}
+	})
+}
+
+func TestRedirectPolicyGopherMenu(t *testing.T) {
+	testbed.Require(t, testbed.GopherPlus)
+	testbed.Require(t, testbed.SMTP)
+	testbed.Require(t, testbed.Nginx)
+	c, d, out := harmfulClient(t)
+	resp, err := c.List(context.Background(), "gopher://"+testbed.Addr(testbed.GopherPlusPort)+"/1/plus/links")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := schemes.ReadAll(resp.Listing)
+	if err != nil || len(entries) != 4 {
+		t.Fatalf("links menu: %d entries, %v", len(entries), err)
+	}
+	for _, e := range entries {
+		if e.Locator == nil {
+			t.Fatalf("%q has no Locator", e.Title)
+		}
+		target, _ := e.Extra.Get("url")
+		resp, err := c.GetLocator(context.Background(), e.Locator, fetch.Resume{})
+		if strings.HasPrefix(target, "http:") {
+			if err != nil {
+				t.Errorf("%s: %v", target, err)
+				continue
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Close()
+			if len(b) == 0 {
+				t.Errorf("%s: empty", target)
+			}
+			continue
+		}
+		if err == nil {
+			resp.Close()
+			t.Errorf("%q (%s) was followed", e.Title, target)
+			continue
+		}
+		if schemes.KindOf(err) != schemes.KindSafety {
+			t.Errorf("%q (%s): %v, want a safety refusal", e.Title, target, err)
+		}
+	}
+	if d.dialed(testbed.SMTPPort) || d.dialed(testbed.TelnetPort) {
+		t.Errorf("dialed %v following menu items", d.ports)
+	}
+	noMailTagged(t, "sent by a menu")
+	_ = out
+}
+
+// nginxUsers returns, for the requests nginx logged since offset, the
+// "host:port user" pairs it saw (user "-" when no login was sent).
+func nginxUsers(t *testing.T, offset int64) []string {
+	t.Helper()
+	b, err := testbed.ReadProtocolLog(testbed.Nginx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(b[min(offset, int64(len(b))):]))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 3 {
+			out = append(out, f[1]+" "+strings.Trim(f[2], `"`))
+		}
+	}
+	return out
+}
+
+func TestCredentialsStayWithTheirHost(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	for _, trusted := range []bool{false, true} {
+		c, _, out := harmfulClient(t)
+		c.Credentials = func(string, string, int) (string, string, bool) { return "dash-u", "dash-u-pass", true }
+		c.LocationTrusted = trusted
+		off := testbed.LogSize(testbed.Nginx)
+		resp, err := c.Get(context.Background(), "http://"+testbed.Addr(testbed.HTTPPort)+"/to/other-host")
+		if err != nil {
+			t.Fatalf("trusted=%v: %v\n%s", trusted, err, out)
+		}
+		resp.Close()
+		want := []string{"127.0.0.1:8080 dash-u", "localhost:8080 -"}
+		if trusted {
+			want[1] = "localhost:8080 dash-u"
+		}
+		var got []string
+		deadline := time.Now().Add(5 * time.Second) // nginx writes its log as it goes; bounded wait
+		for len(got) < 2 && time.Now().Before(deadline) {
+			got = nginxUsers(t, off)
+			time.Sleep(20 * time.Millisecond)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("trusted=%v: nginx saw %q, want %q", trusted, got, want)
+		}
+		if strings.Contains(out.String(), "dash-u-pass") {
+			t.Errorf("password in the trace:\n%s", out)
+		}
+	}
+}
