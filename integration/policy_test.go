@@ -169,9 +169,11 @@ func TestRedirectPolicyGopherMenu(t *testing.T) {
 	_ = out
 }
 
-// nginxUsers returns, for the requests nginx logged since offset, the
-// "host:port user" pairs it saw (user "-" when no login was sent).
-func nginxUsers(t *testing.T, offset int64) []string {
+// nginxUsers returns, for the requests nginx logged since offset whose
+// request line holds tag, the "host:port user" pairs it saw (user "-" when
+// no login was sent). Other tests use nginx at the same time; the tag
+// keeps their requests out.
+func nginxUsers(t *testing.T, offset int64, tag string) []string {
 	t.Helper()
 	b, err := testbed.ReadProtocolLog(testbed.Nginx)
 	if err != nil {
@@ -181,7 +183,7 @@ func nginxUsers(t *testing.T, offset int64) []string {
 	sc := bufio.NewScanner(bytes.NewReader(b[min(offset, int64(len(b))):]))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) >= 3 {
+		if len(f) >= 3 && strings.Contains(sc.Text(), tag) {
 			out = append(out, f[1]+" "+strings.Trim(f[2], `"`))
 		}
 	}
@@ -195,7 +197,8 @@ func TestCredentialsStayWithTheirHost(t *testing.T) {
 		c.Credentials = func(string, string, int) (string, string, bool) { return "dash-u", "dash-u-pass", true }
 		c.LocationTrusted = trusted
 		off := testbed.LogSize(testbed.Nginx)
-		resp, err := c.Get(context.Background(), "http://"+testbed.Addr(testbed.HTTPPort)+"/to/other-host")
+		tag := randomTag(t)
+		resp, err := c.Get(context.Background(), "http://"+testbed.Addr(testbed.HTTPPort)+"/to/other-host?"+tag)
 		if err != nil {
 			t.Fatalf("trusted=%v: %v\n%s", trusted, err, out)
 		}
@@ -207,7 +210,7 @@ func TestCredentialsStayWithTheirHost(t *testing.T) {
 		var got []string
 		deadline := time.Now().Add(5 * time.Second) // nginx writes its log as it goes; bounded wait
 		for len(got) < 2 && time.Now().Before(deadline) {
-			got = nginxUsers(t, off)
+			got = nginxUsers(t, off, tag)
 			time.Sleep(20 * time.Millisecond)
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
