@@ -83,6 +83,14 @@ type Client struct {
 	// Notify receives notes a person should see (a redirect followed, a
 	// file: URL fetched by ftp); nil discards them.
 	Notify func(msg string)
+	// LimitRate caps the average rate at which bodies are read, in bytes
+	// per second, for Get and Download alike (curl's --limit-rate); 0 means
+	// no cap.
+	LimitRate int64
+	// MaxFileSize refuses a resource larger than this many bytes (curl's
+	// --max-filesize): before anything is written when the server announces
+	// the size, else as soon as the limit is passed. 0 means no limit.
+	MaxFileSize int64
 }
 
 // Response is a retrieved resource. Close its Body.

@@ -249,6 +249,9 @@ type Response struct {
 	// Mode is the representation the bytes are in, when the scheme has
 	// several (FTP TYPE "I" or "A"); a partial copy records it.
 	Mode string
+	// ModeGuessed says Mode was guessed (FTP without ";type=", RFC 1738
+	// §3.2.3) rather than given by the URL or the user.
+	ModeGuessed bool
 	// Redirect is set when the server referred the client elsewhere (an HTTP
 	// 3xx Location, a gopher "URL:" item, a Gopher+ "moved") instead of
 	// sending the resource: the absolute URL to go to. Body and Listing are
