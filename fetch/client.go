@@ -1,12 +1,27 @@
 // Package fetch is urlget's public library: a Client that retrieves any URL
 // of RFC 1738 by handing it to its scheme's handler, and applies the policy
 // that handlers leave to their caller — following redirects and referrals,
-// retrying what may succeed on a second try, resuming, and writing files so
-// that nothing is left half-written on failure.
+// retrying what may succeed on a second try, resuming, limits, and writing
+// files safely.
 //
 // The split follows net/http: handlers (like http.Transport) carry out one
 // access algorithm on connections; the Client (like http.Client) decides
 // what to do with the outcome.
+//
+// Files (Client.Download has the details): a regular file NAME is written
+// through NAME.part beside it, held under an exclusive lock, and renamed
+// to NAME only when complete, checked and synced, so an existing NAME is
+// never harmed by a download that fails; a failure keeps NAME.part for
+// Resume to continue. NAME and NAME.part are never written through a
+// symbolic link. A destination that is not a regular file (a device, a
+// FIFO, a terminal, /dev/stdout) is written in place and never replaced.
+//
+// Bodies are copied in passes of at most 1 MiB that keep the kernel's
+// splice(2), sendfile(2) and copy_file_range(2) where the source and
+// destination allow them; between passes the copy reports progress (at
+// least every 250 ms while data flows) and applies LimitRate and
+// MaxFileSize. Client.CopyBody gives a body copied anywhere else (standard
+// output) the same checks and limits.
 package fetch
 
 import (
@@ -80,16 +95,22 @@ type Client struct {
 	// to 10 minutes. 0 means one second. A server's Retry-After, when
 	// longer, is honoured instead (up to the same 10 minutes).
 	RetryDelay time.Duration
-	// Notify receives notes a person should see (a redirect followed, a
-	// file: URL fetched by ftp); nil discards them.
+	// Notify receives notes a person should see (a retry, a partial copy
+	// started over); nil discards them. Redirects followed go to Trace.
 	Notify func(msg string)
-	// LimitRate caps the average rate at which bodies are read, in bytes
-	// per second, for Get and Download alike (curl's --limit-rate); 0 means
-	// no cap.
+	// LimitRate caps the average rate at which bodies are copied, in
+	// bytes per second (curl's --limit-rate), by Download and CopyBody: the
+	// copy sleeps (a quarter second at most at a time, and not past ctx)
+	// whenever it is ahead of the average since it began. A caller reading
+	// a Get's Response.Body itself reads at the server's pace. 0 means no
+	// cap.
 	LimitRate int64
 	// MaxFileSize refuses a resource larger than this many bytes (curl's
-	// --max-filesize): before anything is written when the server announces
-	// the size, else as soon as the limit is passed. 0 means no limit.
+	// --max-filesize), in Download and CopyBody, as KindSafety (exit 7):
+	// before anything is written when the server announces the size, else
+	// as soon as one byte more than the limit arrives — no byte past the
+	// limit is written, and Download removes what it wrote. 0 means no
+	// limit.
 	MaxFileSize int64
 }
 
@@ -272,7 +293,7 @@ func (c *Client) do(ctx context.Context, loc schemes.Locator, o op, from Resume)
 		r, err := c.follow(ctx, loc, o, from, ch)
 		resp = r
 		return ch.scrub(err) // before retry's note shows it
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +371,8 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 		if err := c.checkRedirect(loc, next, hops); err != nil {
 			return nil, err
 		}
-		c.notify("%s: redirected to %s", loc.Redacted(), next.Redacted())
+		// A redirect is part of the exchange, not news: -v shows it.
+		c.trace().Info(fmt.Sprintf("%s: redirected to %s", loc.Redacted(), next.Redacted()))
 		loc = next
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // fakeLoc is the typed value of the test scheme "t": t:NAME.
@@ -42,6 +43,11 @@ type fakeHandler struct {
 	// viaReadFrom makes bodies hand their data to the destination's
 	// ReadFrom, as the ftp body does when it splices.
 	viaReadFrom bool
+	// wrap, if set, replaces each body's reader (a slow or chunked body).
+	wrap func(io.Reader) io.Reader
+	mod  time.Time // the resource's modification time, zero if unknown
+	// noSize announces no size (-1), as a server without Content-Length.
+	noSize bool
 }
 
 func (h *fakeHandler) Explain(req *schemes.Request) ([]string, error) {
@@ -81,7 +87,13 @@ func (h *fakeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	if h.viaReadFrom {
 		r = handsToReadFrom{r}
 	}
-	return &schemes.Response{Body: io.NopCloser(r), Offset: off, Size: size, Name: name, SHA256: h.sha[name]}, nil
+	if h.wrap != nil {
+		r = h.wrap(r)
+	}
+	if h.noSize {
+		size = -1
+	}
+	return &schemes.Response{Body: io.NopCloser(r), Offset: off, Size: size, Name: name, SHA256: h.sha[name], ModTime: h.mod}, nil
 }
 
 type errReader struct{}
@@ -100,6 +112,8 @@ func TestGetFollowsRedirectsWithinLimit(t *testing.T) {
 	c := newClient(h)
 	var notes []string
 	c.Notify = func(m string) { notes = append(notes, m) }
+	tr := schemestest.NewScopeTrace()
+	c.Trace = tr
 	resp, err := c.Get(context.Background(), "t:a")
 	if err != nil {
 		t.Fatal(err)
@@ -109,8 +123,8 @@ func TestGetFollowsRedirectsWithinLimit(t *testing.T) {
 	if string(got) != "final" || resp.URL.String() != "t:c" {
 		t.Fatalf("got %q from %s", got, resp.URL)
 	}
-	if len(notes) != 2 {
-		t.Errorf("notes = %q, want one per redirect", notes)
+	if n := len(tr.ScopesOf("* t:")); n != 2 || len(notes) != 0 {
+		t.Errorf("trace %q, notes %q; want one trace line per redirect and no note (-v shows redirects)", tr.Lines(), notes)
 	}
 	c.MaxRedirects = 1
 	if _, err := c.Get(context.Background(), "t:a"); schemes.KindOf(err) != schemes.KindProtocol || !strings.Contains(err.Error(), "too many redirects") {
@@ -155,15 +169,16 @@ func TestDownloadWritesCompleteFileOnly(t *testing.T) {
 	assertOnly(t, dir, "out.txt")
 }
 
-func TestDownloadTruncatedLeavesNoFile(t *testing.T) {
+func TestDownloadTruncatedKeepsPart(t *testing.T) {
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "out.bin")
 	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, lieSize: 20}
 	_, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{})
-	if err == nil || !strings.Contains(err.Error(), "truncated: got 10 of 20") || !schemes.IsRetryable(err) {
+	if err == nil || !strings.Contains(err.Error(), "truncated: got 10 of 20") || !schemes.IsRetryable(err) ||
+		!strings.HasSuffix(err.Error(), "the partial copy is kept in "+dest+PartSuffix+": continue with -C -") {
 		t.Fatalf("err = %v", err)
 	}
-	assertOnly(t, dir)
+	assertOnly(t, dir, "out.bin"+PartSuffix)
 }
 
 func TestDownloadInterruptedRetriesByResuming(t *testing.T) {
@@ -184,12 +199,22 @@ func TestDownloadInterruptedRetriesByResuming(t *testing.T) {
 	assertOnly(t, dir, "out.bin")
 }
 
+// TestDownloadResumeFromPartAndFromDest: -C - continues NAME.part and
+// renames it; with no NAME.part it appends to NAME itself, in place (the
+// same file, never renamed away and back).
 func TestDownloadResumeFromPartAndFromDest(t *testing.T) {
-	for _, start := range []string{"out.bin" + PartSuffix, "out.bin"} {
-		t.Run(start, func(t *testing.T) {
+	for _, tc := range []struct {
+		start   string
+		inPlace bool
+	}{
+		{"out.bin" + PartSuffix, false},
+		{"out.bin", true},
+	} {
+		t.Run(tc.start, func(t *testing.T) {
 			dir := t.TempDir()
 			dest := filepath.Join(dir, "out.bin")
-			os.WriteFile(filepath.Join(dir, start), []byte("01234"), 0o644)
+			os.WriteFile(filepath.Join(dir, tc.start), []byte("01234"), 0o644)
+			before, _ := os.Stat(filepath.Join(dir, tc.start))
 			h := &fakeHandler{data: map[string]string{"x": "0123456789"}}
 			res, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true})
 			if err != nil {
@@ -197,6 +222,13 @@ func TestDownloadResumeFromPartAndFromDest(t *testing.T) {
 			}
 			if b, _ := os.ReadFile(dest); string(b) != "0123456789" || res.Offset != 5 || res.Bytes != 5 {
 				t.Fatalf("file %q result %+v", b, res)
+			}
+			after, _ := os.Stat(dest)
+			if !os.SameFile(before, after) {
+				t.Errorf("%s is not the file that was continued", dest)
+			}
+			if tc.inPlace && h.offsets[0] != 5 {
+				t.Errorf("asked from %v, want 5", h.offsets)
 			}
 			assertOnly(t, dir, "out.bin")
 		})
@@ -234,19 +266,49 @@ func TestDownloadResumeKeepsPartialOnFailure(t *testing.T) {
 	assertOnly(t, dir, "out.bin"+PartSuffix)
 }
 
-func TestDownloadChecksumMismatchRemovesEverything(t *testing.T) {
-	dir := t.TempDir()
-	dest := filepath.Join(dir, "out.bin")
+// TestDownloadChecksumMismatch: wrong data is exit 6 and goes away, and
+// the user's file stays as it was: not replaced, and when it was being
+// continued in place, cut back to its length before the run.
+func TestDownloadChecksumMismatch(t *testing.T) {
 	good := sha256.Sum256([]byte("abc"))
-	h := &fakeHandler{data: map[string]string{"x": "abd", "y": "abc"},
-		sha: map[string]string{"x": hex.EncodeToString(good[:]), "y": hex.EncodeToString(good[:])}}
-	c := newClient(h)
-	if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true}); err == nil || !strings.Contains(err.Error(), "SHA-256") {
-		t.Fatalf("err = %v", err)
-	}
-	assertOnly(t, dir)
-	if _, err := c.Download(context.Background(), "t:y", dest, DownloadOptions{}); err != nil {
-		t.Fatalf("matching checksum: %v", err)
+	for _, tc := range []struct {
+		name   string
+		dest   string // NAME's content before, "" for none
+		resume bool
+	}{
+		{"new file", "", true},
+		{"user's file kept", "old", false},
+		{"continued in place, restored", "ab", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			dest := filepath.Join(dir, "out.bin")
+			if tc.dest != "" {
+				os.WriteFile(dest, []byte(tc.dest), 0o644)
+			}
+			h := &fakeHandler{data: map[string]string{"x": "abd", "y": "abc"},
+				sha: map[string]string{"x": hex.EncodeToString(good[:]), "y": hex.EncodeToString(good[:])}}
+			c := newClient(h)
+			c.Retries = 2
+			_, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{Resume: tc.resume})
+			if schemes.KindOf(err) != schemes.KindProtocol || !errors.Is(err, errCorrupt) || strings.Contains(err.Error(), "-C -") {
+				t.Fatalf("err = %v, want a protocol error without a note to continue", err)
+			}
+			if h.fetches != 1 {
+				t.Errorf("%d fetches: a checksum mismatch is not retried", h.fetches)
+			}
+			if tc.dest == "" {
+				assertOnly(t, dir)
+			} else {
+				assertOnly(t, dir, "out.bin")
+				if b, _ := os.ReadFile(dest); string(b) != tc.dest {
+					t.Errorf("the user's file holds %q, want %q", b, tc.dest)
+				}
+			}
+			if _, err := c.Download(context.Background(), "t:y", dest, DownloadOptions{}); err != nil {
+				t.Fatalf("matching checksum: %v", err)
+			}
+		})
 	}
 }
 

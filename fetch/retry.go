@@ -14,8 +14,9 @@ const maxRetryDelay = 10 * time.Minute
 // an error marked retryable, waiting RetryDelay, then twice that, and so on.
 // A server's Retry-After (schemes.Error.RetryAfter) longer than the wait
 // replaces it, up to maxRetryDelay. The wait ends early, with the last
-// error, if ctx is done.
-func (c *Client) retry(ctx context.Context, op func() error) error {
+// error, if ctx is done. The note says what is tried again; then, if
+// set, adds to it where the next try starts (a download held bytes).
+func (c *Client) retry(ctx context.Context, op func() error, then func() string) error {
 	delay := c.RetryDelay
 	if delay <= 0 {
 		delay = time.Second
@@ -30,7 +31,11 @@ func (c *Client) retry(ctx context.Context, op func() error) error {
 		if errors.As(err, &se) && se.RetryAfter > wait {
 			wait = min(se.RetryAfter, maxRetryDelay)
 		}
-		c.notify("%v; retrying in %v (%d of %d)", err, wait, attempt+1, c.Retries)
+		next := ""
+		if then != nil {
+			next = then()
+		}
+		c.notify("%v; retrying in %v (%d of %d)%s", err, wait, attempt+1, c.Retries, next)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

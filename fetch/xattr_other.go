@@ -12,3 +12,5 @@ var errNoAttrs = errors.New("extended attributes are not supported here")
 func setAttr(*os.File, string, []byte) error { return errNoAttrs }
 
 func getAttr(*os.File, string, int) ([]byte, error) { return nil, errNoAttrs }
+
+func removeAttr(*os.File, string) error { return errNoAttrs }

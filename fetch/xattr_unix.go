@@ -20,3 +20,7 @@ func getAttr(f *os.File, name string, max int) ([]byte, error) {
 	}
 	return buf[:n], nil
 }
+
+func removeAttr(f *os.File, name string) error {
+	return unix.Fremovexattr(int(f.Fd()), name)
+}

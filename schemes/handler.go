@@ -16,8 +16,10 @@ type Locator interface {
 	// Generic returns the scheme-independent parts: scheme, user, password,
 	// host, port and fragment. Callers must not modify it.
 	Generic() *URL
-	// String formats the URL so that parsing it again yields an equal value.
-	// It includes the password; use Redacted for anything shown to people.
+	// String formats the URL in its canonical form (schemes.FormatLocator
+	// and the scheme's own rules), so that parsing it again yields an
+	// equal value and two equivalent URLs format alike. It includes the
+	// password; use Redacted for anything shown to people.
 	String() string
 	// Redacted is String with the password replaced by "****".
 	Redacted() string

@@ -1,10 +1,7 @@
 package transport
 
 import (
-	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -121,34 +118,3 @@ func redactURLs(line string) string {
 	return b.String()
 }
 
-// escapeLine shows control characters, invalid UTF-8 and non-printing
-// runes escaped, and cuts the result at max bytes with a marker that says
-// how much of the original line was left out.
-func escapeLine(s string, max int) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if b.Len() >= max {
-			fmt.Fprintf(&b, "...[%d more bytes]", len(s)-i)
-			break
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case !unicode.IsPrint(r) && r != ' ':
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}

@@ -129,5 +129,5 @@ func (t *Trace) emit(prefix, line string, sent bool) {
 	if t.id > 1 {
 		prefix = fmt.Sprintf("[%d] %s", t.id, prefix)
 	}
-	io.WriteString(sh.w, prefix+escapeLine(line, max)+"\n")
+	io.WriteString(sh.w, prefix+schemes.Printable(line, max)+"\n")
 }

@@ -50,8 +50,15 @@ type options struct {
 	// locationTrusted (--location-trusted) sends -u credentials to every
 	// host a redirect leads to.
 	locationTrusted bool
-	progressBar     bool // decided from the terminal, not a flag
-	schemes         []schemeFlags
+	// limitRate (--limit-rate) and maxFileSize (--max-filesize) are in
+	// bytes; 0 means no limit.
+	limitRate   int64
+	maxFileSize int64
+	// con is stderr, and stdoutTerminal whether stdout is a terminal;
+	// retrieveAll sets them from the streams, not from flags.
+	con            *console
+	stdoutTerminal bool
+	schemes        []schemeFlags
 }
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -62,7 +69,7 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	fs.SetInterspersed(true) // curl-style: flags may sit between URLs
 	fs.SetOutput(stderr)
 	var connectTO, maxTime, idleTO, retryDelay float64
-	var cont string
+	var cont, limitRate, maxFileSize string
 	var showVersion bool
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "write the i-th URL to `FILE` (- for stdout); repeat per URL")
 	fs.BoolVarP(&o.remoteName, "remote-name", "O", false, "write to a local file named like the remote one")
@@ -78,6 +85,8 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	fs.IntVar(&o.retries, "retry", 0, "retry retryable failures `N` times, with backoff")
 	fs.Float64Var(&retryDelay, "retry-delay", 1, "first wait between retries in `SECONDS` (doubles each time)")
 	fs.StringVar(&o.proxy, "proxy", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
+	fs.StringVar(&limitRate, "limit-rate", "", "read bodies at most `RATE` bytes a second (suffix k, m, g: powers of 1024)")
+	fs.StringVar(&maxFileSize, "max-filesize", "", "refuse a resource larger than `SIZE` bytes (suffix k, m, g), before writing when its size is announced")
 	fs.StringVarP(&o.inputFile, "input-file", "i", "", "read URLs from `FILE` (- for stdin), one a line")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per URL on stdout")
 	fs.BoolVar(&o.explain, "explain", false, "print the plan of each retrieval, without connecting")
@@ -119,6 +128,19 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	default:
 		return nil, fmt.Errorf("-C %s: only \"-C -\" (continue from the partial file) is supported", cont)
 	}
+	for _, l := range []struct {
+		flag, value string
+		to          *int64
+	}{{"limit-rate", limitRate, &o.limitRate}, {"max-filesize", maxFileSize, &o.maxFileSize}} {
+		if l.value == "" {
+			continue
+		}
+		n, err := parseSize(l.flag, l.value)
+		if err != nil {
+			return nil, err
+		}
+		*l.to = n
+	}
 	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
 	o.urls = fs.Args()
 	if o.inputFile != "" {
@@ -138,8 +160,12 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	return o, nil
 }
 
+// maxURLLine bounds one line of an -i file: no URL is that long, and a
+// file without newlines must not be read whole into memory.
+const maxURLLine = 1 << 20
+
 // readURLList reads URLs one a line; blank lines and lines starting with
-// "#" are skipped.
+// "#" are skipped. A line over maxURLLine is an error naming its number.
 func readURLList(name string, stdin io.Reader) ([]string, error) {
 	r := stdin
 	if name != "-" {
@@ -152,12 +178,20 @@ func readURLList(name string, stdin io.Reader) ([]string, error) {
 	}
 	var urls []string
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Buffer(make([]byte, 64*1024), maxURLLine)
+	line := 0
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			urls = append(urls, line)
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text != "" && !strings.HasPrefix(text, "#") {
+			urls = append(urls, text)
 		}
 	}
-	return urls, sc.Err()
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("-i %s: line %d is longer than %s; want one URL a line", name, line+1, formatBytes(maxURLLine))
+	}
+	if sc.Err() != nil {
+		return nil, fmt.Errorf("-i %s: %w", name, sc.Err())
+	}
+	return urls, nil
 }

@@ -90,3 +90,30 @@ func (f *gopherFlags) apply(cfg *fetch.Config) error {
 	cfg.Gopher = h
 	return nil
 }
+
+// check refuses --form and --form-json unless they have a form to answer:
+// answers are sent only for a gopher URL ending in %09%09? (Gopher+ "?":
+// fetch the +ASK form, then submit it), so for any other gopher URL, or
+// with no gopher URL at all, they would be dropped without a word.
+func (f *gopherFlags) check(locs []schemes.Locator) error {
+	if len(f.form) == 0 && f.formJSON == "" {
+		return nil
+	}
+	forms := 0
+	for _, loc := range locs {
+		g, ok := loc.(*gopher.URL)
+		if !ok {
+			continue
+		}
+		if g.Plus == nil || *g.Plus != "?" {
+			return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "flags", Kind: schemes.KindUsage, URL: loc.Redacted(), Part: "form",
+				Msg: "--form answers a Gopher+ +ASK form, and this URL asks for none: end it with %09%09? to fetch the form and submit the answers"}
+		}
+		forms++
+	}
+	if forms == 0 {
+		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "form",
+			Msg: "--form answers a Gopher+ +ASK form: give a gopher URL ending in %09%09?"}
+	}
+	return nil
+}

@@ -186,3 +186,25 @@ func TestRedirectToTelnetRefused(t *testing.T) {
 		t.Fatalf("--proto =bogus: exit %d, %q", code, stderr)
 	}
 }
+
+// TestRedirectNoticeOnlyVerbose: following a redirect is part of the
+// exchange: silent by default, a trace line with -v.
+func TestRedirectNoticeOnlyVerbose(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+			return
+		}
+		w.Write([]byte("new\n"))
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	out, stderr, code := urlget(t, "", "--allow-port", port, srv.URL+"/old")
+	if code != 0 || out != "new\n" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the body and nothing on stderr", code, out, stderr)
+	}
+	_, stderr, code = urlget(t, "", "-v", "--allow-port", port, srv.URL+"/old")
+	if code != 0 || !strings.Contains(stderr, "* "+srv.URL+"/old: redirected to "+srv.URL+"/new") {
+		t.Fatalf("-v: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -39,7 +39,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err == errHelp {
 			return 0
 		}
-		fmt.Fprintf(stderr, "urlget: %v\n", err)
+		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
 		return 2
 	}
 	return opts.retrieveAll(ctx, stdin, stdout, stderr)

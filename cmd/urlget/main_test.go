@@ -135,10 +135,17 @@ func TestOutputFilesAndJSON(t *testing.T) {
 }
 
 func TestRemoteNameNeverLeavesDirectory(t *testing.T) {
-	for _, raw := range []string{"http://h/", "http://h/a/..", "http://h/x%2F..%2F..%2Fetc%2Fpasswd"} {
-		_, stderr, code := urlget(t, "", "-O", raw)
-		if code != 7 || !strings.Contains(stderr, "-O:") {
-			t.Errorf("%s: exit %d %q, want refusal (7)", raw, code, stderr)
+	for _, tc := range []struct {
+		raw  string
+		code int
+	}{
+		{"http://h/", 2}, // no name at all: the command line's to fix
+		{"http://h/a/..", 7},
+		{"http://h/x%2F..%2F..%2Fetc%2Fpasswd", 7},
+	} {
+		_, stderr, code := urlget(t, "", "-O", tc.raw)
+		if code != tc.code || !strings.Contains(stderr, "-O:") {
+			t.Errorf("%s: exit %d %q, want %d", tc.raw, code, stderr, tc.code)
 		}
 	}
 }

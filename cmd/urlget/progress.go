@@ -1,125 +1,142 @@
 package main
 
 import (
-	"io"
-	"os"
-
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
-
-	"github.com/urlget/urlget/schemes"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
 )
 
-// isTerminal reports whether w is a terminal; the progress bar is drawn only
-// there, so logs and pipes never receive control sequences.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+// redrawEvery is how often the progress line is redrawn while a transfer
+// runs, whether or not bytes arrived: a stalled transfer shows its rate
+// falling and its time passing instead of a frozen line.
+const redrawEvery = 200 * time.Millisecond
+
+// rateWindow is the span the shown rate is measured over: long enough to
+// be steady, short enough that a stall shows within seconds.
+const rateWindow = 5 * time.Second
+
+// barCells is the width of the bar drawn when the size is known.
+const barCells = 20
+
+// meter is the state of one transfer's progress line: what it has
+// received, of what total, and recent samples for the rate. It only
+// computes text; console draws it.
+type meter struct {
+	name        string
+	start       time.Time
+	first       int64 // bytes held when the transfer started (a resumed download's)
+	done, total int64 // total is -1 when unknown
+	samples     []sample
+	final       bool // the transfer ended: show the average rate and the time it took
 }
 
-// bar is one transfer's progress bar; the zero value draws nothing.
-type bar struct {
-	p *mpb.Progress
-	b *mpb.Bar
+// sample is the byte count at one moment, for the rate.
+type sample struct {
+	at   time.Time
+	done int64
 }
 
-func (o *options) newBar(stderr io.Writer, loc schemes.Locator) *bar {
-	if !o.progressBar {
-		return &bar{}
+func newMeter(name string, now time.Time, done, total int64) *meter {
+	return &meter{name: name, start: now, first: done, done: done, total: total,
+		samples: []sample{{now, done}}}
+}
+
+// set records the bytes held so far and the total (-1: unknown).
+func (m *meter) set(done, total int64) {
+	if done < m.done {
+		// The transfer started over (the server would not resume): count
+		// the rate from the new start, never below zero.
+		m.first = done
+		for i := range m.samples {
+			m.samples[i].done = done
+		}
 	}
-	p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(32), mpb.WithAutoRefresh())
-	b := p.New(0, mpb.BarStyle(),
-		mpb.PrependDecorators(decor.Name(shortName(loc.Redacted()), decor.WCSyncSpaceR)),
-		mpb.AppendDecorators(
-			decor.Counters(decor.SizeB1024(0), "% .1f / % .1f", decor.WCSyncSpace),
-			decor.AverageSpeed(decor.SizeB1024(0), " % .1f", decor.WCSyncSpace),
-			decor.OnComplete(decor.AverageETA(decor.ET_STYLE_GO, decor.WCSyncSpace), ""),
-		))
-	return &bar{p: p, b: b}
+	m.done, m.total = done, total
 }
 
-func shortName(s string) string {
-	if len(s) > 40 {
-		return "…" + s[len(s)-39:]
+// rate is the bytes a second over the last rateWindow, or over the
+// whole transfer once it ended; ok is false before any time has passed.
+func (m *meter) rate(now time.Time) (perSecond float64, ok bool) {
+	if last := &m.samples[len(m.samples)-1]; !now.After(last.at) {
+		last.done = m.done // drawn twice at one moment: one sample
+	} else {
+		m.samples = append(m.samples, sample{now, m.done})
+	}
+	for len(m.samples) > 1 && !m.samples[1].at.After(now.Add(-rateWindow)) {
+		m.samples = m.samples[1:]
+	}
+	from := m.samples[0]
+	if m.final {
+		from = sample{m.start, m.first}
+	}
+	dt := now.Sub(from.at).Seconds()
+	if dt < 0.001 {
+		return 0, false
+	}
+	return float64(m.done-from.done) / dt, true
+}
+
+// line is the progress line at now, cut to width columns (0: unlimited):
+// the name, then with a known size the percentage, a bar, bytes of the
+// total, the rate and the time left; with an unknown size the bytes and
+// the rate. Once the transfer ended the time left becomes the time taken.
+func (m *meter) line(now time.Time, width int) string {
+	r, rateKnown := m.rate(now)
+	rate := "--"
+	if rateKnown {
+		rate = formatBytes(int64(r)) + "/s"
+	}
+	var tail string
+	if m.total >= 0 {
+		pct := int64(100)
+		if m.total > 0 {
+			pct = min(100, m.done*100/m.total)
+		}
+		fill := int(pct * barCells / 100)
+		tail = fmt.Sprintf(" %3d%% [%s%s] %s / %s  %s", pct, strings.Repeat("=", fill), strings.Repeat(" ", barCells-fill),
+			formatBytes(m.done), formatBytes(m.total), rate)
+	} else {
+		tail = fmt.Sprintf("  %s  %s", formatBytes(m.done), rate)
+	}
+	switch {
+	case m.final:
+		tail += "  in " + formatClock(now.Sub(m.start))
+	case m.total < 0:
+	case r > 0 && m.done <= m.total:
+		tail += "  ETA " + formatClock(time.Duration(float64(m.total-m.done)/r*float64(time.Second)))
+	default:
+		tail += "  ETA --:--"
+	}
+	name := m.name
+	if width > 0 {
+		room := width - 1 - utf8.RuneCountInString(tail) // the last column stays free: writing it wraps some terminals
+		name = shortenLeft(name, max(room, 8))
+		return cutRunes(name+tail, width-1)
+	}
+	return name + tail
+}
+
+// shortenLeft keeps the end of s (where a URL's file name is) within n
+// runes, marking the cut with "…".
+func shortenLeft(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return "…" + string(r[len(r)-(n-1):])
+}
+
+// cutRunes keeps the first n runes of s.
+func cutRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
 	}
 	return s
-}
-
-// update moves the bar; total is -1 when the size is unknown.
-func (b *bar) update(done, total int64) {
-	if b.b == nil {
-		return
-	}
-	if total >= 0 {
-		b.b.SetTotal(total, false)
-	}
-	b.b.SetCurrent(done)
-}
-
-// done completes the bar and waits for its last drawing.
-func (b *bar) done() {
-	if b.b == nil {
-		return
-	}
-	b.b.SetTotal(-1, true)
-	b.p.Wait()
-}
-
-// progressReader reports bytes read from r to fn.
-func progressReader(r io.Reader, total int64, fn func(done, total int64)) io.Reader {
-	return &countingReader{r: r, total: total, fn: fn}
-}
-
-type countingReader struct {
-	r           io.Reader
-	done, total int64
-	fn          func(int64, int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.done += int64(n)
-	c.fn(c.done, c.total)
-	return n, err
-}
-
-// copyChunk is the buffer of WriteTo when the body has no WriteTo of its
-// own: large enough that a fast transfer costs few system calls.
-const copyChunk = 256 << 10
-
-// WriteTo lets io.Copy keep the body's own fast path: wrapping a body to
-// count it must not hide its WriteTo, or every copy falls back to 32 KiB
-// reads and writes.
-func (c *countingReader) WriteTo(w io.Writer) (int64, error) {
-	if wt, ok := c.r.(io.WriterTo); ok {
-		return wt.WriteTo(&countingWriter{w: w, c: c})
-	}
-	return io.CopyBuffer(&countingWriter{w: w, c: c}, struct{ io.Reader }{c.r}, make([]byte, copyChunk))
-}
-
-// countingWriter reports what passes through it to its countingReader.
-type countingWriter struct {
-	w io.Writer
-	c *countingReader
-}
-
-func (cw *countingWriter) Write(p []byte) (int, error) {
-	n, err := cw.w.Write(p)
-	cw.c.done += int64(n)
-	cw.c.fn(cw.c.done, cw.c.total)
-	return n, err
-}
-
-// ReadFrom keeps the destination's own ReadFrom reachable (a file or a
-// pipe into which a body can splice its connection), counting per call.
-func (cw *countingWriter) ReadFrom(r io.Reader) (int64, error) {
-	rf, ok := cw.w.(io.ReaderFrom)
-	if !ok {
-		return io.CopyBuffer(struct{ io.Writer }{cw}, r, make([]byte, copyChunk))
-	}
-	n, err := rf.ReadFrom(r)
-	cw.c.done += n
-	cw.c.fn(cw.c.done, cw.c.total)
-	return n, err
 }

@@ -2,91 +2,229 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
-// writerToBody is a body with its own WriteTo, like the ftp body's.
-type writerToBody struct {
-	io.Reader
-	used bool
-}
+// t0 is the fake clock's start.
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-func (b *writerToBody) WriteTo(w io.Writer) (int64, error) {
-	b.used = true
-	return io.Copy(w, b.Reader)
-}
-
-func TestProgressCopyKeepsWriteToAndCounts(t *testing.T) {
-	data := strings.Repeat("x", 3*copyChunk+17)
-	for _, tc := range []struct {
-		name string
-		body io.Reader
+func TestMeterLine(t *testing.T) {
+	const MiB = 1 << 20
+	tests := []struct {
+		name        string
+		done, total int64
+		after       time.Duration // since the meter started with 0 bytes
+		final       bool
+		want        string
 	}{
-		{"body with WriteTo", &writerToBody{Reader: strings.NewReader(data)}},
-		{"plain body", struct{ io.Reader }{strings.NewReader(data)}},
-	} {
-		var done, total int64
-		var out bytes.Buffer
-		n, err := io.Copy(&out, progressReader(tc.body, int64(len(data)), func(d, t int64) { done, total = d, t }))
-		if err != nil || n != int64(len(data)) || out.String() != data {
-			t.Fatalf("%s: copied %d bytes (%v)", tc.name, n, err)
-		}
-		if done != int64(len(data)) || total != int64(len(data)) {
-			t.Errorf("%s: progress %d/%d, want %d", tc.name, done, total, len(data))
-		}
-		if b, ok := tc.body.(*writerToBody); ok && !b.used {
-			t.Errorf("%s: the body's WriteTo was bypassed", tc.name)
+		{"size known", 3 * MiB, 12 * MiB, 2 * time.Second, false,
+			"f  25% [=====               ] 3.0 MiB / 12.0 MiB  1.5 MiB/s  ETA 0:06"},
+		{"size unknown", 3 * MiB, -1, 2 * time.Second, false, "f  3.0 MiB  1.5 MiB/s"},
+		{"nothing yet", 0, 100, 2 * time.Second, false, "f   0% [                    ] 0 B / 100 B  0 B/s  ETA --:--"},
+		{"empty file", 0, 0, time.Second, false, "f 100% [====================] 0 B / 0 B  0 B/s  ETA --:--"},
+		{"more than announced", 150, 100, time.Second, false, "f 100% [====================] 150 B / 100 B  150 B/s  ETA --:--"},
+		{"hours left", 1 * MiB, 10000 * MiB, time.Second, false,
+			"f   0% [                    ] 1.0 MiB / 9.8 GiB  1.0 MiB/s  ETA 2:46:39"},
+		{"ended", 12 * MiB, 12 * MiB, 4 * time.Second, true,
+			"f 100% [====================] 12.0 MiB / 12.0 MiB  3.0 MiB/s  in 0:04"},
+	}
+	for _, tc := range tests {
+		m := newMeter("f", t0, 0, tc.total)
+		m.set(tc.done, tc.total)
+		m.final = tc.final
+		if got := m.line(t0.Add(tc.after), 0); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}
 }
 
-// readerFromBody hands its data to the destination's ReadFrom, as the ftp
-// body does when it splices its data connection into a file.
-type readerFromBody struct{ r io.Reader }
-
-func (b *readerFromBody) Read(p []byte) (int, error) { return b.r.Read(p) }
-
-func (b *readerFromBody) WriteTo(w io.Writer) (int64, error) {
-	rf, ok := w.(io.ReaderFrom)
-	if !ok {
-		return 0, io.ErrShortWrite // the test fails: ReadFrom was hidden
+func TestMeterRateFollowsTheLastSeconds(t *testing.T) {
+	m := newMeter("f", t0, 0, -1)
+	now := t0
+	for range 50 { // 10 s at 1 KiB per 200 ms: 5 KiB/s
+		now = now.Add(redrawEvery)
+		m.set(m.done+1024, -1)
+		m.line(now, 0)
 	}
-	return rf.ReadFrom(struct{ io.Reader }{b.r})
+	if got := m.line(now, 0); !strings.HasSuffix(got, "5.0 KiB/s") {
+		t.Fatalf("steady transfer: %q, want 5.0 KiB/s", got)
+	}
+	for range 10 { // stalled for 2 s: 3 of the last 5 s had data
+		now = now.Add(redrawEvery)
+		m.line(now, 0)
+	}
+	if got := m.line(now, 0); !strings.HasSuffix(got, "3.0 KiB/s") {
+		t.Fatalf("2 s into a stall: %q, want 3.0 KiB/s", got)
+	}
+	for range 20 {
+		now = now.Add(redrawEvery)
+		m.line(now, 0)
+	}
+	if got := m.line(now, 0); !strings.HasSuffix(got, " 0 B/s") {
+		t.Fatalf("6 s into a stall: %q, want 0 B/s", got)
+	}
+	if len(m.samples) > int(rateWindow/redrawEvery)+2 {
+		t.Errorf("%d samples kept, want the last %v only", len(m.samples), rateWindow)
+	}
 }
 
-// readFromSink records whether its ReadFrom was reached.
-type readFromSink struct {
-	bytes.Buffer
-	reached bool
-}
-
-func (s *readFromSink) ReadFrom(r io.Reader) (int64, error) {
-	s.reached = true
-	return s.Buffer.ReadFrom(r)
-}
-
-func TestProgressCopyReachesReadFrom(t *testing.T) {
-	data := strings.Repeat("y", 2*copyChunk+5)
-	withRF := &readFromSink{}
-	var plain bytes.Buffer
-	for _, tc := range []struct {
-		name string
-		sink io.Writer
-		got  func() string
+// TestMeterRateCountsNewBytesOnly: bytes held before the transfer (a
+// resumed download's) are not part of its rate, nor are those a retry
+// threw away when the server sent everything again.
+func TestMeterRateCountsNewBytesOnly(t *testing.T) {
+	type step struct {
+		at   time.Duration // drawn then; 0: not drawn
+		done int64
+	}
+	tests := []struct {
+		name        string
+		held, total int64
+		steps       []step
+		at          time.Duration
+		live, final string
 	}{
-		{"sink with ReadFrom", withRF, withRF.String},
-		{"sink without ReadFrom", struct{ io.Writer }{&plain}, plain.String},
-	} {
-		var done int64
-		n, err := io.Copy(tc.sink, progressReader(&readerFromBody{strings.NewReader(data)}, -1,
-			func(d, _ int64) { done = d }))
-		if err != nil || n != int64(len(data)) || done != n || tc.got() != data {
-			t.Fatalf("%s: copied %d, progress %d, err %v; want %d", tc.name, n, done, err, len(data))
+		{"resumed", 1 << 30, 2 << 30, []step{{time.Second, 1<<30 + 1024}, {0, 1<<30 + 2048}}, 2 * time.Second,
+			" 1.0 KiB/s ", " 1.0 KiB/s "},
+		// 800 bytes by 6 s, then the retry starts from 0 and has 100 at
+		// 12 s: 100 B over the 6 s since the last draw, 100 B over 12 s.
+		{"started over", 500, 1000, []step{{6 * time.Second, 800}, {0, 0}, {0, 100}}, 12 * time.Second,
+			" 16 B/s ", " 8 B/s "},
+	}
+	for _, tc := range tests {
+		m := newMeter("f", t0, tc.held, tc.total)
+		for _, st := range tc.steps {
+			m.set(st.done, tc.total)
+			if st.at != 0 {
+				m.line(t0.Add(st.at), 0)
+			}
+		}
+		if got := m.line(t0.Add(tc.at), 0); !strings.Contains(got, tc.live) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.live)
+		}
+		m.final = true
+		if got := m.line(t0.Add(tc.at), 0); !strings.Contains(got, tc.final) {
+			t.Errorf("%s, final: %q, want %q", tc.name, got, tc.final)
 		}
 	}
-	if !withRF.reached {
-		t.Errorf("the sink's ReadFrom was not reached")
+}
+
+func TestMeterLineFitsTheTerminal(t *testing.T) {
+	name := "http://example.test/" + strings.Repeat("d/", 60) + "file.iso"
+	m := newMeter(name, t0, 0, 1000)
+	m.set(500, 1000)
+	for _, width := range []int{40, 80, 200} {
+		got := m.line(t0.Add(time.Second), width)
+		if n := len([]rune(got)); n > width-1 {
+			t.Errorf("width %d: %d runes: %q", width, n, got)
+		}
+		if width >= 80 && (!strings.Contains(got, "…") || !strings.Contains(got, "file.iso  50%")) {
+			t.Errorf("width %d: want the name's end kept: %q", width, got)
+		}
+	}
+}
+
+// fakeConsole is a console on a buffer with a fake clock and a redraw
+// clock the test ticks.
+func fakeConsole(width int) (*console, *bytes.Buffer, chan time.Time, *time.Time) {
+	var out bytes.Buffer
+	now := t0
+	ticks := make(chan time.Time)
+	c := &console{w: &out, draw: true, now: func() time.Time { return now }, width: func() int { return width },
+		tick: func() (<-chan time.Time, func()) { return ticks, func() {} }}
+	return c, &out, ticks, &now
+}
+
+// screen is what a terminal shows after out: CR returns to the start of
+// the line, ESC [ K erases to its end, LF starts a new line.
+func screen(out string) []string {
+	var lines []string
+	line, col := []rune{}, 0
+	for i := 0; i < len(out); {
+		switch {
+		case strings.HasPrefix(out[i:], "\x1b[K"):
+			line = line[:col]
+			i += 3
+			continue
+		case out[i] == '\r':
+			col = 0
+		case out[i] == '\n':
+			lines = append(lines, string(line))
+			line, col = []rune{}, 0
+		default:
+			r := []rune(out[i:])[0]
+			if col < len(line) {
+				line[col] = r
+			} else {
+				line = append(line, r)
+			}
+			col++
+			i += len(string(r))
+			continue
+		}
+		i++
+	}
+	if len(line) > 0 {
+		lines = append(lines, string(line))
+	}
+	return lines
+}
+
+func TestConsoleRedrawsWithoutBytes(t *testing.T) {
+	c, out, ticks, now := fakeConsole(0)
+	tr := c.start("u")
+	if out.Len() != 0 {
+		t.Fatalf("drawn before the transfer started: %q", out.String())
+	}
+	tr.update(0, -1)
+	*now = now.Add(redrawEvery)
+	ticks <- *now
+	ticks <- *now
+	tr.end()
+	// Drawn when the first update came, on each tick, and at the end.
+	if draws := strings.Count(out.String(), "\r"); draws != 4 {
+		t.Fatalf("%d draws, want 4: %q", draws, out.String())
+	}
+	if got := screen(out.String()); len(got) != 1 || got[0] != "u  0 B  0 B/s  in 0:00" || !strings.HasSuffix(out.String(), "\n") {
+		t.Fatalf("final screen %q (%q)", got, out.String())
+	}
+}
+
+func TestConsoleMessagesNeverJoinTheProgressLine(t *testing.T) {
+	c, out, ticks, now := fakeConsole(80)
+	tr := c.start("u")
+	tr.update(10, 100)
+	c.say("a note\x1b[2J")
+	*now = now.Add(time.Second)
+	tr.update(50, 100)
+	ticks <- *now
+	release := c.hold()
+	c.w.Write([]byte("Password: \n"))
+	release()
+	tr.end()
+	c.say("an error")
+	want := []string{
+		"urlget: a note\\x1b[2J",
+		"Password: ",
+		"u  50% [==========          ] 50 B / 100 B  40 B/s  in 0:01",
+		"urlget: an error",
+	}
+	if got := screen(out.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("screen:\n%s\nwant\n%s\n(raw %q)", strings.Join(got, "\n"), strings.Join(want, "\n"), out.String())
+	}
+}
+
+func TestConsoleWithoutTerminalDrawsNothing(t *testing.T) {
+	var out bytes.Buffer
+	c := newConsole(&out, false)
+	tr := c.start("u")
+	if tr.progress() != nil {
+		t.Fatal("a progress callback without a terminal")
+	}
+	tr.end()
+	c.say("note")
+	if out.String() != "urlget: note\n" {
+		t.Fatalf("%q", out.String())
 	}
 }

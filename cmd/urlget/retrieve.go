@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,9 +17,11 @@ import (
 	"github.com/urlget/urlget/transport"
 )
 
-// report is the --json object printed for each URL.
+// report is the --json object printed for each URL (after the body when
+// the body goes to stdout; after its streamed "entries" for a listing).
 type report struct {
-	URL        string       `json:"url"`
+	URL        string       `json:"url"`   // after redirects, redacted, never shortened
+	Input      string       `json:"input"` // as given, redacted
 	Scheme     string       `json:"scheme"`
 	Output     *string      `json:"output"`
 	Bytes      int64        `json:"bytes"`
@@ -38,27 +41,34 @@ type reportError struct {
 // retrieveAll carries out every URL in order and returns the exit status of
 // the last failure (0 if none failed), as curl does.
 func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	client, err := o.client(stdin, stderr)
+	con := newConsole(stderr, !o.silent && !o.verbose && isTerminal(stderr))
+	o.con = con
+	// A body shown on the terminal gets no progress line under it (as
+	// with curl): the two would garble each other.
+	o.stdoutTerminal = isTerminal(stdout)
+	client, err := o.client(stdin, con)
+	if err == nil {
+		err = o.checkURLs(client)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "urlget: %v\n", err)
-		return schemes.KindOf(err).ExitCode()
+		con.say(redactedText(err))
+		return exitCode(err)
 	}
 	// Say goodbye to servers whose connections were kept for the next URL
 	// (FTP QUIT), rather than just dropping them.
 	defer client.CloseIdleConnections()
-	o.progressBar = !o.silent && !o.verbose && isTerminal(stderr)
 	status := 0
 	for i, raw := range o.urls {
 		var err error
 		if o.explain {
 			err = o.explainOne(client, raw, stdout)
 		} else {
-			err = o.retrieveOne(ctx, client, i, raw, stdout, stderr)
+			err = o.retrieveOne(ctx, client, i, raw, stdout)
 		}
 		if err != nil {
 			status = exitCode(err)
 			if !o.silent || o.showError {
-				fmt.Fprintf(stderr, "urlget: %s\n", redactMessage(err))
+				con.say(redactedText(err))
 			}
 		}
 	}
@@ -67,18 +77,32 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 
 func exitCode(err error) int { return schemes.KindOf(err).ExitCode() }
 
-// redactMessage formats err for people. Errors from this program carry
-// redacted URLs already; anything else is passed through RedactString in
-// case a URL with a password slipped into it.
-func redactMessage(err error) string {
-	var se *schemes.Error
-	if errors.As(err, &se) {
-		return err.Error()
-	}
-	return schemes.RedactString(err.Error())
+// urlChecker is a scheme's flags that can tell, from the URLs alone, that
+// they would be ignored; the check runs before anything is retrieved.
+type urlChecker interface {
+	check(locs []schemes.Locator) error
 }
 
-func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, error) {
+// checkURLs lets each scheme's flags refuse URLs they cannot apply to.
+// URLs that do not parse are skipped here and reported in their turn.
+func (o *options) checkURLs(c *fetch.Client) error {
+	var locs []schemes.Locator
+	for _, raw := range o.urls {
+		if loc, err := c.Parse(raw); err == nil {
+			locs = append(locs, loc)
+		}
+	}
+	for _, s := range o.schemes {
+		if uc, ok := s.(urlChecker); ok {
+			if err := uc.check(locs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 	d := &transport.Dialer{
 		ConnectTimeout: o.connectTO,
 		IdleTimeout:    o.idleTO,
@@ -103,7 +127,9 @@ func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, erro
 		Retries:      o.retries,
 		RetryDelay:   o.retryDelay,
 		MaxRedirects: o.maxRedirs,
-		Prompt:       terminalPrompt(stdin, stderr),
+		Prompt:       terminalPrompt(stdin, con),
+		LimitRate:    o.limitRate,
+		MaxFileSize:  o.maxFileSize,
 	}
 	if o.maxRedirs == 0 {
 		c.MaxRedirects = -1
@@ -124,12 +150,12 @@ func (o *options) client(stdin io.Reader, stderr io.Writer) (*fetch.Client, erro
 		c.RedirectProtocols = p
 	}
 	if o.verbose {
-		t := transport.NewTrace(stderr)
+		t := transport.NewTrace(con.w)
 		c.Trace = t
 		d.Trace = t
 	}
 	if !o.silent {
-		c.Notify = func(msg string) { fmt.Fprintf(stderr, "urlget: %s\n", msg) }
+		c.Notify = con.say
 	}
 	if o.caFile != "" || o.insecure {
 		cfg, err := transport.TLSConfig(o.caFile, o.insecure, "")
@@ -166,15 +192,20 @@ func (o *options) explainOne(c *fetch.Client, raw string, stdout io.Writer) erro
 	}
 	if len(o.urls) > 1 {
 		loc, _ := c.Parse(raw)
-		fmt.Fprintf(stdout, "# %s\n", loc.Redacted())
+		fmt.Fprintf(stdout, "# %s\n", escapeControls(loc.Redacted()))
 	}
+	// A plan holds the URL's decoded parts (a selector, a path), which may
+	// hold any byte: each line is shown with its control characters
+	// escaped, as the protocol trace of -v shows them.
 	for _, line := range plan {
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintln(stdout, escapeControls(line))
 	}
 	return nil
 }
 
 // destination is where the i-th URL goes: "" for stdout, or a file path.
+// --output-dir is created when missing (as curl's --create-dirs does for
+// it); a directory named in -o must exist.
 func (o *options) destination(i int, loc schemes.Locator) (string, error) {
 	name := ""
 	switch {
@@ -193,26 +224,45 @@ func (o *options) destination(i int, loc schemes.Locator) (string, error) {
 		return "", nil
 	}
 	if o.outputDir != "" && !filepath.IsAbs(name) {
+		if err := os.MkdirAll(o.outputDir, 0o777); err != nil {
+			return "", outputError(loc, fmt.Sprintf("--output-dir %s: cannot create it", o.outputDir), err)
+		}
 		name = filepath.Join(o.outputDir, name)
+	}
+	if dir := filepath.Dir(name); !isDir(dir) {
+		return "", outputError(loc, fmt.Sprintf("-o %s: there is no directory %s (create it, or name it with --output-dir, which is created)", name, dir), nil)
 	}
 	return name, nil
 }
 
-func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, stdout, stderr io.Writer) error {
-	if o.maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.maxTime)
-		defer cancel()
+func isDir(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.IsDir()
+}
+
+// outputError is a local output path that cannot be used: the user's to
+// fix (a usage error), or the file system's permission.
+func outputError(loc schemes.Locator, msg string, err error) error {
+	kind := schemes.KindUsage
+	if errors.Is(err, fs.ErrPermission) {
+		kind = schemes.KindPermission
 	}
+	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "output", Kind: kind, URL: loc.Redacted(), Msg: msg, Err: err}
+}
+
+func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, stdout io.Writer) error {
+	ctx, cancel := withMaxTime(ctx, o.maxTime)
+	defer cancel()
 	start := time.Now()
-	rep := &report{URL: schemes.RedactString(raw)}
+	rep := &report{URL: schemes.RedactString(raw), Input: schemes.RedactString(raw)}
 	var je *jsonEntries
 	if o.json {
 		je = &jsonEntries{w: stdout}
 	}
-	listing, err := o.retrieveInto(ctx, c, i, raw, stdout, stderr, rep, je)
+	listing, err := o.retrieveInto(ctx, c, i, raw, stdout, rep, je)
+	err = explainMaxTime(ctx, err)
 	if err != nil {
-		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactMessage(err)}
+		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactedText(err)}
 		var se *schemes.Error
 		if errors.As(err, &se) {
 			rep.Error.Code = se.Code
@@ -229,8 +279,9 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 
 // retrieveInto carries out one URL, to stdout or a file, and says whether
 // it turned out to be a listing (whose entries je, when set, has streamed
-// into the --json report).
-func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, stdout, stderr io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
+// into the --json report). With --json a body for stdout goes there
+// before its report, which then starts on a line of its own.
+func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, stdout io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
 	loc, err := c.Parse(raw)
 	if err != nil {
 		return false, err
@@ -245,18 +296,23 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		each = je.add
 	}
 	text := listingText{long: o.long}
-	bar := o.newBar(stderr, loc)
-	defer bar.done()
+	var tr *transfer
+	if dest != "" || !o.stdoutTerminal {
+		tr = o.con.start(loc.Redacted())
+	}
+	defer tr.end()
 	if dest != "" {
 		rep.Output = &dest
 		res, err := c.DownloadLocator(ctx, loc, dest, fetch.DownloadOptions{
-			Resume: o.resume, RemoteTime: o.remoteTime, Progress: bar.update,
+			Resume: o.resume, RemoteTime: o.remoteTime, Progress: tr.progress(),
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
+		if res != nil { // what is known of a failed download too
+			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
+		}
 		if err != nil {
 			return false, err
 		}
-		o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
 		return res.Listing, nil
 	}
 	if o.resume {
@@ -268,8 +324,9 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		return false, err
 	}
 	defer resp.Close()
+	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
 	if resp.Listing != nil {
-		o.fillReport(rep, resp.URL, 0, -1, resp.Type, resp.ModTime)
+		rep.Size = nil // the size of a listing is not its text's
 		if je != nil {
 			for e, err := range schemes.Entries(resp.Listing) {
 				if err != nil {
@@ -295,19 +352,36 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		// socket: hide the file's ReadFrom so that bodies copy instead.
 		w = struct{ io.Writer }{f}
 	}
+	var tail *lastByte
 	if o.json {
-		w = io.Discard // stdout carries the JSON report
+		tail = &lastByte{w: w}
+		w = tail
 	}
-	n, err := io.Copy(w, progressReader(resp.Body, resp.Size, bar.update))
-	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime)
-	if err != nil {
-		return false, err
+	rep.Bytes, err = c.CopyBody(ctx, w, resp, tr.progress())
+	if tail != nil && tail.n > 0 && tail.last != '\n' {
+		// The report is the last line: it must not continue the body's.
+		if _, werr := io.WriteString(stdout, "\n"); err == nil {
+			err = werr
+		}
 	}
-	if resp.Size >= 0 && n != resp.Size {
-		return false, &schemes.Error{Scheme: rep.Scheme, Phase: "verify", Kind: schemes.KindProtocol, URL: rep.URL,
-			Msg: fmt.Sprintf("transfer truncated: got %d of %d bytes", n, resp.Size)}
+	return false, err
+}
+
+// lastByte remembers the last byte written through it, so that the
+// --json report after a body can start on a line of its own.
+type lastByte struct {
+	w    io.Writer
+	n    int64
+	last byte
+}
+
+func (l *lastByte) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if n > 0 {
+		l.n += int64(n)
+		l.last = p[n-1]
 	}
-	return false, nil
+	return n, err
 }
 
 // byteCounter counts what passes through it.
@@ -359,12 +433,18 @@ func remoteName(loc schemes.Locator) (string, error) {
 }
 
 func checkedName(loc schemes.Locator, name string, err error) (string, error) {
+	kind := schemes.KindSafety
+	if err == nil && name == "" {
+		// Nothing to name the file after is the user's to fix, not a
+		// name that was refused.
+		kind, err = schemes.KindUsage, errors.New("the URL has no file name")
+	}
 	if err == nil {
 		err = checkLocalName(name)
 	}
 	if err != nil {
 		g := loc.Generic()
-		return "", &schemes.Error{Scheme: g.Scheme, Phase: "output", Kind: schemes.KindSafety, URL: loc.Redacted(),
+		return "", &schemes.Error{Scheme: g.Scheme, Phase: "output", Kind: kind, URL: loc.Redacted(),
 			Part: "path", Msg: fmt.Sprintf("-O: %v; name the file with -o", err)}
 	}
 	return name, nil
@@ -375,8 +455,6 @@ func checkedName(loc schemes.Locator, name string, err error) (string, error) {
 // the current directory.
 func checkLocalName(name string) error {
 	switch {
-	case name == "":
-		return errors.New("the URL has no file name")
 	case name == "." || name == "..":
 		return fmt.Errorf("%q is not a file name", name)
 	case strings.ContainsAny(name, "/\x00") || (os.PathSeparator != '/' && strings.ContainsRune(name, os.PathSeparator)):

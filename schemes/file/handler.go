@@ -280,4 +280,22 @@ func (c *ctxFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteTo hands the open file itself to w's ReadFrom when w has one, so
+// that a copy into a file or pipe runs in the kernel (copy_file_range,
+// sendfile, splice) instead of through a buffer. The fetch package's
+// copier takes it in bounded passes and checks ctx between them; the
+// context is checked here once before the file is handed over.
+func (c *ctxFile) WriteTo(w io.Writer) (int64, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, ctxError(c.loc, "read", err)
+	}
+	rf, ok := w.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(w, struct{ io.Reader }{c})
+	}
+	// The error is the file system's own (*fs.PathError, saying whether
+	// the read or the write failed), which the caller classifies.
+	return rf.ReadFrom(c.f)
+}
+
 func (c *ctxFile) Close() error { return c.f.Close() }

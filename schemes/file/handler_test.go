@@ -367,3 +367,36 @@ func TestSchemes(t *testing.T) {
 		t.Errorf("registry parse: %v %v", loc, err)
 	}
 }
+
+// TestBodyWriteToHandsOverTheFile: a body copied into a file gives the
+// same bytes through WriteTo (the kernel's copy), and a canceled context
+// stops it before anything is copied.
+func TestBodyWriteToHandsOverTheFile(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	data := strings.Repeat("0123456789", 100000)
+	os.WriteFile(src, []byte(data), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := request(t, fileURL(src))
+	resp, err := (&Handler{}).Fetch(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, _ := os.Create(filepath.Join(dir, "dst"))
+	defer dst.Close()
+	n, err := resp.Body.(io.WriterTo).WriteTo(dst)
+	resp.Body.Close()
+	if got, _ := os.ReadFile(dst.Name()); err != nil || n != int64(len(data)) || string(got) != data {
+		t.Fatalf("WriteTo: %d bytes, %v; file has %d bytes", n, err, len(got))
+	}
+	resp, err = (&Handler{}).Fetch(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	if n, err := resp.Body.(io.WriterTo).WriteTo(dst); n != 0 || schemes.KindOf(err) != schemes.KindCanceled {
+		t.Fatalf("after cancel: %d bytes, %v", n, err)
+	}
+}

@@ -1,0 +1,205 @@
+package fetch
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Write appends to the file written (a rendered listing; bodies go
+// through a copier straight to t.f, which may splice).
+func (t *target) Write(p []byte) (int, error) {
+	n, err := t.f.Write(p)
+	t.moved(int64(n))
+	return n, err
+}
+
+// moved counts n bytes written to the file.
+func (t *target) moved(n int64) {
+	t.held += n
+	t.wrote += n
+}
+
+// name is the file that holds the partial copy.
+func (t *target) name() string {
+	if t.mode == intoPart {
+		return t.part
+	}
+	return t.dest
+}
+
+// record stores what the data being written is copied from, as NAME.part's
+// resume record, and remembers it for a retry within this run. Failing to
+// store it (no extended attributes) only means a later run judges the
+// partial copy without it. NAME, the user's file, gets none.
+func (t *target) record(rec schemes.ResumeRecord) {
+	t.partial.Record = &rec
+	if t.mode == intoPart {
+		writeRecord(t.f, rec)
+	}
+}
+
+// startOver drops the bytes held, because the server sends the resource
+// from its start (or a leftover is not continued). Into NAME.part that is
+// a truncation; a NAME being continued is restored to its length before
+// this run and left alone, and the new copy goes to NAME.part. (Bytes
+// that went to a destination written in place cannot be taken back: the
+// caller checks that none did.)
+func (t *target) startOver() error {
+	switch t.mode {
+	case inPlace:
+		return nil
+	case appendDest:
+		if err := t.restore(); err != nil {
+			return err
+		}
+		t.f.Close()
+		t.mode, t.f = intoPart, t.lock
+	}
+	if err := t.f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := t.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	removeAttr(t.f, recordAttr)
+	t.held, t.partial, t.stale = 0, schemes.Partial{}, false
+	return nil
+}
+
+// restore gives NAME back its length before this run.
+func (t *target) restore() error {
+	if t.mode != appendDest || t.held == t.base {
+		return nil
+	}
+	if err := t.f.Truncate(t.base); err != nil {
+		return err
+	}
+	t.held = t.base
+	_, err := t.f.Seek(t.base, io.SeekStart)
+	return err
+}
+
+// sum returns the SHA-256 of the bytes held.
+func (t *target) sum() (string, error) {
+	if t.mode == inPlace {
+		if t.hash == nil {
+			return "", errors.New("the bytes written in place were not summed")
+		}
+		return hexSum(t.hash)()
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(t.f, 0, t.held)); err != nil {
+		return "", err
+	}
+	return hexSum(h)()
+}
+
+// commit finishes a download that is complete and checked: the file gets
+// the server's time if asked, is made durable, and NAME.part becomes NAME;
+// then the lock is released.
+func (t *target) commit(loc schemes.Locator, stamp bool, mod time.Time) error {
+	defer t.close()
+	if t.mode == inPlace {
+		return nil
+	}
+	if t.mode == intoPart {
+		removeAttr(t.f, recordAttr) // the record is for a partial copy
+	}
+	if stamp && !mod.IsZero() {
+		if err := setTimes(t.f, mod); err != nil {
+			return localError(loc, "remote-time", err)
+		}
+	}
+	if err := t.f.Sync(); err != nil {
+		return localError(loc, "sync", err)
+	}
+	if t.mode == appendDest {
+		os.Remove(t.part) // empty: it only held the lock
+		return nil
+	}
+	if err := os.Rename(t.part, t.dest); err != nil {
+		return localError(loc, "rename", err)
+	}
+	return nil
+}
+
+// fail settles what a failed download leaves, and says how to go on:
+//
+//   - data that is wrong (a checksum mismatch), unwanted (past
+//     MaxFileSize) or not a partial copy (a listing) is dropped: NAME.part
+//     removed, a continued NAME restored to its length before this run;
+//   - otherwise NAME.part, or the NAME being continued, keeps what
+//     arrived, and the error says to continue with -C -;
+//   - a NAME.part holding nothing is removed, and a leftover this run did
+//     not get to replace is left as it was.
+func (t *target) fail(err error) error {
+	defer t.close()
+	if t.mode == inPlace {
+		return err
+	}
+	unwanted := errors.Is(err, errTooLarge) || t.listing
+	if errors.Is(err, errCorrupt) || (unwanted && t.wrote > 0) {
+		if t.mode == appendDest {
+			t.restore()
+		} else {
+			t.held = 0
+		}
+	}
+	if t.mode == appendDest || (t.held == 0 && !t.stale) {
+		os.Remove(t.part)
+	}
+	if errors.Is(err, errCorrupt) || unwanted {
+		return err
+	}
+	switch {
+	case t.mode == intoPart && t.held > 0:
+		return kept(err, t.part)
+	case t.mode == appendDest && t.held > t.base:
+		return kept(err, t.dest)
+	}
+	return err
+}
+
+func (t *target) close() {
+	if t.f != t.lock {
+		t.f.Close()
+	}
+	if t.lock != nil {
+		t.lock.Close()
+	}
+}
+
+// kept adds to err how to continue the partial copy name holds, keeping
+// its *schemes.Error with its kind and fields.
+func kept(err error, name string) error {
+	note := fmt.Sprintf("; the partial copy is kept in %s: continue with -C -", name)
+	var se *schemes.Error
+	if !errors.As(err, &se) {
+		return fmt.Errorf("%w%s", err, note)
+	}
+	e := *se
+	switch {
+	case e.Err != nil:
+		e.Err = &noted{err: e.Err, note: note}
+	case e.Msg == "":
+		e.Msg = e.Kind.String() + note
+	default:
+		e.Msg += note
+	}
+	return &e
+}
+
+// noted is an error with a note after its text.
+type noted struct {
+	err  error
+	note string
+}
+
+func (n *noted) Error() string { return n.err.Error() + n.note }
+func (n *noted) Unwrap() error { return n.err }
