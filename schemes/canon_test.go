@@ -2,6 +2,10 @@ package schemes
 
 import "testing"
 
+// canonicalTests are the generic rules (Canonical), those of a scheme no
+// registry knows: the scheme names only pick default ports here. What the
+// registered schemes add ("news:<id>" is "news:id", ...) is tested on
+// schemestest.Examples, through the registry.
 var canonicalTests = []struct{ raw, want string }{
 	// Case of scheme and host, default port, hex digits, unreserved decoded.
 	{"HTTP://Host:80/%7e", "http://host/%7E"},
@@ -99,6 +103,7 @@ func TestCanonicalURL(t *testing.T) {
 	}
 }
 
+// equivalentTests are the generic rules (Equivalent); see canonicalTests.
 var equivalentTests = []struct {
 	a, b string
 	same bool
@@ -169,6 +174,71 @@ func TestEquivalent(t *testing.T) {
 	}
 	if _, err := Equivalent("news:1@h", "news:1%as@h"); err == nil {
 		t.Error("Equivalent with a malformed URL: no error")
+	}
+}
+
+func TestFormatLocator(t *testing.T) {
+	tests := []struct {
+		u      URL
+		redact bool
+		rest   string
+		want   string
+	}{
+		// The authority: escapes from decoded values, host, default port.
+		{URL{Scheme: "FTP", Authority: true, User: sp("a:b"), Password: sp("p@ss"), Host: "H.example", Port: 21},
+			false, "/x", "ftp://a%3Ab:p%40ss@h.example/x"},
+		{URL{Scheme: "ftp", Authority: true, User: sp("u"), Password: sp("secret"), Host: "h", Port: 2121},
+			true, "/", "ftp://u:****@h:2121/"},
+		{URL{Scheme: "ftp", Authority: true, User: sp(""), Host: "h"}, false, "/", "ftp://@h/"},
+		{URL{Scheme: "http", Authority: true, Host: "2001:DB8:0:0:0:0:0:1", Port: 80}, false, "/", "http://[2001:db8::1]/"},
+		{URL{Scheme: "news", Authority: true, Host: "h", Port: 119}, false, "/g", "news://h/g"},
+		{URL{Scheme: "file", Authority: true}, false, "/etc", "file:///etc"},
+		// No authority: the rest is the opaque part.
+		{URL{Scheme: "mailto"}, false, "a@x", "mailto:a@x"},
+		// The fragment: normalized, a void one dropped.
+		{URL{Scheme: "news", Fragment: sp("%7e%41 b#")}, false, "g", "news:g#%7EA%20b%23"},
+		{URL{Scheme: "news", Fragment: sp("")}, false, "g", "news:g"},
+	}
+	for _, tt := range tests {
+		if got := FormatLocator(&tt.u, tt.redact, tt.rest); got != tt.want {
+			t.Errorf("FormatLocator(%+v, %v, %q) = %q, want %q", tt.u, tt.redact, tt.rest, got, tt.want)
+		}
+	}
+}
+
+func TestCanonicalFragment(t *testing.T) {
+	for _, tt := range []struct {
+		frag *string
+		want any
+	}{
+		{nil, nil},
+		{sp(""), nil},
+		{sp("top"), "top"},
+		{sp("%7e%41"), "%7EA"},
+		{sp("a b"), "a%20b"},
+	} {
+		u := &URL{Fragment: tt.frag}
+		if got := strOrNil(u.CanonicalFragment()); got != tt.want {
+			t.Errorf("CanonicalFragment of %v = %v, want %v", strOrNil(tt.frag), got, tt.want)
+		}
+	}
+	u := &URL{Fragment: sp("top")}
+	if u.CanonicalFragment() != u.Fragment {
+		t.Error("CanonicalFragment copied a fragment already canonical")
+	}
+}
+
+func TestNormalizeEscapes(t *testing.T) {
+	letters := func(b byte) bool { return 'a' <= b && b <= 'z' }
+	for _, tt := range []struct{ in, want string }{
+		{"abc/;?", "abc/;?"},
+		{"%61%2f%7e%41", "a%2F%7E%41"},
+		{"a b~%", "a%20b%7E%25"},
+		{"%e2%82%ac", "%E2%82%AC"},
+	} {
+		if got := NormalizeEscapes(tt.in, letters); got != tt.want {
+			t.Errorf("NormalizeEscapes(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 

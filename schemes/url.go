@@ -25,7 +25,7 @@ type URL struct {
 	Authority bool    // the scheme-specific part used the common Internet syntax
 	User      *string // decoded user name; nil if absent
 	Password  *string // decoded password; nil if absent
-	Host      string  // lower-case ASCII (IDNA applied); IPv6 without brackets
+	Host      string  // lower-case ASCII (IDNA applied); IPv6 without brackets, in RFC 5952 form
 	Port      int     // 0 if absent
 	HasPath   bool    // a "/" followed the host (the "/" is not part of Path)
 	Path      string  // url-path, escaped as written
@@ -250,7 +250,9 @@ func splitHostPort(hp string) (host string, port int, err *Error) {
 			// (even a space) in it: refuse zones rather than mis-read them.
 			return "", 0, &Error{Phase: "parse", Kind: KindUsage, Part: "host", Msg: fmt.Sprintf("bad IPv6 address %q: zone identifiers are not supported", host)}
 		}
-		host = strings.ToLower(host)
+		// The RFC 5952 text (lower case, zeros compressed): one address,
+		// one Host, whichever way it was written.
+		host = addr.String()
 	} else {
 		if i := strings.LastIndexByte(hp, ':'); i >= 0 {
 			hp, portText, hasPort = hp[:i], hp[i+1:], true

@@ -13,6 +13,12 @@ import (
 
 // subcommands work on URLs as text, without connecting anywhere. Each
 // returns the command's exit status.
+//
+// parse, canon and same share one canonical form, the library's: the
+// String of the URL's Locator (schemes.FormatLocator and the scheme
+// packages write it), which is what fetch.Client.Parse(raw).String()
+// gives. A scheme urlget does not know gets the generic rules in canon
+// and same (schemes.Registry.Canonical); parse refuses it.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
 	"parse":   cmdParse,
 	"canon":   cmdCanon,
@@ -32,7 +38,8 @@ func fail(stderr io.Writer, err error) int {
 }
 
 // parseView is the fixed part of `urlget parse` output; the scheme's own
-// object follows it under the scheme's name.
+// object follows it under the scheme's name. URL and Fragment are in
+// canonical form, so that a URL and its canonical form print the same.
 type parseView struct {
 	URL      string  `json:"url"`
 	Scheme   string  `json:"scheme"`
@@ -56,16 +63,12 @@ func cmdParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		return usageError(stderr, "parse URL")
 	}
-	loc, err := fetch.NewRegistry(fetch.Config{}).Parse(args[0])
-	if err != nil {
-		return fail(stderr, err)
-	}
-	canon, err := schemes.Canonical(loc.String())
+	loc, err := urlRegistry().Parse(args[0])
 	if err != nil {
 		return fail(stderr, err)
 	}
 	g := loc.Generic()
-	v := parseView{URL: canon, Scheme: g.Scheme, User: g.User, Password: g.Password, Fragment: g.Fragment}
+	v := parseView{URL: loc.String(), Scheme: g.Scheme, User: g.User, Password: g.Password, Fragment: g.CanonicalFragment()}
 	if g.Authority {
 		host, port := g.Host, g.EffectivePort()
 		v.Host = &host
@@ -98,11 +101,16 @@ func cmdParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// urlRegistry is the registry the library's zero fetch.Client parses
+// with: parse, canon and same must agree with it.
+func urlRegistry() *schemes.Registry { return fetch.NewRegistry(fetch.Config{}) }
+
+// cmdCanon prints the canonical form of a URL.
 func cmdCanon(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		return usageError(stderr, "canon URL")
 	}
-	c, err := schemes.Canonical(args[0])
+	c, err := urlRegistry().Canonical(args[0])
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -110,13 +118,13 @@ func cmdCanon(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// cmdSame exits 0 and prints "same" when the two URLs are equivalent,
-// 1 and "different" otherwise.
+// cmdSame exits 0 and prints "same" when the two URLs have the same
+// canonical form, fragments aside; 1 and "different" otherwise.
 func cmdSame(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		return usageError(stderr, "same URL URL")
 	}
-	eq, err := schemes.Equivalent(args[0], args[1])
+	eq, err := urlRegistry().Equivalent(args[0], args[1])
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -31,7 +31,10 @@ const segmentReserved = "/;?"
 // ("%00") is rejected for the same reason.
 type URL struct {
 	g schemes.URL // generic parts, normalized to the canonical form String writes
-	// Host is the host name as written (lower case); "" when empty.
+	// Host is the host name as written (lower case); "" when empty or
+	// "localhost", which RFC 1738 §3.10 makes the same ("the machine from
+	// which the URL is being interpreted"; the draft on URIs in WWW: "A
+	// void host field is equivalent to localhost").
 	Host string
 	// Path is the decoded absolute path.
 	Path string
@@ -44,7 +47,8 @@ var _ schemes.Locator = (*URL)(nil)
 // Besides file://host/path it accepts file:/path, the form many programs
 // write (it has no "//" and so no host); it means a local file and is
 // normalized to file:///path. file://host with no path at all names the
-// root directory "/" (the form RFC 1738's last draft allowed). A user name,
+// root directory "/" (the form RFC 1738's last draft allowed). The host
+// "localhost" is read as the empty host, its equivalent. A user name,
 // password or port is an error: file URLs have none (RFC 1738 §5).
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "file" {
@@ -75,7 +79,11 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if err != nil {
 		return nil, schemes.SyntaxError(u.Scheme, u.Redacted(), "path", err.Error())
 	}
-	return newURL(u.Host, path, u.Fragment), nil
+	host := u.Host
+	if host == "localhost" {
+		host = ""
+	}
+	return newURL(host, path, u.CanonicalFragment()), nil
 }
 
 // newURL returns the URL of the decoded absolute path on host, in the
@@ -125,16 +133,21 @@ func escapePath(path string) string {
 // Generic returns the generic parts, in the canonical form String writes.
 func (f *URL) Generic() *schemes.URL { return &f.g }
 
-// String formats the URL as file://host/path with the path re-escaped.
-// A URL read as file:/path is written file:///path.
-func (f *URL) String() string { return f.g.String() }
+// String formats the URL in canonical form (schemes.FormatLocator):
+// file://host/path with the path re-escaped from its decoded segments, so
+// that every spelling of one file name gives one string; "/", ";" and "?"
+// are written %XX in a segment (see segmentReserved), everything else
+// only if it must be. A URL read as file:/path, file://localhost/path or
+// file://localhost is written file:///path (or file:///).
+func (f *URL) String() string { return schemes.FormatLocator(&f.g, false, f.g.Opaque) }
 
 // Redacted is String: a file URL has no password.
-func (f *URL) Redacted() string { return f.g.Redacted() }
+func (f *URL) Redacted() string { return f.String() }
 
 // Local reports whether the URL names the machine interpreting it by the
-// special forms of RFC 1738 §3.10: an empty host or "localhost". The
-// handler also treats this machine's own host name as local.
+// special forms of RFC 1738 §3.10: an empty host or "localhost" (which
+// Parse stores as the empty host). The handler also treats this machine's
+// own host name as local.
 func (f *URL) Local() bool { return f.Host == "" || f.Host == "localhost" }
 
 // FTP returns ftp://host/path, the URL libwww retrieves instead of a file

@@ -27,10 +27,14 @@ var parseTests = []struct {
 		path: "/disk$user/my/notes/note12345.txt", str: "file://vms.host.edu/disk$user/my/notes/note12345.txt"},
 	// Empty host and "localhost" (RFC 1738 §3.10, the draft's "void host").
 	{raw: "file:///etc/passwd", path: "/etc/passwd", str: "file:///etc/passwd"},
-	{raw: "file://localhost/etc/passwd", host: "localhost", path: "/etc/passwd", str: "file://localhost/etc/passwd"},
-	{raw: "FILE://LocalHost/etc/", host: "localhost", path: "/etc/", str: "file://localhost/etc/"},
+	// "localhost" is the empty host: one URL, written file:///.
+	{raw: "file://localhost/etc/passwd", path: "/etc/passwd", str: "file:///etc/passwd"},
+	{raw: "FILE://LocalHost/etc/", path: "/etc/", str: "file:///etc/"},
 	{raw: "file:///", path: "/", str: "file:///"},
-	{raw: "file://localhost", host: "localhost", path: "/", str: "file://localhost/"},
+	{raw: "file://localhost/", path: "/", str: "file:///"},
+	{raw: "file://localhost", path: "/", str: "file:///"},
+	{raw: "file://", path: "/", str: "file:///"},
+	{raw: "file://localhost.example/x", host: "localhost.example", path: "/x", str: "file://localhost.example/x"},
 	// file:/path, common in the wild: local, normalized.
 	{raw: "file:/etc/passwd", path: "/etc/passwd", str: "file:///etc/passwd"},
 	{raw: "file:/", path: "/", str: "file:///"},
@@ -46,6 +50,8 @@ var parseTests = []struct {
 	{raw: "file:////server/share", path: "//server/share", str: "file:////server/share"},
 	{raw: "file:///a//b/", path: "/a//b/", str: "file:///a//b/"},
 	{raw: "file:///x#frag", path: "/x", str: "file:///x#frag"},
+	{raw: "file:///x#%7e%41", path: "/x", str: "file:///x#%7EA"},
+	{raw: "file:///x#", path: "/x", str: "file:///x"},
 	// Errors.
 	{raw: "file:///a%2Fb", errPart: "path"},
 	{raw: "file:///a%2fb/c", errPart: "path"},

@@ -119,34 +119,31 @@ func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
 // Generic returns the scheme-independent parts (user, password, host, port).
 func (f *URL) Generic() *schemes.URL { return f.u }
 
-// String formats the URL from its typed fields, escaping "/" and ";" in
-// every component. It includes the password.
-func (f *URL) String() string { return f.format(false) }
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields: each component re-escaped from its decoded value with
+// "/" and ";" always written %XX and nothing else but what must be, the
+// typecode in lower case, and the "/" after the host always present (RFC
+// 1738 §3.2.2 lets the whole url-path be omitted: "ftp://h" and "ftp://h/"
+// are the same login directory). So every spelling of the same CWD and
+// RETR arguments gives one string, and the commands sent for it are the
+// same. It includes the password.
+func (f *URL) String() string { return schemes.FormatLocator(f.u, false, f.path()) }
 
 // Redacted is String with the password written as "****".
-func (f *URL) Redacted() string { return f.format(true) }
+func (f *URL) Redacted() string { return schemes.FormatLocator(f.u, true, f.path()) }
 
-func (f *URL) format(redact bool) string {
+// path is the canonical url-path with its leading "/".
+func (f *URL) path() string {
 	var b strings.Builder
-	b.WriteString(f.u.Scheme)
-	b.WriteByte(':')
-	b.WriteString(f.u.AuthorityString(redact))
-	// Keep a lone "/" when it was written, so "ftp://h/" stays as it is.
-	if f.u.HasPath || len(f.Cwd) > 0 || f.Name != "" || f.Type != 0 {
-		for _, c := range f.Cwd {
-			b.WriteByte('/')
-			b.WriteString(schemes.Escape(c, segmentReserved))
-		}
+	for _, c := range f.Cwd {
 		b.WriteByte('/')
-		b.WriteString(schemes.Escape(f.Name, segmentReserved))
-		if f.Type != 0 {
-			b.WriteString(";type=")
-			b.WriteByte(f.Type)
-		}
+		b.WriteString(schemes.Escape(c, segmentReserved))
 	}
-	if f.u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*f.u.Fragment)
+	b.WriteByte('/')
+	b.WriteString(schemes.Escape(f.Name, segmentReserved))
+	if f.Type != 0 {
+		b.WriteString(";type=")
+		b.WriteByte(f.Type)
 	}
 	return b.String()
 }
@@ -163,7 +160,7 @@ func (f *URL) at(dir []string, name string, typ byte) *URL {
 	g.Fragment, g.HasPath = nil, true
 	item.u = &g
 	// The generic parts read as Parse would have left them.
-	path := item.format(false)[len(g.Scheme)+1+len(g.AuthorityString(false)):]
+	path := item.path()
 	g.Opaque, g.Path = path, path[1:]
 	return item
 }

@@ -61,7 +61,7 @@ var tests = []struct {
 	// RFC 3986's example, and the brief's.
 	{raw: "ftp://ftp.is.co.za/rfc/rfc1808.txt", cwd: []string{"rfc"}, name: "rfc1808.txt"},
 	// No path, empty path, empty name.
-	{raw: "ftp://host", cwd: []string{}},
+	{raw: "ftp://host", cwd: []string{}, str: "ftp://host/"},
 	{raw: "ftp://host/", cwd: []string{}},
 	{raw: "ftp://h/pub/", cwd: []string{"pub"}},
 	{raw: "ftp://h/pub/;type=d", cwd: []string{"pub"}, typ: "d"},
@@ -79,13 +79,21 @@ var tests = []struct {
 	{raw: "ftp://h/%41", cwd: []string{}, name: "A", str: "ftp://h/A"},
 	// Typecode spellings.
 	{raw: "ftp://h/f;type=I", cwd: []string{}, name: "f", typ: "i", str: "ftp://h/f;type=i"},
+	{raw: "ftp://h/x;type=A", cwd: []string{}, name: "x", typ: "a", str: "ftp://h/x;type=a"},
 	{raw: "ftp://h/f;TYPE=a", cwd: []string{}, name: "f", typ: "a", str: "ftp://h/f;type=a"},
 	{raw: "ftp://h/f;type=%64", cwd: []string{}, name: "f", typ: "d", str: "ftp://h/f;type=d"},
 	// Authority parts pass through.
 	{raw: "ftp://u%40x:p%3Aw@h:2121/f", cwd: []string{}, name: "f", user: ptr("u@x"), pass: ptr("p:w")},
 	{raw: "ftps://h/pub/f;type=i", cwd: []string{"pub"}, name: "f", typ: "i"},
-	{raw: "ftp://[::1]:21/f", cwd: []string{}, name: "f"},
+	{raw: "ftp://[::1]:21/f", cwd: []string{}, name: "f", str: "ftp://[::1]/f"},
+	{raw: "ftp://H:21", cwd: []string{}, str: "ftp://h/"},
+	{raw: "ftps://h:990/f;type=A", cwd: []string{}, name: "f", typ: "a", str: "ftps://h/f;type=a"},
+	{raw: "ftps://h:21/f", cwd: []string{}, name: "f"},
+	{raw: "ftp://[0:0:0:0:0:0:0:1]:2121/f", cwd: []string{}, name: "f", str: "ftp://[::1]:2121/f"},
 	{raw: "FTP://H.COM/f#frag", cwd: []string{}, name: "f", str: "ftp://h.com/f#frag"},
+	{raw: "ftp://h/f#%7e%41", cwd: []string{}, name: "f", str: "ftp://h/f#%7EA"},
+	{raw: "ftp://h/f#", cwd: []string{}, name: "f", str: "ftp://h/f"},
+	{raw: "ftp://%41:%42@h/f", cwd: []string{}, name: "f", user: ptr("A"), pass: ptr("B"), str: "ftp://A:B@h/f"},
 	// Errors.
 	{raw: "ftp://h/x;type=q", errPart: "typecode"},
 	{raw: "ftp://h/x;type=", errPart: "typecode"},

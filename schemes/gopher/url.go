@@ -93,40 +93,38 @@ func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
 // Generic returns the scheme-independent parts (host, port).
 func (g *URL) Generic() *schemes.URL { return g.u }
 
-// String formats the URL from its typed fields. Every TAB, CR, LF, space
-// and unsafe character is written %XX; nothing else is, as no character is
-// reserved in a gopher-path. The top menu (type '1', empty selector, no
-// search) is written without a gopher-path, or as "/" if one was written.
-func (g *URL) String() string { return g.format(false) }
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields. Every TAB, CR, LF, space and unsafe character is
+// written %XX; nothing else is, as no character is reserved in a
+// gopher-path and each part is decoded before it is sent (RFC 1738 §3.4),
+// so "%2F" and "/" give the same selector and the same string. The top
+// menu (type '1', empty selector, no search) is written "/": §3.4.1 makes
+// an empty gopher-path, with or without its "/", type 1 with the empty
+// selector, so "gopher://h", "gopher://h/" and "gopher://h:70/1" are one
+// URL.
+func (g *URL) String() string { return schemes.FormatLocator(g.u, false, g.path()) }
 
 // Redacted is String; gopher URLs carry no password, but Locator wants it.
-func (g *URL) Redacted() string { return g.format(true) }
+func (g *URL) Redacted() string { return g.String() }
 
-func (g *URL) format(redact bool) string {
-	var b strings.Builder
-	b.WriteString(g.u.Scheme)
-	b.WriteByte(':')
-	b.WriteString(g.u.AuthorityString(redact))
-	if g.Type != '1' || g.Selector != "" || g.Search != nil || g.Plus != nil {
-		b.WriteByte('/')
-		b.WriteString(schemes.Escape(string(g.Type), ""))
-		b.WriteString(schemes.Escape(g.Selector, ""))
-		if g.Search != nil || g.Plus != nil {
-			b.WriteString(tab)
-			if g.Search != nil {
-				b.WriteString(schemes.Escape(*g.Search, ""))
-			}
-		}
-		if g.Plus != nil {
-			b.WriteString(tab)
-			b.WriteString(schemes.Escape(*g.Plus, ""))
-		}
-	} else if g.u.HasPath {
-		b.WriteByte('/')
+// path is the canonical "/" and gopher-path.
+func (g *URL) path() string {
+	if g.Type == '1' && g.Selector == "" && g.Search == nil && g.Plus == nil {
+		return "/"
 	}
-	if g.u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*g.u.Fragment)
+	var b strings.Builder
+	b.WriteByte('/')
+	b.WriteString(schemes.Escape(string(g.Type), ""))
+	b.WriteString(schemes.Escape(g.Selector, ""))
+	if g.Search != nil || g.Plus != nil {
+		b.WriteString(tab)
+		if g.Search != nil {
+			b.WriteString(schemes.Escape(*g.Search, ""))
+		}
+	}
+	if g.Plus != nil {
+		b.WriteString(tab)
+		b.WriteString(schemes.Escape(*g.Plus, ""))
 	}
 	return b.String()
 }

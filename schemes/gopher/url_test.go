@@ -23,12 +23,19 @@ var tests = []struct {
 	errPart      string // non-empty: Parse must fail with KindUsage and this Part
 }{
 	// §3.4.1: empty gopher-path, with or without "/", is type 1, selector "".
-	{raw: "gopher://h", typ: '1'},
+	{raw: "gopher://h", typ: '1', str: "gopher://h/"},
 	{raw: "gopher://h/", typ: '1'},
 	{raw: "gopher://h/1", typ: '1', str: "gopher://h/"},
+	{raw: "gopher://host:70/1", typ: '1', str: "gopher://host/"},
+	{raw: "GOPHER://Host:70", typ: '1', str: "gopher://host/"},
+	{raw: "gopher://h/%31", typ: '1', str: "gopher://h/"},
+	{raw: "gophers://h:7070/0x", typ: '0', sel: "x", str: "gophers://h/0x"},
+	{raw: "gophers://h:70/0x", typ: '0', sel: "x"},
 	{raw: "gopher://h:7070/1", typ: '1', str: "gopher://h:7070/"},
 	{raw: "gopher://h/11", typ: '1', sel: "1"},
 	{raw: "gopher://h/00/about.txt", typ: '0', sel: "0/about.txt"},
+	// The URI draft's references.
+	{raw: "gopher://boombox.micro.umn.edu/11/gopher/", typ: '1', sel: "1/gopher/"},
 	{raw: "gopher://h/0/text/lf.txt", typ: '0', sel: "/text/lf.txt"},
 	// The URI draft's reference (typed with spaces, as printed).
 	{raw: "<gopher://gopher.micro.umn.edu/00/Information About Gopher/About Gopher>", typ: '0',
@@ -40,6 +47,8 @@ var tests = []struct {
 	{raw: "gopher://h/0a%23b%25c", typ: '0', sel: "a#b%c"},
 	{raw: "gopher://h/0a%0D%0Ab", typ: '0', sel: "a\r\nb"},
 	{raw: "gopher://h/0x#frag", typ: '0', sel: "x"},
+	{raw: "gopher://h/0x#", typ: '0', sel: "x", str: "gopher://h/0x"},
+	{raw: "gopher://h/0%7e%41#%7e", typ: '0', sel: "~A", str: "gopher://h/0%7EA#%7E"},
 	{raw: "gopher://h/%30foo", typ: '0', sel: "foo", str: "gopher://h/0foo"},
 	{raw: "gopher://h/%25foo", typ: '%', sel: "foo"},
 	{raw: "gopher://h/hURL:http://127.0.0.1:8080/", typ: 'h', sel: "URL:http://127.0.0.1:8080/"},

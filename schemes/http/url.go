@@ -13,22 +13,31 @@ import (
 
 // URL is a parsed http or https URL: http://<host>:<port>/<path>?<searchpart>.
 //
-// Unlike most typed URLs, Path and Search are kept ESCAPED, exactly as
-// written (literal unsafe characters such as space already encoded by the
-// generic parser). RFC 1738 §3.3 reserves "/", ";" and "?" in both, and the
-// WWW draft says the path "is passed by the client to the server with any
+// Unlike most typed URLs, Path and Search are kept ESCAPED, as written
+// (literal unsafe characters such as space already encoded by the generic
+// parser). RFC 1738 §3.3 reserves "/", ";" and "?" in both, and the WWW
+// draft says the path "is passed by the client to the server with any
 // request, but is not otherwise understood by the client": "%2F" and "/"
 // mean different things to a server, so decoding would change the URL's
 // meaning. They are sent on the request line as they are.
 //
+// The URL's identity is its canonical form (String): the path there is
+// normalizePath(Path), so spellings every server must read as one compare
+// equal, while the request line still carries what was written.
+//
 // RFC 1738 allows no user name or password in an http URL; urlget accepts
 // them anyway (as every client does) and sends them as Basic credentials.
 type URL struct {
-	g schemes.URL // generic parts; HasPath always true (the "/" may be omitted, §3.3)
-	// Path is the escaped hpath, without the "/" that follows the host.
+	// g holds the generic parts in the canonical form String writes: the
+	// path normalized, HasPath always true (the "/" may be omitted, §3.3),
+	// a default port left out, the fragment canonical.
+	g schemes.URL
+	// Path is the escaped hpath as written, without the "/" that follows
+	// the host: what the request line carries.
 	Path string
 	// Search is the escaped searchpart after the first "?"; nil when the
-	// URL has no "?" (an empty Search is a "?" with nothing after it).
+	// URL has no "?" (an empty Search is a "?" with nothing after it). It
+	// is sent, and written by String, as it is.
 	Search *string
 }
 
@@ -54,19 +63,63 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if p, s, ok := strings.Cut(u.Path, "?"); ok {
 		h.Path, h.Search = p, &s
 	}
+	if p := normalizePath(h.Path); p != h.Path {
+		h.g.Path = p
+		if h.Search != nil {
+			h.g.Path += "?" + *h.Search
+		}
+	}
 	h.g.HasPath = true
-	h.g.Opaque = "/" + u.Path
+	h.g.Opaque = "/" + h.g.Path
+	if h.g.Port == schemes.DefaultPort(h.g.Scheme) {
+		h.g.Port = 0
+	}
+	h.g.Fragment = u.CanonicalFragment()
 	return h, nil
+}
+
+// normalizePath is the canonical form of an escaped hpath (RFC 1738 §3.3):
+// an escape of a letter, a digit, "-" or "_" is decoded, and every other
+// escape gets upper-case hex digits. That is all: the search part is left
+// as written, and so are ".", "~" and "$+!*'(),".
+//
+// These are spellings every server must read as one: the draft on URIs in
+// WWW gives the example "marie%2Dclaude" = "marie-claude", and RFC 9110
+// §4.2.3 lets any HTTP component normalize an http URI by RFC 3986 §6.2.2,
+// which makes "%7e" and "%7E", and "%41" and "A", the same. Only the
+// characters no URL specification has ever given a meaning are merged;
+// these stay as written, because a server could tell them apart:
+//
+//   - "." — a decoded "%2E%2E" is a ".." segment, which a proxy and the
+//     server behind it may resolve differently than the encoded form;
+//   - "~" — RFC 1738 calls it unsafe, and the generic parser already
+//     writes a typed "~" as "%7E" (so "~", "%7e" and "%7E" are one);
+//   - "$+!*'()," — RFC 3986 made them sub-delimiters a server may give a
+//     meaning ("+" is a space in some servers' paths);
+//   - the search part — applications read it raw (a signed URL's
+//     signature covers its bytes), and browsers send it as written.
+//
+// The request line is not normalized: it carries Path as written, so that
+// canonicalizing a URL never changes what a server is sent for it.
+func normalizePath(p string) string { return schemes.NormalizeEscapes(p, plainOctet) }
+
+// plainOctet reports whether b is a letter, a digit, "-" or "_": the
+// characters no URL syntax reserves or treats as unsafe.
+func plainOctet(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '-' || b == '_'
 }
 
 // Generic returns the generic parts.
 func (h *URL) Generic() *schemes.URL { return &h.g }
 
-// String formats the URL as written, with "/" after the host always present.
-func (h *URL) String() string { return h.g.String() }
+// String formats the URL in canonical form (schemes.FormatLocator): the
+// path normalized (normalizePath), the search part as written, and the "/"
+// after the host always present (RFC 1738 §3.3 lets it be omitted; the
+// request line needs it). It includes the password.
+func (h *URL) String() string { return schemes.FormatLocator(&h.g, false, h.g.Opaque) }
 
 // Redacted is String with the password written "****".
-func (h *URL) Redacted() string { return h.g.Redacted() }
+func (h *URL) Redacted() string { return schemes.FormatLocator(&h.g, true, h.g.Opaque) }
 
 // TLS reports whether the URL is https.
 func (h *URL) TLS() bool { return h.g.Scheme == "https" }
@@ -103,12 +156,14 @@ func (h *URL) Name() string {
 }
 
 // Fields returns {"path": "/<escaped path>", "search": null | "<escaped search>"},
-// both as written: for http, decoding would change their meaning.
+// both escaped as String writes them (the path normalized by normalizePath,
+// the search as written): for http, decoding would change their meaning.
 func (h *URL) Fields() any {
+	path, _, _ := strings.Cut(h.g.Path, "?")
 	return struct {
 		Path   string  `json:"path"`
 		Search *string `json:"search"`
-	}{"/" + h.Path, h.Search}
+	}{"/" + path, h.Search}
 }
 
 // baseName cuts s to what follows its last "/" or "\", and refuses names a

@@ -19,9 +19,9 @@ var parseTests = []struct {
 	raw     string
 	host    string
 	port    int
-	path    string  // escaped, as written
+	path    string  // Path: escaped, as written (what is sent)
 	search  *string // escaped, as written
-	str     string  // String(), the round-trip form
+	str     string  // String(), the canonical form and the round-trip form
 	errPart string  // non-empty: parsing fails with KindUsage naming this part
 }{
 	// The examples of RFC 1738 and of the WWW URI draft.
@@ -32,7 +32,7 @@ var parseTests = []struct {
 	{raw: "http://info.cern.ch/albert/bertram/marie-claude", host: "info.cern.ch",
 		path: "albert/bertram/marie-claude", str: "http://info.cern.ch/albert/bertram/marie-claude"},
 	{raw: "http://info.cern.ch/albert/bertram/marie%2Dclaude", host: "info.cern.ch",
-		path: "albert/bertram/marie%2Dclaude", str: "http://info.cern.ch/albert/bertram/marie%2Dclaude"},
+		path: "albert/bertram/marie%2Dclaude", str: "http://info.cern.ch/albert/bertram/marie-claude"},
 	{raw: "http://info.cern.ch/albert/bertram%2Fmarie-claude", host: "info.cern.ch",
 		path: "albert/bertram%2Fmarie-claude", str: "http://info.cern.ch/albert/bertram%2Fmarie-claude"},
 	{raw: "http://www.my.work.com/", host: "www.my.work.com", str: "http://www.my.work.com/"},
@@ -58,16 +58,27 @@ var parseTests = []struct {
 	{raw: "http://h.com", host: "h.com", str: "http://h.com/"},
 	{raw: "http://h.com/?", host: "h.com", search: sp(""), str: "http://h.com/?"},
 	{raw: "http://h.com/?q", host: "h.com", search: sp("q"), str: "http://h.com/?q"},
-	{raw: "HTTP://H.COM:80/x", host: "h.com", port: 80, path: "x", str: "http://h.com:80/x"},
+	{raw: "HTTP://H.COM:80/x", host: "h.com", path: "x", str: "http://h.com/x"}, // the default port left out
+	{raw: "https://h.com:443/x", host: "h.com", path: "x", str: "https://h.com/x"},
+	{raw: "https://h.com:80/x", host: "h.com", port: 80, path: "x", str: "https://h.com:80/x"},
 	{raw: "https://h.com:8443/a?b=c", host: "h.com", port: 8443, path: "a", search: sp("b=c"), str: "https://h.com:8443/a?b=c"},
 	{raw: "https://h.com", host: "h.com", str: "https://h.com/"},
 	// Escapes kept as written; unsafe characters escaped by the generic parser.
 	{raw: "http://h.com/a%2Fb%20c?x=%41", host: "h.com", path: "a%2Fb%20c", search: sp("x=%41"), str: "http://h.com/a%2Fb%20c?x=%41"},
 	{raw: "http://h.com/a b~c?d e", host: "h.com", path: "a%20b%7Ec", search: sp("d%20e"), str: "http://h.com/a%20b%7Ec?d%20e"},
+	// The canonical path (normalizePath): letters, digits, "-" and "_"
+	// decoded, hex digits upper case; ".", "~", "+" and the search as written.
+	{raw: "http://h.com/%41%2f%3F?%26=%3D%41%2f", host: "h.com", path: "%41%2f%3F", search: sp("%26=%3D%41%2f"),
+		str: "http://h.com/A%2F%3F?%26=%3D%41%2f"},
+	{raw: "http://h.com/%7e~%7E%5f%2d%30", host: "h.com", path: "%7e%7E%7E%5f%2d%30", str: "http://h.com/%7E%7E%7E_-0"},
+	{raw: "http://h.com/%2e%2E/a%2Eb/%2B+%24$%2c", host: "h.com", path: "%2e%2E/a%2Eb/%2B+%24$%2c",
+		str: "http://h.com/%2E%2E/a%2Eb/%2B+%24$%2C"},
+	{raw: "http://h.com/p#%7e%41", host: "h.com", path: "p", str: "http://h.com/p#%7EA"},
+	{raw: "http://[0:0:0:0:0:0:0:1]:80/", host: "::1", str: "http://[::1]/"},
 	{raw: "http://h.com/;a:b@c&d=e", host: "h.com", path: ";a:b@c&d=e", str: "http://h.com/;a:b@c&d=e"},
 	{raw: "http://h.com/a?b?c/d", host: "h.com", path: "a", search: sp("b?c/d"), str: "http://h.com/a?b?c/d"},
 	{raw: "http://h.com//x", host: "h.com", path: "/x", str: "http://h.com//x"},
-	{raw: "http://h.com/x#", host: "h.com", path: "x", str: "http://h.com/x#"},
+	{raw: "http://h.com/x#", host: "h.com", path: "x", str: "http://h.com/x"}, // a void fragment
 	{raw: "http://[::1]:8080/x", host: "::1", port: 8080, path: "x", str: "http://[::1]:8080/x"},
 	{raw: "http://b\u00fccher.example/", host: "xn--bcher-kva.example", str: "http://xn--bcher-kva.example/"},
 	// Credentials: not in RFC 1738's http syntax, accepted (sent as Basic).
@@ -109,13 +120,14 @@ func TestParse(t *testing.T) {
 			if got := g.String(); got != tt.str {
 				t.Errorf("Generic().String = %q, want %q", got, tt.str)
 			}
-			// Equal in every field, the escaped path and search included:
-			// more than schemestest.Same asks.
-			if v, ok := schemestest.RoundTrip(t, u, parse); ok && !reflect.DeepEqual(u, v) {
-				t.Errorf("reparse differs: %+v vs %+v", u, v)
+			if got := u.RequestTarget(); got != "/"+tt.path+searchSuffix(tt.search) {
+				t.Errorf("RequestTarget = %q, want the path as written %q", got, "/"+tt.path+searchSuffix(tt.search))
+			}
+			if v, ok := schemestest.RoundTrip(t, u, parse); ok {
+				checkCanonical(t, v)
 			}
 			js, _ := json.Marshal(u.Fields())
-			want, _ := json.Marshal(map[string]any{"path": "/" + tt.path, "search": tt.search})
+			want, _ := json.Marshal(map[string]any{"path": canonicalPath(t, tt.str), "search": tt.search})
 			if string(js) != string(want) {
 				t.Errorf("Fields = %s, want %s", js, want)
 			}
@@ -123,6 +135,42 @@ func TestParse(t *testing.T) {
 				t.Errorf("Redacted = %q", u.Redacted())
 			}
 		})
+	}
+}
+
+func searchSuffix(search *string) string {
+	if search == nil {
+		return ""
+	}
+	return "?" + *search
+}
+
+// canonicalPath is the path of a canonical http URL, as Fields shows it.
+func canonicalPath(t *testing.T, canon string) string {
+	t.Helper()
+	g, err := schemes.Parse(canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, _ := strings.Cut(g.Path, "?")
+	return "/" + p
+}
+
+// checkCanonical checks that v, parsed from a canonical form, is a fixed
+// point in every field (the escaped path and search included, more than
+// schemestest.Same asks), and that its request line is that form's.
+func checkCanonical(t testing.TB, v *URL) {
+	t.Helper()
+	w, err := parse(v.String())
+	if err != nil || !reflect.DeepEqual(v, w) {
+		t.Errorf("the canonical form %q is no fixed point: %+v vs %+v (%v)", v.String(), v, w, err)
+	}
+	// After "scheme://" the authority holds no "/" (user and password
+	// escape it) and the rest holds no "#" but the fragment's.
+	_, rest, _ := strings.Cut(v.String(), "://")
+	target, _, _ := strings.Cut(rest[strings.IndexByte(rest, '/'):], "#")
+	if target != v.RequestTarget() {
+		t.Errorf("canonical %q is sent as %q", v.String(), v.RequestTarget())
 	}
 }
 
@@ -170,9 +218,8 @@ func FuzzParseHTTP(f *testing.F) {
 		if !ok {
 			return
 		}
-		// Equal in every field, the escaped path and search included.
-		if !reflect.DeepEqual(u, v) {
-			t.Fatalf("%q: String %q parses to a different value: %+v vs %+v", raw, u.String(), u, v)
+		if checkCanonical(t, v); t.Failed() {
+			t.FailNow()
 		}
 		if strings.ContainsAny(u.RequestTarget(), " \r\n#") {
 			t.Fatalf("%q: request target %q holds a character that must not be sent", raw, u.RequestTarget())

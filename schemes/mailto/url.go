@@ -27,8 +27,11 @@ const addressReserved = ",?"
 
 // hfieldReserved are the characters written %XX inside a header name or
 // value: "&" separates fields, "=" separates name and value, "?" starts
-// them. "," stays literal: it separates the addresses of to, cc and bcc.
-const hfieldReserved = "&=?"
+// them, and "+" reads as a space to software that takes the query for a
+// form submission (urlget reads it as a plus, so "+" and "%2B" are the
+// same to it; the canonical form writes the spelling every reader agrees
+// on). "," stays literal: it separates the addresses of to, cc and bcc.
+const hfieldReserved = "&=?+"
 
 // Header is one "name=value" header field after the "?", decoded.
 type Header = schemes.NameValue
@@ -176,11 +179,17 @@ func (m *URL) Header(name string) (string, bool) {
 // fragment, since a mailto URL has no host.
 func (m *URL) Generic() *schemes.URL { return m.u }
 
-// String formats the URL from its typed fields, escaping "," and "?" in
-// addresses and "&", "=" and "?" in header names and values.
-func (m *URL) String() string {
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields, each re-escaped from its decoded value: "," and "?"
+// escaped in addresses, "&", "=", "?" and "+" in header names and values,
+// nothing else but what must be. Empty header fields ("?&subject=x", a
+// trailing "?") are not written: Parse skips them. Letter case is kept:
+// header names and addresses appear in the message as written.
+func (m *URL) String() string { return schemes.FormatLocator(m.u, false, m.opaque()) }
+
+// opaque is the canonical text after "mailto:".
+func (m *URL) opaque() string {
 	var b strings.Builder
-	b.WriteString("mailto:")
 	for i, a := range m.Addresses {
 		if i > 0 {
 			b.WriteByte(',')
@@ -202,10 +211,6 @@ func (m *URL) String() string {
 		b.WriteString(schemes.Escape(h.Name, hfieldReserved))
 		b.WriteByte('=')
 		b.WriteString(schemes.Escape(h.Value, hfieldReserved))
-	}
-	if m.u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*m.u.Fragment)
 	}
 	return b.String()
 }

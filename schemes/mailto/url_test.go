@@ -82,7 +82,7 @@ func TestParse(t *testing.T) {
 		{"mailto:?bcc=a@x", "mailto:?bcc=a@x", `{"address":"","to":[],"headers":{"bcc":"a@x"}}`},
 		// Header escapes; "+" is a plus, not a space; a literal "=" in a
 		// value is data; "&", "=", "?" in values are written escaped.
-		{"mailto:a@x?subject=1+1=2%3F&body=a%26b", "mailto:a@x?subject=1+1%3D2%3F&body=a%26b",
+		{"mailto:a@x?subject=1+1=2%3F&body=a%26b", "mailto:a@x?subject=1%2B1%3D2%3F&body=a%26b",
 			`{"address":"a@x","to":["a@x"],"headers":{"subject":"1+1=2?","body":"a\u0026b"}}`},
 		// Repeated fields keep their order and become an array in JSON;
 		// empty fields are skipped; an empty value is kept.

@@ -86,41 +86,44 @@ func ParseNews(u *schemes.URL) (*NewsURL, error) {
 // server's host and port, otherwise none.
 func (n *NewsURL) Generic() *schemes.URL { return n.u }
 
-// String formats the URL from its typed fields. It includes the password
-// of a news://user:password@host/ URL.
-func (n *NewsURL) String() string { return n.format(false) }
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields, so every spelling of one group or message-id gives one
+// string: the part re-escaped from its decoded value (news reserves no
+// character, §3.6: "%2E" is "." and "%40" the "@" of a message-id), a
+// message-id without the "<" ">" of its header form (news:<id@host> is
+// news:id@host, as §3.6 and the draft on URIs in WWW write it), and
+// news:%2A as news:*. It includes the password of a
+// news://user:password@host/ URL.
+func (n *NewsURL) String() string { return schemes.FormatLocator(n.u, false, n.part()) }
 
 // Redacted is String with the password written as "****".
-func (n *NewsURL) Redacted() string { return n.format(true) }
+func (n *NewsURL) Redacted() string { return schemes.FormatLocator(n.u, true, n.part()) }
 
-func (n *NewsURL) format(redact bool) string {
-	var b strings.Builder
-	b.WriteString("news:")
+// part is the canonical text after "news:" or after the authority (with
+// its "/").
+func (n *NewsURL) part() string {
+	slash := ""
 	if n.u.Authority {
-		b.WriteString(n.u.AuthorityString(redact))
-		b.WriteByte('/')
+		slash = "/"
 	}
 	switch {
 	case n.All:
-		b.WriteByte('*')
+		return slash + "*"
 	case n.Group != nil:
-		b.WriteString(schemes.Escape(*n.Group, ""))
-	case n.MessageID != nil:
-		id := *n.MessageID
-		if len(id) >= 2 && id[0] == '<' && id[len(id)-1] == '>' {
-			// ParseNews strips one enclosing pair; add one to keep these.
-			id = "<" + id + ">"
-		}
-		id = schemes.Escape(id, "")
-		// news reserves nothing, but in news:<id> a leading "//" would
-		// read as an authority, so a leading "/" is written escaped.
-		if id[0] == '/' && !n.u.Authority {
-			id = "%2F" + id[1:]
-		}
-		b.WriteString(id)
+		return slash + schemes.Escape(*n.Group, "")
 	}
-	writeFragment(&b, n.u)
-	return b.String()
+	id := *n.MessageID
+	if len(id) >= 2 && id[0] == '<' && id[len(id)-1] == '>' {
+		// ParseNews strips one enclosing pair; add one to keep these.
+		id = "<" + id + ">"
+	}
+	id = schemes.Escape(id, "")
+	// news reserves nothing, but in news:<id> a leading "//" would read as
+	// an authority, so a leading "/" is written escaped.
+	if id[0] == '/' && !n.u.Authority {
+		id = "%2F" + id[1:]
+	}
+	return slash + id
 }
 
 // Fields is the JSON object printed by `urlget parse`:

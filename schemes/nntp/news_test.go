@@ -59,6 +59,8 @@ func TestParseNews(t *testing.T) {
 		{"news://127.0.0.1:1119/id@host.example", "news://127.0.0.1:1119/id@host.example",
 			`{"group":null,"message_id":"id@host.example","all":false}`, "127.0.0.1", 1119},
 		{"news://news.example/*", "news://news.example/*", `{"group":null,"message_id":null,"all":true}`, "news.example", 0},
+		{"news://News.Example:119/%3Cid@host%3E#", "news://news.example/id@host",
+			`{"group":null,"message_id":"id@host","all":false}`, "news.example", 119},
 		{"news://news.example//x@y", "news://news.example//x@y", `{"group":null,"message_id":"/x@y","all":false}`, "news.example", 0},
 	}
 	for _, tt := range tests {

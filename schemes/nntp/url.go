@@ -139,32 +139,22 @@ func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
 // Generic returns the scheme-independent parts (user, password, host, port).
 func (n *URL) Generic() *schemes.URL { return n.u }
 
-// String formats the URL from its typed fields. It includes the password.
-func (n *URL) String() string { return n.format(false) }
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields: the group re-escaped from its decoded name, the
+// article number without leading zeros (nntp://h/g/007 is article 7). It
+// includes the password.
+func (n *URL) String() string { return schemes.FormatLocator(n.u, false, n.path()) }
 
 // Redacted is String with the password written as "****".
-func (n *URL) Redacted() string { return n.format(true) }
+func (n *URL) Redacted() string { return schemes.FormatLocator(n.u, true, n.path()) }
 
-func (n *URL) format(redact bool) string {
-	var b strings.Builder
-	b.WriteString(n.u.Scheme)
-	b.WriteByte(':')
-	b.WriteString(n.u.AuthorityString(redact))
-	b.WriteByte('/')
-	b.WriteString(schemes.Escape(n.Group, "/"))
+// path is the canonical "/group[/number]".
+func (n *URL) path() string {
+	p := "/" + schemes.Escape(n.Group, "/")
 	if n.Article != nil {
-		b.WriteByte('/')
-		b.WriteString(strconv.FormatInt(*n.Article, 10))
+		p += "/" + strconv.FormatInt(*n.Article, 10)
 	}
-	writeFragment(&b, n.u)
-	return b.String()
-}
-
-func writeFragment(b *strings.Builder, u *schemes.URL) {
-	if u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*u.Fragment)
-	}
+	return p
 }
 
 // Fields is the JSON object printed by `urlget parse`:

@@ -22,8 +22,12 @@ func TestParseNNTP(t *testing.T) {
 		eff    int // effective port
 	}{
 		// RFC 1738 §3.7's form, with and without port and article number.
-		{"nntp://news.example:119/comp.infosystems.www.misc/1234", "nntp://news.example:119/comp.infosystems.www.misc/1234",
+		{"nntp://news.example:119/comp.infosystems.www.misc/1234", "nntp://news.example/comp.infosystems.www.misc/1234",
 			`{"group":"comp.infosystems.www.misc","article":1234}`, "news.example", 119},
+		{"nntps://news.example:563/local.test", "nntps://news.example/local.test",
+			`{"group":"local.test","article":null}`, "news.example", 563},
+		{"nntps://news.example:119/local.test", "nntps://news.example:119/local.test",
+			`{"group":"local.test","article":null}`, "news.example", 119},
 		{"nntp://news.example/comp.infosystems.www.misc", "nntp://news.example/comp.infosystems.www.misc",
 			`{"group":"comp.infosystems.www.misc","article":null}`, "news.example", 119},
 		{"<URL:nntp://127.0.0.1:1119/local.test/1>", "nntp://127.0.0.1:1119/local.test/1",

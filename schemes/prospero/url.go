@@ -125,12 +125,16 @@ func (p *URL) Field(name string) (string, bool) {
 // Generic returns the scheme-independent parts (host and port).
 func (p *URL) Generic() *schemes.URL { return p.u }
 
-// String formats the URL from its typed fields: ";" escaped in the
-// hsoname, ";" and "=" in field names and values.
-func (p *URL) String() string {
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields, each re-escaped from its decoded value: ";" escaped in
+// the hsoname, ";" and "=" in field names and values, nothing else but
+// what must be (§3.11 reserves nothing more, so "%2F" and "/" give one
+// hsoname).
+func (p *URL) String() string { return schemes.FormatLocator(p.u, false, p.path()) }
+
+// path is the canonical "/hsoname;field=value...".
+func (p *URL) path() string {
 	var b strings.Builder
-	b.WriteString("prospero:")
-	b.WriteString(p.u.AuthorityString(false))
 	b.WriteByte('/')
 	b.WriteString(schemes.Escape(p.HSOName, hsonameReserved))
 	for _, f := range p.FieldList {
@@ -138,10 +142,6 @@ func (p *URL) String() string {
 		b.WriteString(schemes.Escape(f.Name, fieldReserved))
 		b.WriteByte('=')
 		b.WriteString(schemes.Escape(f.Value, fieldReserved))
-	}
-	if p.u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*p.u.Fragment)
 	}
 	return b.String()
 }

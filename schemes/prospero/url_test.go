@@ -26,7 +26,7 @@ func TestParse(t *testing.T) {
 		// prospero://<host>:<port>/<hsoname>;<field>=<value>.
 		{"<URL:prospero://host.dom//pros/name>", "prospero://host.dom//pros/name",
 			`{"hsoname":"/pros/name","fields":{}}`, "host.dom", 1525},
-		{"prospero://host.dom:1525/pros/name;OBJECT-VERSION=3", "prospero://host.dom:1525/pros/name;OBJECT-VERSION=3",
+		{"prospero://host.dom:1525/pros/name;OBJECT-VERSION=3", "prospero://host.dom/pros/name;OBJECT-VERSION=3",
 			`{"hsoname":"pros/name","fields":{"OBJECT-VERSION":"3"}}`, "host.dom", 1525},
 		// prospero-notes §7/§10: links rendered as prospero://host[:port]/<hsoname>.
 		{"prospero://127.0.0.1:11525//var/spool/prospero/pfs/ftp/pub", "prospero://127.0.0.1:11525//var/spool/prospero/pfs/ftp/pub",
@@ -49,7 +49,8 @@ func TestParse(t *testing.T) {
 		// CR LF stay in the value; the handler refuses them.
 		{"prospero://h/a%0D%0Ab", "prospero://h/a%0D%0Ab", `{"hsoname":"a\r\nb","fields":{}}`, "h", 1525},
 		{"PROSPERO://H.Dom//x#frag", "prospero://h.dom//x#frag", `{"hsoname":"/x","fields":{}}`, "h.dom", 1525},
-		{"prospero://[::1]:1525///", "prospero://[::1]:1525///", `{"hsoname":"//","fields":{}}`, "::1", 1525},
+		{"prospero://[::1]:1525///", "prospero://[::1]///", `{"hsoname":"//","fields":{}}`, "::1", 1525},
+		{"prospero://h/x#%7e%41", "prospero://h/x#%7EA", `{"hsoname":"x","fields":{}}`, "h", 1525},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {

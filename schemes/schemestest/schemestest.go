@@ -46,13 +46,16 @@ func Parse[L schemes.Locator](t testing.TB, raw string, parse func(*schemes.URL)
 // Same reports whether a and b designate the same thing: equal Fields()
 // (the typed, decoded values) and equal generic parts other than Path and
 // Opaque. Those two are left out because they are kept escaped as written,
-// and String may write a different but equivalent escaping. Authority is
-// compared because news:x and news://h/x differ only there.
+// and String may write a different but equivalent escaping; for the same
+// reason fragments are compared in canonical form. Authority is compared
+// because news:x and news://h/x differ only there; ports are compared with
+// the default applied, since the canonical form leaves a default port out.
 func Same(a, b schemes.Locator) bool {
 	ga, gb := a.Generic(), b.Generic()
 	return reflect.DeepEqual(a.Fields(), b.Fields()) && ga.Scheme == gb.Scheme && ga.Authority == gb.Authority &&
 		reflect.DeepEqual(ga.User, gb.User) && reflect.DeepEqual(ga.Password, gb.Password) &&
-		ga.Host == gb.Host && ga.Port == gb.Port && reflect.DeepEqual(ga.Fragment, gb.Fragment)
+		ga.Host == gb.Host && ga.EffectivePort() == gb.EffectivePort() &&
+		reflect.DeepEqual(ga.CanonicalFragment(), gb.CanonicalFragment())
 }
 
 // RoundTrip checks the Locator contract on loc: its String() parses (with

@@ -56,7 +56,7 @@ func TestSessionReset(t *testing.T) {
 	defer pw.Close()
 	go pw.Write([]byte("x\n"))
 	h := &Handler{Stdin: pr, Stdout: io.Discard, Stderr: io.Discard}
-	raw := "telnet://127.0.0.1:" + itoa(port)
+	raw := "telnet://127.0.0.1:" + itoa(port) + "/"
 	_, err := h.Fetch(context.Background(), request(t, raw))
 	if err := wait(); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,6 @@ package telnet
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -60,27 +59,14 @@ func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
 // Generic returns the scheme-independent parts (user, password, host, port).
 func (t *URL) Generic() *schemes.URL { return t.u }
 
-// String formats the URL, keeping the final "/" if it was written. It
-// includes the password.
-func (t *URL) String() string { return t.format(false) }
+// String formats the URL in canonical form (schemes.FormatLocator), with
+// the final "/" always written: RFC 1738 §3.8 says it "may be omitted",
+// so telnet://h and telnet://h/ are the same login. It includes the
+// password.
+func (t *URL) String() string { return schemes.FormatLocator(t.u, false, "/") }
 
 // Redacted is String with the password written as "****".
-func (t *URL) Redacted() string { return t.format(true) }
-
-func (t *URL) format(redact bool) string {
-	var b strings.Builder
-	b.WriteString(t.u.Scheme)
-	b.WriteByte(':')
-	b.WriteString(t.u.AuthorityString(redact))
-	if t.u.HasPath {
-		b.WriteByte('/')
-	}
-	if t.u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*t.u.Fragment)
-	}
-	return b.String()
-}
+func (t *URL) Redacted() string { return schemes.FormatLocator(t.u, true, "/") }
 
 // Fields is the JSON object printed by `urlget parse`: always {}, because a
 // telnet URL has no parts beyond the generic user, password, host and port.

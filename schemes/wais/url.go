@@ -37,7 +37,11 @@ type URL struct {
 	// decoding merges a "%3B" inside a value with the ";" between records.
 	WPath *string
 
-	rawWPath string // WPath as written, escaped; see EscapedWPath
+	// rawWPath is WPath escaped as written, brought to the generic
+	// canonical level (NormalizeEscapes with IsUnreserved: no reserved
+	// character decoded, so the ";" and "=" of DocID records stay told
+	// from escaped ones); see EscapedWPath.
+	rawWPath string
 
 	u *schemes.URL
 }
@@ -83,7 +87,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 			return nil, syntaxError(u, "wpath", "missing wpath "+forms)
 		}
 		t, p := unescape(wtype), unescape(wpath)
-		w.WType, w.WPath, w.rawWPath = &t, &p, wpath
+		w.WType, w.WPath, w.rawWPath = &t, &p, schemes.NormalizeEscapes(wpath, schemes.IsUnreserved)
 	}
 	return w, nil
 }
@@ -101,7 +105,8 @@ func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
 // Generic returns the scheme-independent parts (host, port).
 func (w *URL) Generic() *schemes.URL { return w.u }
 
-// EscapedWPath is the document id as written in the URL, still escaped,
+// EscapedWPath is the document id as written in the URL, still escaped
+// (in canonical form: only escapes of unreserved characters decoded),
 // for splitting into DocID records ("1=...;2=...;") before decoding each
 // value. It is "" when WPath is nil; if WPath was changed after Parse, it
 // is WPath escaped afresh.
@@ -115,19 +120,19 @@ func (w *URL) EscapedWPath() string {
 	return schemes.Escape(*w.WPath, "")
 }
 
-// String formats the URL from its typed fields: "/" and "?" are escaped in
-// the database and wtype, "/", "?" and "+" in the search, whose spaces
-// are written "+"; the wpath is kept as written.
-func (w *URL) String() string { return w.format(false) }
+// String formats the URL in canonical form (schemes.FormatLocator) from
+// its typed fields: "/" and "?" are escaped in the database and wtype,
+// "/", "?" and "+" in the search, whose spaces are written "+" (so "+"
+// and "%20" are one search); the wpath is written as EscapedWPath gives
+// it.
+func (w *URL) String() string { return schemes.FormatLocator(w.u, false, w.path()) }
 
 // Redacted is String; wais URLs carry no password, but Locator wants it.
-func (w *URL) Redacted() string { return w.format(true) }
+func (w *URL) Redacted() string { return w.String() }
 
-func (w *URL) format(redact bool) string {
+// path is the canonical "/database[?search|/wtype/wpath]".
+func (w *URL) path() string {
 	var b strings.Builder
-	b.WriteString(w.u.Scheme)
-	b.WriteByte(':')
-	b.WriteString(w.u.AuthorityString(redact))
 	b.WriteByte('/')
 	b.WriteString(schemes.Escape(w.Database, "/?"))
 	switch {
@@ -142,10 +147,6 @@ func (w *URL) format(redact bool) string {
 		}
 		b.WriteByte('/')
 		b.WriteString(w.EscapedWPath())
-	}
-	if w.u.Fragment != nil {
-		b.WriteByte('#')
-		b.WriteString(*w.u.Fragment)
 	}
 	return b.String()
 }
