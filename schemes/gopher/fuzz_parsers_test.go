@@ -2,6 +2,7 @@ package gopher
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -116,13 +117,14 @@ func FuzzTextReader(f *testing.F) {
 }
 
 // FuzzRequestLine: whatever the URL, a request line either is refused or
-// is one line — TAB-separated fields, one CRLF at the end — except for a
-// form submission, whose data block follows its first line.
+// is one line — TAB-separated fields, one CRLF at the end, no NUL — except
+// for a form submission, whose data block follows its first line.
 func FuzzRequestLine(f *testing.F) {
 	for _, s := range []string{
 		"gopher://h/", "gopher://h/0/a%09%09+", "gopher://h/7/s%09w%09!+ABSTRACT%20+SMELL",
 		"gopher://h/0/form.txt%09%09+%091%0D%0A+-1%0D%0AAlice%0D%0A.%0D%0A", "gopher://h/0a%0D%0Ab",
-		"gopher://h/0a%09%09+%091%0D%0A+x%0D%0A", "gopher://h/1%09%09$",
+		"gopher://h/0a%09%09+%091%0D%0A+x%0D%0A", "gopher://h/1%09%09$", "gopher://h/0a%00b",
+		"gopher://h/0/form.txt%09%09+%091%0D%0A+-1%0D%0AA%00%0D%0A.%0D%0A",
 	} {
 		f.Add(s)
 	}
@@ -142,8 +144,8 @@ func FuzzRequestLine(f *testing.F) {
 			}
 			return
 		}
-		if !strings.HasSuffix(line, "\r\n") {
-			t.Fatalf("%q does not end in CRLF", line)
+		if !strings.HasSuffix(line, "\r\n") || strings.ContainsRune(line, 0) {
+			t.Fatalf("%q does not end in CRLF, or holds a NUL", line)
 		}
 		first, rest, _ := strings.Cut(line, "\r\n")
 		if strings.ContainsAny(first, "\r\n") || strings.Count(first, "\t") > 3 {
@@ -151,6 +153,42 @@ func FuzzRequestLine(f *testing.F) {
 		}
 		if rest != "" && (g.Plus == nil || !isSubmission(*g.Plus)) {
 			t.Fatalf("%q: more than one line without a submission", line)
+		}
+	})
+}
+
+// FuzzDotReader: a `+-1` body reads, unstuffed, up to its first "." line
+// and ends there; a body without one fails with errNoDot after what came
+// — never taken for a whole document. A small buffer splits long lines.
+func FuzzDotReader(f *testing.F) {
+	for _, s := range []string{"line\r\n..dot\r\n.\r\nafter", "line\r\n", "line\r\npart", ".\n", "", "a.\r\n.x\r\n", "0123456789abcdefghij\r\n.\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var want strings.Builder
+		terminated := false
+		for rest := in; rest != ""; {
+			line, tail, ok := strings.Cut(rest, "\n")
+			if ok {
+				line += "\n"
+			}
+			if line == ".\r\n" || line == ".\n" {
+				terminated = true
+				break
+			}
+			if strings.HasPrefix(line, "..") {
+				line = line[1:]
+			}
+			want.WriteString(line)
+			rest = tail
+		}
+		d := &dotReader{lr: bufio.NewReaderSize(strings.NewReader(in), 16), unstuff: true}
+		got, err := io.ReadAll(d)
+		if terminated && err != nil || !terminated && !errors.Is(err, errNoDot) {
+			t.Fatalf("%q: err %v (terminated %v)", in, err, terminated)
+		}
+		if string(got) != want.String() {
+			t.Fatalf("%q: read %q, want %q", in, got, want.String())
 		}
 	})
 }

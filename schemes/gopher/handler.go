@@ -3,6 +3,7 @@ package gopher
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -229,7 +230,7 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 		c.Close()
 		return nil, h.wrap(g, "send", err)
 	}
-	x := &exchanged{c: c, br: bufio.NewReaderSize(c, 64<<10), tr: tr}
+	x := &exchanged{c: c, br: bufio.NewReaderSize(&stickyReader{r: c}, 64<<10), tr: tr}
 	if wantPlus {
 		x.hdr, x.plus = peekHeader(x.br)
 		if x.plus {
@@ -237,8 +238,15 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 		} else {
 			tr.Info("no Gopher+ header: the server answered in plain Gopher")
 		}
-	} else {
-		x.br.Peek(1) // the first byte is within the timeout
+	}
+	// The first byte is within the timeout (after a Gopher+ header, the
+	// body may be empty on a connection kept open). A server that sends
+	// nothing fails here, once: an idle timeout, not an empty document.
+	if !x.plus {
+		if _, err := x.br.Peek(1); err != nil && !errors.Is(err, io.EOF) {
+			c.Close()
+			return nil, h.wrap(g, "retrieve", err)
+		}
 	}
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Time{})
@@ -255,6 +263,24 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 		return nil, h.plusError(g, eb)
 	}
 	return x, nil
+}
+
+// stickyReader returns the first error of r for every Read after it.
+// bufio.Reader hands a read error to one caller only, and its Peek
+// swallows it: without this, an idle timeout met by a Peek would let the
+// next Read wait out another one (three for one silent server).
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.r.Read(p)
+	s.err = err
+	return n, err
 }
 
 // moved is the error of a Gopher+ "3 item moved" reply that names the new
@@ -475,29 +501,32 @@ func (b *bodyCloser) Read(p []byte) (int, error) {
 	// until then buffered data, even the server's close, would still be
 	// delivered as if the fetch had not been canceled.
 	if err := b.ctx.Err(); err != nil {
-		e := schemes.IOError(b.g.u.Scheme, "read", err).(*schemes.Error) // canceled, or timed out
-		e.URL = b.g.Redacted()
-		return 0, e
+		return 0, b.g.ioError("read", err) // canceled, or timed out
 	}
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF {
-		return n, schemes.IOError(b.g.u.Scheme, "read", err)
+		return n, b.g.ioError("read", err)
 	}
 	return n, err
 }
 
 func (b *bodyCloser) Close() error { return b.c.Close() }
 
-// wrap turns an I/O error into a *schemes.Error naming the URL.
+// wrap turns an I/O error into a *schemes.Error naming the URL; one of
+// no known kind is the server's doing, a protocol error.
 func (h *Handler) wrap(g *URL, phase string, err error) error {
+	err = g.ioError(phase, err)
+	if se, ok := err.(*schemes.Error); ok && se.Kind == schemes.KindOther && se.Msg == "" {
+		se.Kind = schemes.KindProtocol
+	}
+	return err
+}
+
+// ioError is schemes.IOError naming the URL.
+func (g *URL) ioError(phase string, err error) error {
 	err = schemes.IOError(g.u.Scheme, phase, err)
-	if se, ok := err.(*schemes.Error); ok {
-		if se.URL == "" {
-			se.URL = g.Redacted()
-		}
-		if se.Kind == schemes.KindOther && se.Msg == "" {
-			se.Kind = schemes.KindProtocol
-		}
+	if se, ok := err.(*schemes.Error); ok && se.URL == "" {
+		se.URL = g.Redacted()
 	}
 	return err
 }

@@ -308,7 +308,12 @@ func TestErrorReplies(t *testing.T) {
 		{"plus error 2", "/0/busy%09%09+", "--1\r\n2 admin <a@b>\r\nbusy\r\n.\r\n", schemes.KindBusy, 2, "busy"},
 		{"plus error 3 without a place", "/0/old%09%09+", "--1\r\n3 admin <a@b>\r\nmoved away\r\n.\r\n", schemes.KindNotFound, 3, "moved away"},
 		{"plus error sized", "/0/x%09%09+", "-6\r\n1 a\r\nx", schemes.KindNotFound, 1, ""},
-		{"short +N", "/9/x%09%09+", "+10\r\nabc", schemes.KindConnect, 0, "closed"},
+		{"short +N", "/9/x%09%09+", "+10\r\nabc", schemes.KindConnect, 0, "7 bytes missing"},
+		{"+-1 cut before its dot line", "/9/x%09%09+", "+-1\r\nline\r\n", schemes.KindConnect, 0, `ended before its "." line`},
+		{"+-1 cut in a line", "/9/x%09%09+", "+-1\r\nline\r\npart", schemes.KindConnect, 0, `ended before its "." line`},
+		{"+-1 text cut", "/0/x%09%09+", "+-1\r\nline\r\n", schemes.KindConnect, 0, `ended before its "." line`},
+		{"+-1 menu cut", "/1/d%09%09+", "+-1\r\n0a\t/a\th\t70\t+\r\n", schemes.KindConnect, 0, `ended before its "." line`},
+		{"+-1 attributes cut", "/1/d%09%09$", "+-1\r\n+INFO: 0a\t/a\th\t70\t+\r\n", schemes.KindConnect, 0, `ended before its "." line`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,7 +338,11 @@ func TestSafetyAndUsage(t *testing.T) {
 		"/7/s%09a%0Db":          schemes.KindSafety,
 		"/0/a%09%09+%0D%0Ax":    schemes.KindSafety,
 		"/0/a%09%09+%091%0D%0A": schemes.KindSafety, // data flag without a data block header
-		"/7/search":             schemes.KindUsage,
+		"/0/a%00b":              schemes.KindSafety,
+		"/7/s%09a%00b":          schemes.KindSafety,
+		"/0/a%09%09+%00":        schemes.KindSafety,
+		"/0/a%09%09+%091%0D%0A+-1%0D%0Ax%00y%0D%0A.%0D%0A": schemes.KindSafety, // NUL in a form's data block
+		"/7/search": schemes.KindUsage,
 	} {
 		_, err := fetch(t, &Handler{}, s.url(raw))
 		if k := schemes.KindOf(err); k != kind {
@@ -342,6 +351,9 @@ func TestSafetyAndUsage(t *testing.T) {
 		var se *schemes.Error
 		if errors.As(err, &se) && se.URL == "" {
 			t.Errorf("%s: error without URL: %v", raw, err)
+		}
+		if strings.Contains(raw, "%00") && !strings.Contains(err.Error(), "decoded NUL") {
+			t.Errorf("%s: %v, want it to name the NUL", raw, err)
 		}
 	}
 	if n := len(s.requests()); n != 0 {
@@ -598,29 +610,31 @@ func TestLongLinesAreCut(t *testing.T) {
 }
 
 // TestShortPlusReplyOnOpenConnection: a `+N` reply from a server that
-// keeps the connection open is complete after N bytes; nothing waits for
-// more than the header line.
+// keeps the connection open is complete after N bytes, an empty one too;
+// nothing waits for more than the header line.
 func TestShortPlusReplyOnOpenConnection(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		c, err := ln.Accept()
+	for _, tt := range []struct{ reply, body string }{{"+2\r\nhi", "hi"}, {"+0\r\n", ""}} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return
+			t.Fatal(err)
 		}
-		defer c.Close()
-		bufio.NewReader(c).ReadString('\n')
-		io.WriteString(c, "+2\r\nhi")
-		<-done // keep it open until the test ends
-	}()
-	r, err := fetch(t, &Handler{}, "gopher://"+ln.Addr().String()+"/9x%09%09+")
-	if err != nil || r.body != "hi" {
-		t.Errorf("%q %v", r.body, err)
+		defer ln.Close()
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			bufio.NewReader(c).ReadString('\n')
+			io.WriteString(c, tt.reply)
+			<-done // keep it open until the test ends
+		}()
+		r, err := fetch(t, &Handler{}, "gopher://"+ln.Addr().String()+"/9x%09%09+")
+		if err != nil || r.body != tt.body {
+			t.Errorf("%q: %q %v", tt.reply, r.body, err)
+		}
 	}
 }
 

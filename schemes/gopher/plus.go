@@ -85,10 +85,18 @@ func bodyReader(br *bufio.Reader, h Header) io.Reader {
 	return br
 }
 
-// errShort is returned when a `+N` body ends before N bytes.
-var errShort = errors.New("connection closed before the length the Gopher+ header announced")
+// cutReply is the error of a Gopher+ body that ends before its header
+// said it would: a `+N` body short of N bytes, a `+-1` body without its
+// "." line. It unwraps to io.ErrUnexpectedEOF, so schemes.IOError makes
+// it a transfer cut short (KindConnect, exit 5, retryable): what arrived
+// is never taken for the whole document.
+type cutReply struct{ want string }
 
-// exactReader reads exactly n bytes, failing if the stream ends sooner.
+func (c cutReply) Error() string { return "the Gopher+ reply ended before " + c.want }
+func (cutReply) Unwrap() error   { return io.ErrUnexpectedEOF }
+
+// exactReader reads exactly n bytes, failing with cutReply if the stream
+// ends sooner.
 type exactReader struct {
 	r io.Reader
 	n int64
@@ -105,25 +113,28 @@ func (e *exactReader) Read(p []byte) (int, error) {
 	e.n -= int64(n)
 	if errors.Is(err, io.EOF) {
 		if e.n > 0 {
-			return n, io.ErrUnexpectedEOF
+			return n, cutReply{fmt.Sprintf("the length its header announced (%d bytes missing)", e.n)}
 		}
 		err = nil
 	}
 	return n, err
 }
 
-// dotReader reads a dot-terminated block (RFC 1436): it stops at a line
-// that is exactly ".", and with unstuff drops the first "." of a line that
-// starts with "..". Line ends pass unchanged. A stream that ends without
-// the "." line is returned as is, and Terminated stays false.
+// errNoDot is the error of a `+-1` body that ends without its "." line:
+// the connection was cut, the document is not whole.
+var errNoDot = cutReply{`its "." line (a +-1 reply is dot-terminated)`}
+
+// dotReader reads a dot-terminated block (RFC 1436, a Gopher+ `+-1`
+// body): it stops at a line that is exactly ".", and with unstuff drops
+// the first "." of a line that starts with "..". Line ends pass unchanged.
+// A stream that ends without the "." line fails with errNoDot.
 type dotReader struct {
-	lr         *bufio.Reader
-	unstuff    bool
-	buf        []byte // the rest of the current line
-	atStart    bool   // the next byte starts a line
-	started    bool
-	done       bool
-	Terminated bool
+	lr      *bufio.Reader
+	unstuff bool
+	buf     []byte // the rest of the current line
+	atStart bool   // the next byte starts a line
+	started bool
+	err     error // io.EOF after the "." line, else what ended the block
 }
 
 func (d *dotReader) Read(p []byte) (int, error) {
@@ -131,32 +142,28 @@ func (d *dotReader) Read(p []byte) (int, error) {
 		d.started, d.atStart = true, true
 	}
 	for len(d.buf) == 0 {
-		if d.done {
-			return 0, io.EOF
+		if d.err != nil {
+			return 0, d.err
 		}
 		line, err := d.lr.ReadSlice('\n')
-		if len(line) == 0 && err != nil {
-			d.done = true
-			if errors.Is(err, io.EOF) {
-				return 0, io.EOF
-			}
-			return 0, err
+		switch {
+		case errors.Is(err, io.EOF):
+			err = errNoDot // whatever came last, the "." line did not
+		case errors.Is(err, bufio.ErrBufferFull):
+			err = nil // a long line: its rest follows
 		}
-		if d.atStart && (string(line) == ".\r\n" || string(line) == ".\n") {
-			d.done, d.Terminated = true, true
+		if d.atStart && err == nil && (string(line) == ".\r\n" || string(line) == ".\n") {
+			d.err = io.EOF
 			return 0, io.EOF
 		}
-		if d.atStart && d.unstuff && len(line) >= 2 && line[0] == '.' && line[1] == '.' {
-			line = line[1:]
-		}
-		d.buf = append(d.buf[:0], line...)
-		d.atStart = line[len(line)-1] == '\n'
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			if !errors.Is(err, io.EOF) {
-				return 0, err
+		if len(line) > 0 {
+			if d.atStart && d.unstuff && len(line) >= 2 && line[0] == '.' && line[1] == '.' {
+				line = line[1:]
 			}
-			d.done = true
+			d.buf = append(d.buf[:0], line...)
+			d.atStart = line[len(line)-1] == '\n'
 		}
+		d.err = err // returned once what arrived before it is read
 	}
 	n := copy(p, d.buf)
 	d.buf = d.buf[n:]

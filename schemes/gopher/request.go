@@ -9,8 +9,10 @@ import (
 )
 
 // fieldBreakers may not appear in a selector or search: a TAB would start
-// the next field and a CR or LF would end the request line early.
-const fieldBreakers = "\r\n\t"
+// the next field, a CR or LF would end the request line early, and a NUL
+// ends it for a server written in C, which then acts on a selector other
+// than the one the URL shows (RFC 1738 §6, transport.LineBreakers).
+const fieldBreakers = "\r\n\t\x00"
 
 // FileName is the item's local name, for `urlget -O` (see nameOf): the
 // selector "/text/lf.txt" names "lf.txt". It is "" for a top menu or a
@@ -31,9 +33,10 @@ func isText(t byte) bool { return t == '0' }
 // RFC 1738's own §3.4.9 example has no empty field. A Gopher+ string that
 // already ends in CRLF (a filled form) is sent as written.
 //
-// A TAB, CR or LF decoded from the selector or search is refused with a
-// KindSafety error; in the Gopher+ string they are allowed only in the
-// shape of a form submission (`+ TAB 1 CRLF` and its data block).
+// A TAB, CR, LF or NUL decoded from the selector or search is refused
+// with a KindSafety error; in the Gopher+ string a NUL is refused
+// anywhere, and TAB, CR and LF are allowed only in the shape of a form
+// submission (`+ TAB 1 CRLF` and its data block).
 func RequestLine(g *URL, search, plus *string) (string, error) {
 	scheme := g.u.Scheme
 	if err := guard(g, transport.CheckChars(scheme, "selector", g.Selector, fieldBreakers)); err != nil {
@@ -51,9 +54,7 @@ func RequestLine(g *URL, search, plus *string) (string, error) {
 		}
 	}
 	if plus != nil {
-		if strings.ContainsAny(*plus, fieldBreakers) && !isSubmission(*plus) {
-			err := transport.CheckChars(scheme, "gopher+ string", *plus, fieldBreakers)
-			err.(*schemes.Error).Msg += " (only a form submission, `+ TAB 1 CRLF` and its data block, may hold TAB, CR or LF)"
+		if err := checkPlus(scheme, *plus); err != nil {
 			return "", guard(g, err)
 		}
 		b.WriteByte('\t')
@@ -63,6 +64,22 @@ func RequestLine(g *URL, search, plus *string) (string, error) {
 		b.WriteString("\r\n")
 	}
 	return b.String(), nil
+}
+
+// checkPlus refuses a Gopher+ string holding a NUL (even in a form's data
+// block: form answers are text), or a TAB, CR or LF outside the shape of a
+// form submission (isSubmission).
+func checkPlus(scheme, plus string) error {
+	const part = "gopher+ string"
+	if err := transport.CheckChars(scheme, part, plus, "\x00"); err != nil {
+		return err
+	}
+	if !strings.ContainsAny(plus, fieldBreakers) || isSubmission(plus) {
+		return nil
+	}
+	err := transport.CheckChars(scheme, part, plus, fieldBreakers)
+	err.(*schemes.Error).Msg += " (only a form submission, `+ TAB 1 CRLF` and its data block, may hold TAB, CR or LF)"
+	return err
 }
 
 // isSubmission says whether a Gopher+ string holding TAB, CR or LF is a

@@ -394,53 +394,9 @@ func TestExplain(t *testing.T) {
 // TestSendToOldServer talks to a server that knows only RFC 821: EHLO
 // is refused, HELO works, nothing is offered.
 func TestSendToOldServer(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	got := make(chan string, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			got <- err.Error()
-			return
-		}
-		defer c.Close()
-		c.SetDeadline(time.Now().Add(10 * time.Second))
-		var log []string
-		io.WriteString(c, "220 old.test SMTP\r\n")
-		r := textprotoReader(c)
-		for {
-			line, err := r.ReadLine()
-			if err != nil {
-				break
-			}
-			log = append(log, line)
-			switch {
-			case strings.HasPrefix(line, "EHLO"):
-				io.WriteString(c, "500 what?\r\n")
-			case line == "DATA":
-				io.WriteString(c, "354 go\r\n")
-				for {
-					l, err := r.ReadLine()
-					if err != nil || l == "." {
-						break
-					}
-				}
-				io.WriteString(c, "250 ok\r\n")
-			case line == "QUIT":
-				io.WriteString(c, "221 bye\r\n")
-				got <- strings.Join(log, "|")
-				return
-			default:
-				io.WriteString(c, "250 ok\r\n")
-			}
-		}
-		got <- strings.Join(log, "|")
-	}()
+	addr, got := rawSMTP(t, "220 old.test SMTP\r\n", map[string]string{"EHLO": "500 what?\r\n"})
 	h := testHandler("")
-	h.DryRun, h.Server = false, ln.Addr().String()
+	h.DryRun, h.Server = false, addr
 	if _, err := h.Fetch(context.Background(), request(t, "mailto:joe@example.com?body=x")); err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}

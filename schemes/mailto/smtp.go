@@ -54,7 +54,7 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 	defer stop()
 
 	tc := &traceConn{Conn: raw, tr: tr}
-	text := textproto.NewConn(tc)
+	text := textproto.NewConn(bounded(tc))
 	if _, _, err := text.ReadResponse(220); err != nil {
 		return fail("greeting", err)
 	}
@@ -95,7 +95,7 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 	default:
 		tr.Info("the server does not offer STARTTLS: sending in clear")
 	}
-	c := smtp.NewClient(&greetConn{Conn: conn, greeting: []byte("220 urlget: session continues\r\n")})
+	c := smtp.NewClient(&greetConn{Conn: bounded(conn), greeting: []byte("220 urlget: session continues\r\n")})
 	defer c.Close()
 	if err := c.Hello(local); err != nil {
 		return fail("ehlo", err)
@@ -226,8 +226,16 @@ func smtpError(m *URL, phase string, err error) error {
 	e := &schemes.Error{Scheme: "mailto", Phase: phase, Kind: schemes.KindProtocol, URL: m.Redacted(), Err: err}
 	var serr *smtp.SMTPError
 	var terr *textproto.Error
+	var long *longReply
 	code := 0
 	switch {
+	case errors.As(err, &long):
+		what := "the reply to " + strings.ToUpper(phase)
+		if phase == "greeting" {
+			what = "the greeting"
+		}
+		e.Msg, e.Err = fmt.Sprintf("%s is %v", what, long), nil
+		return e
 	case errors.As(err, &serr):
 		code = serr.Code
 	case errors.As(err, &terr):
