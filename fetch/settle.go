@@ -3,7 +3,6 @@ package fetch
 import (
 	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -178,28 +177,30 @@ func (t *target) close() {
 // kept adds to err how to continue the partial copy name holds, keeping
 // its *schemes.Error with its kind and fields.
 func kept(err error, name string) error {
-	note := fmt.Sprintf("; the partial copy is kept in %s: continue with -C -", name)
 	var se *schemes.Error
 	if !errors.As(err, &se) {
-		return fmt.Errorf("%w%s", err, note)
+		return &PartialKept{Path: name, Err: err}
 	}
 	e := *se
-	switch {
-	case e.Err != nil:
-		e.Err = &noted{err: e.Err, note: note}
-	case e.Msg == "":
-		e.Msg = e.Kind.String() + note
-	default:
-		e.Msg += note
-	}
+	e.Err = &PartialKept{Path: name, Err: e.Err}
 	return &e
 }
 
-// noted is an error with a note after its text.
-type noted struct {
-	err  error
-	note string
+// PartialKept is in the chain of a Download error after which the data
+// that arrived was kept: Path names the file that holds it (NAME.part,
+// or the NAME being continued). Its text ends with how to continue.
+type PartialKept struct {
+	Path string
+	Err  error // the cause, if any
 }
 
-func (n *noted) Error() string { return n.err.Error() + n.note }
-func (n *noted) Unwrap() error { return n.err }
+func (p *PartialKept) Error() string {
+	note := "the partial copy is kept in " + p.Path + ": continue with -C -"
+	if p.Err == nil {
+		return note
+	}
+	return p.Err.Error() + "; " + note
+}
+
+// Unwrap returns the cause.
+func (p *PartialKept) Unwrap() error { return p.Err }

@@ -427,8 +427,9 @@ func TestDownloadInterruptedKeepsPart(t *testing.T) {
 			h := &fakeHandler{data: map[string]string{"x": data}}
 			tc.set(h, cancel)
 			_, err := newClient(h).Download(ctx, "t:x", dest, DownloadOptions{})
-			suffix := "; the partial copy is kept in " + dest + PartSuffix + ": continue with -C -"
-			if schemes.KindOf(err) != tc.kind || !strings.HasSuffix(err.Error(), suffix) {
+			suffix := "the partial copy is kept in " + dest + PartSuffix + ": continue with -C -"
+			var pk *PartialKept
+			if schemes.KindOf(err) != tc.kind || !strings.HasSuffix(err.Error(), suffix) || !errors.As(err, &pk) || pk.Path != dest+PartSuffix {
 				t.Fatalf("err = %v, want %v ending %q", err, tc.kind, suffix)
 			}
 			if b, _ := os.ReadFile(dest + PartSuffix); string(b) != data[:7] {

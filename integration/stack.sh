@@ -60,6 +60,9 @@ prepare() {
 	go run ./integration/cmd/mkfixtures -o "$run/fixtures"
 	# The gopherplus service runs this binary on the base image (no build).
 	CGO_ENABLED=0 go build -o "$run/bin/gopherplusd" ./integration/cmd/gopherplusd
+	# So does toxiproxy's server, a module of its own (its dependencies stay
+	# out of urlget's go.mod).
+	(cd integration/cmd/toxiproxyd && CGO_ENABLED=0 go build -o "$root/$run/bin/toxiproxyd" .)
 }
 
 secs() { date +%s.%N; }

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -85,6 +86,9 @@ func explainMaxTime(ctx context.Context, err error) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
 		e.Scheme, e.Phase, e.URL = se.Scheme, se.Phase, se.URL
+	}
+	if pk := (*fetch.PartialKept)(nil); errors.As(err, &pk) {
+		e.Err = &fetch.PartialKept{Path: pk.Path, Err: mt} // still say how to continue
 	}
 	return e
 }

@@ -175,4 +175,7 @@ var Checks = []Check{
 	{Tinyproxy, "tinyproxy", ProxyPort,
 		ReadPrefix("GET http://"+Addr(ProxyPort)+"/ HTTP/1.0\r\n\r\n", "HTTP/1.0 407")},
 	{SMTP, "smtp", SMTPPort, ReadPrefix("", "220")},
+	// toxiproxy's API; its compose health check also wants every proxy
+	// listening (toxiproxyd -probe).
+	{Toxiproxy, "toxiproxy", ToxiproxyAPIPort, ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
 }
