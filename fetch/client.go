@@ -175,6 +175,9 @@ func (c *Client) Get(ctx context.Context, raw string) (*Response, error) {
 type Resume struct {
 	Offset  int64           // bytes already held
 	Partial schemes.Partial // what is known of them, for the resume rule
+	// WantModTime asks for the server's modification time even where it
+	// costs a round trip (FTP MDTM): Download sets it for RemoteTime.
+	WantModTime bool
 }
 
 // GetLocator retrieves an already parsed URL, optionally resuming.
@@ -276,7 +279,7 @@ func (c *Client) scheme(loc schemes.Locator, o op) (schemes.Scheme, error) {
 func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credentials) *schemes.Request {
 	return &schemes.Request{
 		URL: loc, Dialer: c.dialer(), Trace: c.trace(), TLS: c.TLS,
-		Offset: from.Offset, Partial: from.Partial,
+		Offset: from.Offset, Partial: from.Partial, WantModTime: from.WantModTime,
 		Credentials: creds, Prompt: c.Prompt,
 	}
 }

@@ -207,6 +207,11 @@ type Request struct {
 	Offset int64
 	// Partial describes the local data being continued (Offset > 0).
 	Partial Partial
+	// WantModTime says the caller needs Response.ModTime (to give a file
+	// the server's time, -R). A handler that must spend a round trip on
+	// it (FTP MDTM) asks only then, or when resuming; others fill it
+	// whenever the server tells it.
+	WantModTime bool
 	// Credentials supplies a login when the URL has none. The fetch
 	// Client gives handlers only what its credential policy allows for
 	// this URL's scheme, host and port. May be nil.

@@ -117,4 +117,3 @@ func redactURLs(line string) string {
 	}
 	return b.String()
 }
-

@@ -15,10 +15,11 @@ import (
 // falls back to $URLGET_EMAIL and $EMAIL in the handler itself, so library
 // users get the same chain.
 type ftpFlags struct {
-	anonPass  string
-	netrc     bool
-	netrcFile string
-	ssl       bool
+	anonPass      string
+	netrc         bool
+	netrcFile     string
+	ssl           bool
+	ascii, binary bool
 }
 
 func (f *ftpFlags) add(fs *pflag.FlagSet) {
@@ -27,10 +28,21 @@ func (f *ftpFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.netrc, "netrc", false, "ftp: take logins for hosts the URL names no user for from ~/.netrc")
 	fs.StringVar(&f.netrcFile, "netrc-file", "", "ftp: like --netrc, with the netrc `FILE` given")
 	fs.BoolVar(&f.ssl, "ftp-ssl", false, "ftp: AUTH TLS on the control connection and PROT P for data; fail if the server refuses")
+	fs.BoolVar(&f.ascii, "ascii", false, "ftp: fetch files whose URL has no ;type= as text (TYPE A), instead of guessing from the name")
+	fs.BoolVar(&f.binary, "binary", false, "ftp: fetch files whose URL has no ;type= as binary (TYPE I), instead of guessing from the name")
 }
 
 func (f *ftpFlags) apply(cfg *fetch.Config) error {
 	h := &ftp.Handler{AnonPassword: f.anonPass, ExplicitTLS: f.ssl || cfg.RequireTLS}
+	switch {
+	case f.ascii && f.binary:
+		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "ascii",
+			Msg: "--ascii and --binary: give one of them (a URL's ;type=a or ;type=i chooses per file)"}
+	case f.ascii:
+		h.DefaultType = 'a'
+	case f.binary:
+		h.DefaultType = 'i'
+	}
 	switch {
 	case f.netrcFile != "":
 		h.Netrc = f.netrcFile

@@ -31,6 +31,11 @@ type body struct {
 	br      *bufio.Reader // the read buffer over dc, under counter
 	counter countReader
 	want    int64 // bytes the data connection should carry, -1 if unknown
+	// least is the fewest bytes a TYPE A transfer may carry, -1 if
+	// unknown: the file's size the server announced. Its conversion to
+	// CRLF line ends adds bytes on the way and never removes any, so
+	// fewer means the transfer ended short.
+	least int64
 
 	mu   sync.Mutex
 	err  error // sticky: io.EOF after a good end, else the failure
@@ -80,12 +85,17 @@ func (b *body) finish() error {
 		b.c.close()
 		return err
 	}
-	if b.want >= 0 && b.counter.n != b.want {
+	short := b.want >= 0 && b.counter.n != b.want || b.least >= 0 && b.counter.n < b.least
+	if short {
 		b.c.broken = true
 		b.c.close()
+		msg := fmt.Sprintf("truncated transfer: %d bytes received, the server announced %d", b.counter.n, b.want)
+		if b.want < 0 {
+			msg = fmt.Sprintf("truncated transfer: %d bytes received in TYPE A, fewer than the file's %d the server "+
+				"announced", b.counter.n, b.least)
+		}
 		return &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindProtocol, URL: b.loc.Redacted(),
-			Retryable: true, Msg: fmt.Sprintf("truncated transfer: %d bytes received, the server announced %d",
-				b.counter.n, b.want)}
+			Retryable: true, Msg: msg}
 	}
 	b.h.pool.put(b.c)
 	return nil

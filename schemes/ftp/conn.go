@@ -5,8 +5,8 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"io"
 	"net"
-	"net/textproto"
 	"strconv"
 	"strings"
 
@@ -14,12 +14,18 @@ import (
 	"github.com/urlget/urlget/transport"
 )
 
-// maxReplyLines bounds a multi-line reply, so a hostile server cannot make
-// the client buffer without end.
-const maxReplyLines = 1000
+// Bounds on what one reply may hold, so that a hostile server cannot make
+// the client buffer without end: a line (RFC 959 sets none; real replies
+// are well under 1 KiB), the lines of a multi-line reply, and their bytes.
+const (
+	maxReplyLine  = 64 << 10
+	maxReplyLines = 1000
+	maxReplyBytes = 1 << 20
+)
 
 // ctrl is one FTP control connection: a line-oriented state machine of our
-// own on net/textproto rather than jlaffaye/ftp. That library's Login adds
+// own, on a reader that bounds lines (net/textproto's does not), rather
+// than jlaffaye/ftp. That library's Login adds
 // FEAT, TYPE I and OPTS UTF8 ON of its own, it connects to the address in a
 // PASV reply unless a heuristic finds it bogus (we always use the control
 // peer), its List drops lines its parser rejects, it has no raw command
@@ -28,9 +34,9 @@ const maxReplyLines = 1000
 type ctrl struct {
 	nc   net.Conn        // the connection read and written (TLS after AUTH TLS)
 	tc   *transport.Conn // the transport.Conn under nc: context binding, counters
-	r    *textproto.Reader
-	tr   schemes.Trace // this connection's scope, kept while it is pooled
-	host string        // control peer as dialed: data connections go there
+	r    *bufio.Reader   // over nc; lines are read by readLine, bounded
+	tr   schemes.Trace   // this connection's scope, kept while it is pooled
+	host string          // control peer as dialed: data connections go there
 	port int
 
 	key      poolKey
@@ -40,6 +46,17 @@ type ctrl struct {
 	secure   bool        // PROT P in effect: data connections use TLS
 	tlsCfg   *tls.Config // for the control and data connections: one session cache
 	broken   bool        // a protocol or I/O error: never reuse
+	// heard is set by every reply but a 421 read since the connection was
+	// taken for the current request: a pooled connection whose first
+	// command meets a closed socket or a 421 was dropped by the server
+	// while idle, and the request may start again on a new one.
+	heard bool
+	// The state the commands of earlier requests left, so that a request
+	// sends only what changes it (see chdir and setType).
+	at       []string // the CWD arguments sent since the login directory
+	typ      byte     // the TYPE in effect, 'a' or 'i'; 0 when none was sent
+	noSIZE   bool     // SIZE is not a command this server knows
+	count150 tristate // whether the 150 reply's "(N bytes)" is the file's size
 	// secret is the password of the login, hidden in every error built
 	// from the server's text.
 	secret string
@@ -75,9 +92,18 @@ func newCtrl(nc net.Conn, tr schemes.Trace, host string, port int) *ctrl {
 		nc = tc
 	}
 	c := &ctrl{nc: nc, tc: tc, tr: tr, host: host, port: port}
-	c.r = textproto.NewReader(bufio.NewReaderSize(nc, 4096))
+	c.r = bufio.NewReaderSize(nc, 4096)
 	return c
 }
+
+// tristate is a fact about the server learned from its replies.
+type tristate int8
+
+const (
+	unknown tristate = iota
+	yes
+	no
+)
 
 // bind attaches ctx to the control connection for one request.
 func (c *ctrl) bind(ctx context.Context) { c.tc.Bind(ctx) }
@@ -94,15 +120,14 @@ func (c *ctrl) send(line string) error {
 }
 
 // read reads one reply, multi-line ones included (RFC 959 §4.2), and
-// traces every line.
+// traces every line. A reply longer than the bounds above is a protocol
+// error, found before more than maxReplyLine bytes of a line are held.
 func (c *ctrl) read() (reply, error) {
 	var rp reply
-	line, err := c.r.ReadLine()
+	line, err := c.readLine()
 	if err != nil {
-		c.broken = true
 		return rp, err
 	}
-	c.tr.Received(line)
 	rp.Lines = append(rp.Lines, line)
 	code, ok := replyCode(line)
 	if !ok {
@@ -110,26 +135,72 @@ func (c *ctrl) read() (reply, error) {
 		return rp, &schemes.Error{Kind: schemes.KindProtocol, Msg: fmt.Sprintf("malformed reply %q", c.redact(clip(line)))}
 	}
 	rp.Code = code
+	size := len(line)
 	if len(line) > 3 && line[3] == '-' {
 		end := line[:3] + " "
 		for {
-			l, err := c.r.ReadLine()
+			l, err := c.readLine()
 			if err != nil {
-				c.broken = true
 				return rp, err
 			}
-			c.tr.Received(l)
 			rp.Lines = append(rp.Lines, l)
+			// The last line counts too: 1000 lines and a final one are
+			// more than 1000.
+			if size += len(l); len(rp.Lines) > maxReplyLines || size > maxReplyBytes {
+				c.broken = true
+				return rp, &schemes.Error{Kind: schemes.KindProtocol,
+					Msg: fmt.Sprintf("reply longer than %d lines or %d bytes", maxReplyLines, maxReplyBytes)}
+			}
 			if strings.HasPrefix(l, end) || l == line[:3] {
 				break
 			}
-			if len(rp.Lines) > maxReplyLines {
-				c.broken = true
-				return rp, &schemes.Error{Kind: schemes.KindProtocol, Msg: fmt.Sprintf("reply longer than %d lines", maxReplyLines)}
-			}
 		}
 	}
+	if code != 421 {
+		c.heard = true
+	}
 	return rp, nil
+}
+
+// readLine reads one line of a reply without its line end, and traces it.
+// A line without a line end within maxReplyLine bytes is a protocol error:
+// the bytes read so far are dropped, never gathered into a longer line.
+func (c *ctrl) readLine() (string, error) {
+	b, err := c.r.ReadSlice('\n')
+	switch {
+	case err == bufio.ErrBufferFull:
+		// The buffer is smaller than the bound: gather up to it.
+		buf := append([]byte(nil), b...)
+		for err == bufio.ErrBufferFull && len(buf) <= maxReplyLine {
+			b, err = c.r.ReadSlice('\n')
+			buf = append(buf, b...)
+		}
+		if err == bufio.ErrBufferFull || len(buf) > maxReplyLine {
+			c.broken = true
+			c.tr.Received(clip(string(buf)))
+			return "", &schemes.Error{Kind: schemes.KindProtocol,
+				Msg: fmt.Sprintf("reply line too long (more than %d bytes without a line end)", maxReplyLine)}
+		}
+		b = buf
+	case err == io.EOF && len(b) > 0:
+		// The last line before the server closed, without its line end
+		// ("421 bye"): read it as a line; the next read meets the end. A
+		// fragment that is no reply ("2") is a connection cut inside a
+		// line: a broken connection (exit 5, retryable), not a bad reply.
+		if _, ok := replyCode(strings.TrimRight(string(b), "\r\n")); ok {
+			err = nil
+		} else {
+			c.tr.Received(clip(string(b)))
+			err = io.ErrUnexpectedEOF
+		}
+	}
+	if err != nil {
+		c.broken = true
+		return "", err
+	}
+	line := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	c.tr.Received(line)
+	return line, nil
 }
 
 // cmd sends line and reads the reply.

@@ -10,7 +10,8 @@ import (
 
 // replyError maps a server's reply to a command to the one error type.
 // 421 is a busy server (RFC 959: service not available, closing the
-// control connection), which a later try may find free; 530 and friends
+// control connection), which a later try may find free, after the wait
+// its text states, if any (retryAfter); 530 and friends
 // are refusals of the login (exit 4); 550 on a CWD, RETR, NLST or LIST
 // means the file or directory is not there (exit 3) and keeps the server's
 // text; other 4yz replies are transient by RFC 959's definition, so they
@@ -20,9 +21,11 @@ import (
 // pa55word").
 func (c *ctrl) replyError(loc *URL, phase, command string, rp reply) *schemes.Error {
 	msg := c.redact(fmt.Sprintf("%s: server replied %s", command, rp.String()))
-	if rp.Code == 421 {
+	if rp.Code == codeServiceNotAvailable {
 		c.broken = true // the server closes the connection after a 421
-		return schemes.BusyError(loc.u.Scheme, phase, loc.Redacted(), rp.Code, msg)
+		e := schemes.BusyError(loc.u.Scheme, phase, loc.Redacted(), rp.Code, msg)
+		e.RetryAfter = retryAfter(rp.Text())
+		return e
 	}
 	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Code: rp.Code, URL: loc.Redacted(), Msg: msg}
 	switch {
@@ -33,7 +36,7 @@ func (c *ctrl) replyError(loc *URL, phase, command string, rp reply) *schemes.Er
 		if rp.Code == 450 {
 			e.Retryable = true
 		}
-	case rp.Code == 425:
+	case rp.Code == 425 || rp.Code == 426:
 		e.Kind, e.Retryable = schemes.KindConnect, true
 	case rp.Code >= 400 && rp.Code < 500:
 		e.Kind, e.Retryable = schemes.KindProtocol, true

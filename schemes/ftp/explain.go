@@ -8,11 +8,14 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// Explain returns the commands Fetch would send for req, in order, with
-// the password as "****". Commands that depend on the server's replies are
-// written as Fetch sends them first: EPSV (PASV only if EPSV is refused),
-// PASS (sent only if USER is answered 331), MLSD when FEAT offers it, LIST
-// otherwise.
+// Explain returns the commands Fetch would send for req on a new
+// connection, in order, with the password as "****". Commands that depend
+// on the server's replies are written as Fetch sends them first: EPSV
+// (PASV only if EPSV is refused), PASS (sent only if USER is answered
+// 331), MLSD when FEAT offers it, LIST otherwise, REST (when the resume
+// rule allows). A connection reused for the next URL sends only what
+// changes: CWD when the directory differs, TYPE when it changes, SIZE
+// while the server's 150 replies do not give the size.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	loc, err := locator(req)
 	if err != nil {
@@ -50,14 +53,17 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	case loc.Name == "":
 		plan = append(plan, "FEAT", "TYPE A", "EPSV", "MLSD (or LIST)")
 	default:
-		t, _ := transferType(loc)
-		tc := strings.ToUpper(string(t))
-		plan = append(plan, "TYPE "+tc)
-		if t == 'i' {
+		tt := h.transferType(loc, req.Offset)
+		plan = append(plan, "TYPE "+strings.ToUpper(string(tt.t)))
+		resuming := req.Offset > 0 && tt.t == 'i'
+		if tt.t == 'i' {
 			plan = append(plan, "SIZE "+loc.Name)
 		}
-		plan = append(plan, "MDTM "+loc.Name, "EPSV")
-		if req.Offset > 0 {
+		if resuming {
+			plan = append(plan, "MDTM "+loc.Name)
+		}
+		plan = append(plan, "EPSV")
+		if rec := req.Partial.Record; resuming && (rec == nil || rec.Mode != "A") {
 			plan = append(plan, "REST "+strconv.FormatInt(req.Offset, 10))
 		}
 		plan = append(plan, "RETR "+loc.Name)

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"strconv"
@@ -22,12 +23,15 @@ import (
 // records every command line and answers from a small model of a server
 // (files by name, any CWD accepted), unless replies overrides a command.
 type fakeFTP struct {
-	t        *testing.T
-	ln       net.Listener
-	files    map[string]string // name (last component) -> content
-	listing  string            // LIST output
-	mlsd     string            // MLSD output; "" means MLSD is not in FEAT
-	nlst     string
+	t       *testing.T
+	ln      net.Listener
+	files   map[string]string // name (last component) -> content
+	listing string            // LIST output
+	mlsd    string            // MLSD output; "" means MLSD is not in FEAT
+	nlst    string
+	// nlstGen, when set, writes the NLST listing in place of nlst, as it
+	// goes: a listing larger than any the test could hold.
+	nlstGen  func(io.Writer)
 	noEPSV   bool
 	greeting string
 	// replies overrides the answer to an exact command line. "CLOSE"
@@ -35,6 +39,9 @@ type fakeFTP struct {
 	replies map[string]string
 	// afterData, when set, replaces the 226 sent after a transfer.
 	afterData string
+	// open150, when set, writes the 150 reply to RETR of a file of size
+	// bytes (vsftpd and proftpd add "(N bytes)", pure-ftpd does not).
+	open150 func(name string, size int) string
 	// truncate sends only this many bytes of a file (then the usual end).
 	truncate int
 	// tls, when set, serves AUTH TLS, PBSZ and PROT P; with implicit the
@@ -61,10 +68,11 @@ type fakeFTP struct {
 	mlst bool
 	dirs map[string]bool
 
-	once  sync.Once
-	mu    sync.Mutex
-	cmds  []string
-	conns int
+	once     sync.Once
+	mu       sync.Mutex
+	cmds     []string
+	conns    int
+	sessions []net.Conn // control connections, to drop them (dropIdle)
 }
 
 func newFake(t *testing.T) *fakeFTP { return newFakeOn(t, "127.0.0.1:0") }
@@ -127,8 +135,25 @@ func (f *fakeFTP) serve() {
 	}
 }
 
+// dropIdle does what a server does to control connections idle for too
+// long: it sends msg (when not "") and closes them.
+func (f *fakeFTP) dropIdle(msg string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.sessions {
+		if msg != "" {
+			fmt.Fprintf(c, "%s\r\n", msg)
+		}
+		c.Close()
+	}
+	f.sessions = nil
+}
+
 func (f *fakeFTP) session(c net.Conn) {
 	defer func() { c.Close() }()
+	f.mu.Lock()
+	f.sessions = append(f.sessions, c)
+	f.mu.Unlock()
 	if f.implicit {
 		c = tls.Server(c, f.tls)
 	}
@@ -145,6 +170,7 @@ func (f *fakeFTP) session(c net.Conn) {
 	}
 	var dl net.Listener
 	var rest int64
+	lastRETR := "" // the name of a RETR refused by the command before
 	defer func() {
 		if dl != nil {
 			dl.Close()
@@ -167,12 +193,14 @@ func (f *fakeFTP) session(c net.Conn) {
 		}
 		return dc
 	}
+	opening := "150 Opening data connection"
 	send := func(data string, hold int) {
+		defer func() { opening = "150 Opening data connection" }()
 		dc := accept()
 		if dc == nil {
 			return
 		}
-		w("150 Opening data connection")
+		w(opening)
 		if tc, ok := dc.(*tls.Conn); ok {
 			if err := tc.Handshake(); err != nil {
 				dc.Close()
@@ -220,11 +248,16 @@ func (f *fakeFTP) session(c net.Conn) {
 			return
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		refused := lastRETR
+		lastRETR = ""
 		f.mu.Lock()
 		f.cmds = append(f.cmds, line)
 		rp, ok := f.replies[line]
 		f.mu.Unlock()
 		if ok {
+			if strings.HasPrefix(line, "RETR ") {
+				lastRETR = strings.TrimPrefix(line, "RETR ")
+			}
 			if rp == "CLOSE" {
 				return
 			}
@@ -256,7 +289,10 @@ func (f *fakeFTP) session(c net.Conn) {
 		case "PWD":
 			w(`257 "/home/u" is the current directory`)
 		case "CWD":
-			if _, ok := f.files[arg]; ok {
+			// Any directory exists, except a file, and a name RETR just
+			// refused unless dirs lists it: that one was not there.
+			_, file := f.files[arg]
+			if file || refused != "" && refused == arg && !f.dirs[arg] {
 				w("550 " + arg + ": Not a directory")
 				continue
 			}
@@ -315,6 +351,7 @@ func (f *fakeFTP) session(c net.Conn) {
 					dl = nil
 				}
 				w("550 " + arg + ": No such file or directory")
+				lastRETR = arg
 				continue
 			}
 			s = s[min(int(rest), len(s)):]
@@ -345,13 +382,25 @@ func (f *fakeFTP) session(c net.Conn) {
 			if f.truncate >= 0 {
 				s = s[:f.truncate]
 			}
+			if f.open150 != nil {
+				opening = f.open150(arg, len(f.files[arg]))
+			}
 			send(s, -1)
 		case "LIST":
 			send(f.listing, f.listHold)
 		case "MLSD":
 			send(f.mlsd, f.listHold)
 		case "NLST":
-			send(f.nlst, -1)
+			if f.nlstGen == nil {
+				send(f.nlst, -1)
+				continue
+			}
+			if dc := accept(); dc != nil {
+				w("150 Here comes the directory listing.")
+				f.nlstGen(dc)
+				dc.Close()
+				w("226 Directory send OK.")
+			}
 		case "MLST":
 			if s, ok := f.files[arg]; ok {
 				w("250-Listing " + arg)

@@ -1,6 +1,7 @@
 package ftp
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -26,4 +27,33 @@ func guessType(name string) byte {
 		return 'a'
 	}
 	return 'i'
+}
+
+// xferType is the TYPE of one retrieval and how it was chosen.
+type xferType struct {
+	t       byte   // 'a' or 'i'
+	guessed bool   // neither the URL nor the user named it
+	note    string // for the trace: why this TYPE, when the client chose it
+}
+
+// transferType decides the TYPE of a retrieval of loc that starts at
+// offset: the URL's ";type=", else the Handler's DefaultType (--ascii,
+// --binary), else the guess from the name that RFC 1738 §3.2.3 leaves to
+// the client. A guess of text is not kept for a resumed transfer: REST
+// counts the server's bytes, which only TYPE I delivers unchanged, so the
+// partial copy is continued in TYPE I.
+func (h *Handler) transferType(loc *URL, offset int64) xferType {
+	switch {
+	case loc.Type == 'a' || loc.Type == 'i':
+		return xferType{t: loc.Type}
+	case h.DefaultType == 'a' || h.DefaultType == 'i':
+		return xferType{t: h.DefaultType}
+	}
+	g := guessType(loc.Name)
+	if g == 'a' && offset > 0 {
+		return xferType{t: 'i', guessed: true, note: fmt.Sprintf("no ;type= in the URL: resuming %q in TYPE I rather "+
+			"than the TYPE A its name suggests, since an offset in TYPE A names no position on the server", loc.Name)}
+	}
+	return xferType{t: g, guessed: true,
+		note: fmt.Sprintf("no ;type= in the URL: guessed TYPE %c from the name %q", g-'a'+'A', loc.Name)}
 }

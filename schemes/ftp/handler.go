@@ -3,7 +3,9 @@ package ftp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -27,6 +29,10 @@ type Handler struct {
 	// Netrc, when set, supplies logins for hosts the URL names no user for
 	// (--netrc, --netrc-file): the path of a .netrc file.
 	Netrc string
+	// DefaultType, 'a' (--ascii) or 'i' (--binary), is the TYPE of files
+	// whose URL has no ";type=", in place of the guess from the name
+	// (RFC 1738 §3.2.3); 0 guesses. A typecode in the URL still wins.
+	DefaultType byte
 
 	pool pool
 }
@@ -57,7 +63,7 @@ func locator(req *schemes.Request) (*URL, error) {
 // streams its entries.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	return h.run(ctx, req, func(c *ctrl, loc *URL) (*schemes.Response, error) {
-		if err := c.cwd(loc, loc.Cwd); err != nil {
+		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
 		switch {
@@ -75,7 +81,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 // (when it has one) and listing there, so that "ftp://h/pub" lists pub.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	return h.run(ctx, req, func(c *ctrl, loc *URL) (*schemes.Response, error) {
-		if err := c.cwd(loc, loc.Cwd); err != nil {
+		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
 		if loc.Type == 'd' {
@@ -93,10 +99,12 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 }
 
 // run does what every request shares: it checks req, gets a logged-in
-// control connection at the login directory, and runs step on it. When
-// step fails, the connection goes back to the pool if it is still in
-// order (a 550 leaves it fine for the next URL); on success step has
-// handed it to what it returned.
+// control connection, and runs step on it. When step fails, the
+// connection goes back to the pool if it is still in order (a 550 leaves
+// it fine for the next URL); on success step has handed it to what it
+// returned. A pooled connection the server closed while it was idle (the
+// first command met the end of the connection or a 421 "Timeout") is
+// dropped, and step starts again on another one: nothing had happened yet.
 func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl, *URL) (*schemes.Response, error)) (*schemes.Response, error) {
 	loc, err := locator(req)
 	if err != nil {
@@ -119,35 +127,85 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl
 		return nil, &schemes.Error{Scheme: loc.u.Scheme, Phase: "request", Kind: schemes.KindOther, URL: loc.Redacted(),
 			Msg: "no Dialer in the request"}
 	}
-	c, err := h.conn(ctx, loc, req, lg)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := step(c, loc)
-	if err != nil {
+	for tries := 0; ; tries++ {
+		c, reused, err := h.conn(ctx, loc, req, lg)
+		if err != nil {
+			return nil, err
+		}
+		c.heard = false
+		resp, err := step(c, loc)
+		if err == nil {
+			return resp, nil
+		}
+		if reused && !c.heard && tries < maxIdlePerKey && ctx.Err() == nil && droppedIdle(err) {
+			c.tr.Info("the server closed the idle control connection (" + errorText(err) + "): connecting again")
+			c.broken = true
+			c.close()
+			continue
+		}
 		h.pool.put(c)
 		return nil, err
 	}
-	return resp, nil
 }
 
-// cwd sends one CWD per directory segment. Each decoded segment is one
-// CWD argument, "%2F" included; an empty one sends CWD with a null
-// argument (RFC 1738 §3.2.2).
-func (c *ctrl) cwd(loc *URL, dir []string) error {
-	for _, seg := range dir {
-		if err := c.simple(loc, "cwd", "CWD "+seg); err != nil {
+// errorText is err's message without the URL it names.
+func errorText(err error) string {
+	var se *schemes.Error
+	if errors.As(err, &se) && se.Msg != "" {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// droppedIdle tells the failures of a first command that mean the server
+// let an idle connection go: the connection was closed or reset, or the
+// server said 421 (vsftpd's "421 Timeout.") before closing it.
+func droppedIdle(err error) bool {
+	k := schemes.KindOf(err)
+	return k == schemes.KindConnect || k == schemes.KindBusy
+}
+
+// chdir makes dir (a URL's Cwd, one CWD argument per segment, relative to
+// the login directory as RFC 1738 §3.2.5 says) the connection's current
+// directory, sending only what is needed: nothing when the connection is
+// there already, the missing segments when it is in a parent of dir on
+// the way there, else "CWD <login directory>" and every segment. A
+// failed CWD changes nothing (RFC 959: the action was not taken).
+func (c *ctrl) chdir(loc *URL, dir []string) error {
+	if len(c.at) > len(dir) || !slices.Equal(c.at, dir[:len(c.at)]) {
+		if err := c.simple(loc, "cwd", "CWD "+c.loginDir); err != nil {
+			return err
+		}
+		c.at = nil
+	}
+	for i := len(c.at); i < len(dir); i++ {
+		if err := c.enter(loc, dir[i]); err != nil {
+			if dir[i] == "" {
+				return emptySegment(loc, i, err)
+			}
 			return err
 		}
 	}
 	return nil
 }
 
+// enter changes into seg, a directory in the current one.
+func (c *ctrl) enter(loc *URL, seg string) error {
+	if err := c.simple(loc, "cwd", "CWD "+seg); err != nil {
+		return err
+	}
+	c.entered(seg)
+	return nil
+}
+
+// entered notes a successful "CWD seg".
+func (c *ctrl) entered(seg string) { c.at = append(c.at[:len(c.at):len(c.at)], seg) }
+
 // cwdName changes into loc's name, for List. A name that is a file is not
 // a directory to list (KindUsage, as Lister says); SIZE tells a file from
 // a name that is not there only when CWD has failed.
 func (c *ctrl) cwdName(loc *URL) error {
-	err := c.simple(loc, "cwd", "CWD "+loc.Name)
+	err := c.enter(loc, loc.Name)
 	if schemes.KindOf(err) != schemes.KindNotFound {
 		return err
 	}

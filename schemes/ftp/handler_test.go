@@ -72,6 +72,21 @@ func (e *tenv) get(t *testing.T, raw string) (string, *schemes.Response, error) 
 	return string(b), resp, err
 }
 
+// fetch runs req and reads its whole body, failing t on any error.
+func (e *tenv) fetch(t *testing.T, req *schemes.Request) (string, *schemes.Response) {
+	t.Helper()
+	resp, err := e.h.Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), resp
+}
+
 // idle is the number of control connections in the pool.
 func (e *tenv) idle() int {
 	e.h.pool.mu.Lock()
@@ -124,10 +139,11 @@ func TestRetrAnonymous(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != "binary\x00data" || resp.Size != 11 || resp.ModTime != time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) {
-		t.Errorf("got %q size %d modtime %v", got, resp.Size, resp.ModTime)
+	// No MDTM: only a resume needs the time (see retr).
+	if got != "binary\x00data" || resp.Size != 11 || !resp.ModTime.IsZero() || resp.Mode != "I" || !resp.ModeGuessed {
+		t.Errorf("got %q size %d modtime %v mode %q guessed %v", got, resp.Size, resp.ModTime, resp.Mode, resp.ModeGuessed)
 	}
-	wantCmds(t, f, append(anonLogin, "CWD pub", "TYPE I", "SIZE f.bin", "MDTM f.bin", "EPSV", "RETR f.bin")...)
+	wantCmds(t, f, append(anonLogin, "CWD pub", "TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin")...)
 	if !strings.Contains(e.trace.String(), "> PASS ****") || strings.Contains(e.trace.String(), "me@example.org") {
 		t.Errorf("trace does not redact PASS:\n%s", e.trace)
 	}
@@ -138,10 +154,10 @@ func TestRFCExamples(t *testing.T) {
 		path string
 		cmds []string
 	}{
-		{"%2Fetc/motd", []string{"CWD /etc", "TYPE A", "MDTM motd", "EPSV", "RETR motd"}},
-		{"/etc/motd", []string{"CWD ", "CWD etc", "TYPE A", "MDTM motd", "EPSV", "RETR motd"}},
-		{"etc/motd", []string{"CWD etc", "TYPE A", "MDTM motd", "EPSV", "RETR motd"}},
-		{"a%2Fb/c%3Bd%23e;type=i", []string{"CWD a/b", "TYPE I", "SIZE c;d#e", "MDTM c;d#e", "EPSV", "RETR c;d#e"}},
+		{"%2Fetc/motd", []string{"CWD /etc", "TYPE A", "EPSV", "RETR motd"}},
+		{"/etc/motd", []string{"CWD ", "CWD etc", "TYPE A", "EPSV", "RETR motd"}},
+		{"etc/motd", []string{"CWD etc", "TYPE A", "EPSV", "RETR motd"}},
+		{"a%2Fb/c%3Bd%23e;type=i", []string{"CWD a/b", "TYPE I", "SIZE c;d#e", "EPSV", "RETR c;d#e"}},
 	} {
 		f := newFake(t)
 		f.files["motd"] = "hello\r\n"
@@ -165,7 +181,7 @@ func TestTypeA_CRLF(t *testing.T) {
 	if got != "one\ntwo\nlone\rcr\n" || resp.Size != -1 {
 		t.Errorf("got %q size %d", got, resp.Size)
 	}
-	wantCmds(t, f, append(anonLogin, "CWD text", "TYPE A", "MDTM crlf.txt", "EPSV", "RETR crlf.txt")...)
+	wantCmds(t, f, append(anonLogin, "CWD text", "TYPE A", "EPSV", "RETR crlf.txt")...)
 }
 
 func TestCRLFReaderBoundaries(t *testing.T) {
@@ -223,9 +239,9 @@ func TestNLST(t *testing.T) {
 	if _, _, err = e.list(t, strings.Replace(f.url("pub/x;type=d"), "127.0.0.1", "u:pw@127.0.0.1", 1)); err != nil {
 		t.Fatal(err)
 	}
-	// The second URL reuses the connection: back to the login directory.
-	wantCmds(t, f, "USER u", "PASS pw", "PWD", "CWD pub", "TYPE A", "EPSV", "NLST",
-		"CWD /home/u", "CWD pub", "TYPE A", "EPSV", "NLST x")
+	// The second URL reuses the connection, which is in pub already with
+	// TYPE A in effect.
+	wantCmds(t, f, "USER u", "PASS pw", "PWD", "CWD pub", "TYPE A", "EPSV", "NLST", "EPSV", "NLST x")
 	if f.connCount() != 1 {
 		t.Errorf("%d control connections, want 1 (reuse)", f.connCount())
 	}
@@ -277,7 +293,7 @@ func TestPASVAddressIgnored(t *testing.T) {
 	if err != nil || got != "data" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	wantCmds(t, f, append(anonLogin, "TYPE I", "SIZE f.bin", "MDTM f.bin", "EPSV", "PASV", "RETR f.bin")...)
+	wantCmds(t, f, append(anonLogin, "TYPE I", "SIZE f.bin", "EPSV", "PASV", "RETR f.bin")...)
 	if !strings.Contains(e.trace.String(), "data connection to 127.0.0.1:") {
 		t.Errorf("trace:\n%s", e.trace)
 	}
@@ -364,7 +380,7 @@ func TestErrors(t *testing.T) {
 		kindCode(t, err, schemes.KindNotFound, 550, false)
 	})
 	for _, cmd := range []string{"", "USER anonymous", "PASS me@example.org", "PWD", "CWD no", "TYPE I", "SIZE f.bin",
-		"MDTM f.bin", "EPSV", "RETR f.bin"} {
+		"EPSV", "RETR f.bin"} {
 		t.Run("421 on "+cmd, func(t *testing.T) {
 			f := newFake(t)
 			f.files["f.bin"] = "x"
@@ -404,6 +420,14 @@ func TestErrors(t *testing.T) {
 		f.replies["RETR f.bin"] = "425 Can't open data connection."
 		_, _, err := newEnv(t).get(t, f.url("f.bin"))
 		kindCode(t, err, schemes.KindConnect, 425, true)
+	})
+	t.Run("426 after data", func(t *testing.T) {
+		// The data connection broke (RFC 959): exit 5, worth a retry.
+		f := newFake(t)
+		f.files["f.bin"] = "xyz"
+		f.afterData = "426 Connection closed; transfer aborted."
+		_, _, err := newEnv(t).get(t, f.url("f.bin"))
+		kindCode(t, err, schemes.KindConnect, 426, true)
 	})
 	t.Run("451 after data", func(t *testing.T) {
 		f := newFake(t)
@@ -505,7 +529,7 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"connect h.example:21", "USER anonymous", "PASS ****", "PWD", "CWD pub", "TYPE I", "SIZE f",
-		"MDTM f", "EPSV", "RETR f", "QUIT"}
+		"EPSV", "RETR f", "QUIT"}
 	if !slices.Equal(plan, want) {
 		t.Errorf("plan %q\nwant %q", plan, want)
 	}
@@ -515,20 +539,45 @@ func TestExplain(t *testing.T) {
 	}
 }
 
+// TestReuseReconnectsWhenStale: a pooled connection that the server
+// dropped while it was idle (closed at once, or after vsftpd's "421
+// Timeout.") fails at the request's first command; the request starts
+// again on a new connection.
 func TestReuseReconnectsWhenStale(t *testing.T) {
+	for _, drop := range []string{"", "421 Timeout."} {
+		t.Run(drop, func(t *testing.T) {
+			f := newFake(t)
+			f.files["a.bin"] = "a"
+			e := newEnv(t)
+			if _, _, err := e.get(t, f.url("a.bin")); err != nil {
+				t.Fatal(err)
+			}
+			f.dropIdle(drop)
+			got, _, err := e.get(t, f.url("a.bin"))
+			if err != nil || got != "a" {
+				t.Fatalf("got %q %v", got, err)
+			}
+			if f.connCount() != 2 || !strings.Contains(e.trace.String(), "closed the idle control connection") {
+				t.Errorf("%d connections, want 2 (reconnect); trace:\n%s", f.connCount(), e.trace)
+			}
+		})
+	}
+}
+
+// TestNoReconnectAfterAnAnswer: a reused connection that answered the
+// request's first command is in order; a failure after that is the
+// request's own, and is not tried again on a new connection.
+func TestNoReconnectAfterAnAnswer(t *testing.T) {
 	f := newFake(t)
 	f.files["a.bin"] = "a"
 	e := newEnv(t)
 	if _, _, err := e.get(t, f.url("a.bin")); err != nil {
 		t.Fatal(err)
 	}
-	f.reply("CWD /home/u", "CLOSE")
-	got, _, err := e.get(t, f.url("a.bin"))
-	if err != nil || got != "a" {
-		t.Fatalf("got %q %v", got, err)
-	}
-	if f.connCount() != 2 {
-		t.Errorf("%d connections, want 2 (reconnect)", f.connCount())
+	f.reply("EPSV", "CLOSE") // SIZE is answered, then the server goes
+	_, _, err := e.get(t, f.url("a.bin"))
+	if schemes.KindOf(err) != schemes.KindConnect || f.connCount() != 1 {
+		t.Errorf("err %v over %d connections; want a broken connection, not a second try", err, f.connCount())
 	}
 }
 

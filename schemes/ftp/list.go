@@ -98,7 +98,7 @@ func locate(loc *URL, dir []string, p parsed) (schemes.Entry, bool) {
 // fails.
 func (h *Handler) listing(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request, cmd, name string,
 	parse func(string) (schemes.Entry, bool)) (*schemes.Response, error) {
-	if err := c.simple(loc, "type", "TYPE A"); err != nil {
+	if err := c.setType(loc, 'a'); err != nil {
 		return nil, err
 	}
 	dc, err := c.openData(ctx, loc, req.Dialer)

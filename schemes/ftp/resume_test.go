@@ -1,8 +1,6 @@
 package ftp
 
 import (
-	"context"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +36,8 @@ func TestResumeRule(t *testing.T) {
 		{name: "record: remote changed", offset: 4, partial: schemes.Partial{Record: rec(remote.Add(-time.Hour), 10, "I")},
 			why: "changed since"},
 		{name: "record: size changed", offset: 4, partial: schemes.Partial{Record: rec(remote, 12, "I")}, why: "size changed"},
-		{name: "record: other TYPE", offset: 4, partial: schemes.Partial{Record: rec(remote, 10, "A")}, why: "mode A"},
+		{name: "record: made in TYPE A", offset: 4, partial: schemes.Partial{Record: rec(remote, 10, "A")},
+			why: "made in TYPE A, whose offsets name no position"},
 		{name: "record: remote time unknown", offset: 4, partial: schemes.Partial{Record: rec(remote, 10, "I")}, noMDTM: true,
 			resume: true, why: "matches"},
 		{name: "record: remote shorter", offset: 11, partial: schemes.Partial{Record: rec(remote, 10, "I")}, why: "shorter"},
@@ -52,21 +51,13 @@ func TestResumeRule(t *testing.T) {
 			e := newEnv(t)
 			req := e.req(t, f.url("f.bin"))
 			req.Offset, req.Partial = tc.offset, tc.partial
-			resp, err := e.h.Fetch(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			b, resp := e.fetch(t, req)
 			want, wantOff := "0123456789", int64(0)
 			if tc.resume {
 				want, wantOff = want[tc.offset:], tc.offset
 			}
 			rest := slices.Contains(f.commands(), "REST "+strconv.FormatInt(tc.offset, 10))
-			if string(b) != want || resp.Offset != wantOff || rest != tc.resume {
+			if b != want || resp.Offset != wantOff || rest != tc.resume {
 				t.Errorf("got %q offset %d (REST sent: %v); want %q offset %d", b, resp.Offset, rest, want, wantOff)
 			}
 			if !strings.Contains(e.trace.String(), tc.why) {
@@ -85,19 +76,78 @@ func TestResumeRule(t *testing.T) {
 	}
 }
 
-func TestNoResumeInTypeA(t *testing.T) {
-	f := newFake(t)
-	f.files["f.txt"] = "a\r\nb\r\n"
-	e := newEnv(t)
-	req := e.req(t, f.url("f.txt"))
-	req.Offset = 2
-	resp, err := e.h.Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.Offset != 0 || string(b) != "a\nb\n" || slices.Contains(f.commands(), "REST 2") || resp.Mode != "A" {
-		t.Errorf("offset %d body %q mode %q commands %q", resp.Offset, b, resp.Mode, f.commands())
+// TestTypeChoice: the TYPE of a retrieval and how Response reports it —
+// the URL's typecode, else --ascii/--binary (DefaultType), else the guess
+// from the name, which a resumed transfer of a text-looking name does not
+// keep: it continues in TYPE I, where REST's offset means what it says.
+// Partial copies made in TYPE A are never continued; nothing is resumed
+// in TYPE A.
+func TestTypeChoice(t *testing.T) {
+	const wire = "a\r\nb\r\n"
+	for _, tc := range []struct {
+		name    string
+		path    string
+		def     byte // Handler.DefaultType
+		offset  int64
+		record  string // Partial.Record.Mode; "" means no record
+		cmds    []string
+		body    string
+		resumed bool
+		mode    string
+		guessed bool
+		why     string // in the trace
+	}{
+		{name: "text guessed", path: "f.txt", cmds: []string{"TYPE A", "EPSV", "RETR f.txt"}, body: "a\nb\n",
+			mode: "A", guessed: true, why: "guessed TYPE A"},
+		{name: "binary guessed", path: "f.bin", cmds: []string{"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin"}, body: wire,
+			mode: "I", guessed: true, why: "guessed TYPE I"},
+		{name: "text guessed, resumed in TYPE I", path: "f.txt", offset: 2,
+			cmds: []string{"TYPE I", "SIZE f.txt", "MDTM f.txt", "EPSV", "REST 2", "RETR f.txt"}, body: wire[2:], resumed: true,
+			mode: "I", guessed: true, why: `resuming "f.txt" in TYPE I rather than the TYPE A its name suggests`},
+		{name: "text guessed, copy made in TYPE A", path: "f.txt", offset: 2, record: "A",
+			cmds: []string{"TYPE I", "SIZE f.txt", "MDTM f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I", guessed: true,
+			why: "made in TYPE A, whose offsets name no position on the server: retrieving all of it"},
+		{name: "text guessed, copy made in TYPE I", path: "f.txt", offset: 2, record: "I",
+			cmds: []string{"TYPE I", "SIZE f.txt", "MDTM f.txt", "EPSV", "REST 2", "RETR f.txt"}, body: wire[2:], resumed: true,
+			mode: "I", guessed: true, why: "matches the partial copy's record"},
+		{name: ";type=a is never resumed", path: "f.bin;type=a", offset: 2, cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
+			body: "a\nb\n", mode: "A", why: "cannot resume a TYPE A transfer"},
+		{name: "--ascii", path: "f.bin", def: 'a', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"}, body: "a\nb\n", mode: "A"},
+		{name: "--ascii is never resumed", path: "f.bin", def: 'a', offset: 2, cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
+			body: "a\nb\n", mode: "A", why: "cannot resume a TYPE A transfer"},
+		{name: "--binary", path: "f.txt", def: 'i', cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire,
+			mode: "I"},
+		{name: ";type=i wins over --ascii", path: "f.txt;type=i", def: 'a',
+			cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I"},
+		{name: ";type=a wins over --binary", path: "f.bin;type=a", def: 'i', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
+			body: "a\nb\n", mode: "A"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.files["f.txt"], f.files["f.bin"] = wire, wire
+			e := newEnv(t)
+			e.h.DefaultType = tc.def
+			req := e.req(t, f.url(tc.path))
+			req.Offset = tc.offset
+			if tc.record != "" {
+				req.Partial.Record = &schemes.ResumeRecord{Size: int64(len(wire)), Mode: tc.record}
+			}
+			b, resp := e.fetch(t, req)
+			wantCmds(t, f, append(anonLogin, tc.cmds...)...)
+			wantOff := int64(0)
+			if tc.resumed {
+				wantOff = tc.offset
+			}
+			if b != tc.body || resp.Offset != wantOff || resp.Mode != tc.mode || resp.ModeGuessed != tc.guessed {
+				t.Errorf("body %q offset %d mode %q guessed %v; want %q %d %q %v", b, resp.Offset, resp.Mode,
+					resp.ModeGuessed, tc.body, wantOff, tc.mode, tc.guessed)
+			}
+			if tc.why != "" && !strings.Contains(e.trace.String(), tc.why) {
+				t.Errorf("trace does not say %q:\n%s", tc.why, e.trace)
+			}
+			if plan, _ := e.h.Explain(req); !slices.Equal(plan[4:len(plan)-1], tc.cmds) {
+				t.Errorf("Explain %q, want %q", plan[4:len(plan)-1], tc.cmds)
+			}
+		})
 	}
 }

@@ -3,7 +3,6 @@ package ftp
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -13,38 +12,42 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// transferType is the TYPE for loc: its typecode, or a guess from the
-// name (RFC 1738 §3.2.3 leaves the guess to the client).
-func transferType(loc *URL) (t byte, guessed bool) {
-	if loc.Type == 'a' || loc.Type == 'i' {
-		return loc.Type, false
-	}
-	return guessType(loc.Name), true
-}
-
-// retr retrieves a file: TYPE, SIZE (binary only: an ASCII size is the
-// server's, not ours), MDTM, the data connection, REST when resuming under
-// the resume rule, RETR.
+// retr retrieves a file: TYPE when it changes, the data connection, RETR.
+// A resumed transfer asks SIZE and MDTM first and sends REST when the
+// resume rule allows. Otherwise SIZE is asked (TYPE I only: an ASCII size
+// is the server's, not ours) only while the server's 150 reply has not
+// shown that its "(N bytes)" tells the size, which it then does. What
+// arrives is checked against the size: exactly in TYPE I, and in TYPE A
+// against the file's size in the 150 reply, which the transfer may exceed
+// (CRLF line ends) but not fall short of.
 func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request) (*schemes.Response, error) {
-	t, guessed := transferType(loc)
-	mode := strings.ToUpper(string(t))
-	if guessed {
-		c.tr.Info(fmt.Sprintf("no ;type= in the URL: guessed TYPE %s from the name %q", mode, loc.Name))
+	tt := h.transferType(loc, req.Offset)
+	if tt.note != "" {
+		c.tr.Info(tt.note)
 	}
-	if err := c.simple(loc, "type", "TYPE "+mode); err != nil {
+	mode := strings.ToUpper(string(tt.t))
+	if err := c.setType(loc, tt.t); err != nil {
 		return nil, err
 	}
+	resuming := req.Offset > 0 && tt.t == 'i'
 	size := int64(-1)
-	if t == 'i' {
+	if tt.t == 'i' && !c.noSIZE && (resuming || c.count150 != yes) {
 		n, err := c.size(loc)
 		if err != nil {
 			return nil, err
 		}
 		size = n
 	}
-	mtime, err := c.mdtm(loc)
-	if err != nil {
-		return nil, err
+	var mtime time.Time
+	if resuming || req.WantModTime {
+		// The resume rule compares the remote's time with the partial
+		// copy's, and -R gives it to the file; a plain download does
+		// not need it (Request.WantModTime).
+		t, err := c.mdtm(loc)
+		if err != nil {
+			return nil, err
+		}
+		mtime = t
 	}
 	offset := c.resumeAt(req, schemes.Remote{ModTime: mtime, Precision: time.Second, Size: size, Mode: mode})
 	dc, err := c.openData(ctx, loc, req.Dialer)
@@ -64,9 +67,15 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	}
 	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "retr", "RETR "+loc.Name)
 	if err != nil {
+		if rp.Code == codeFileUnavailable {
+			return nil, c.notAFile(loc, err)
+		}
 		return nil, err
 	}
-	b := &body{h: h, c: c, dc: dc, ctx: ctx, loc: loc, want: -1}
+	if tt.t == 'i' && offset == 0 {
+		size = c.learnSize(size, rp)
+	}
+	b := &body{h: h, c: c, dc: dc, ctx: ctx, loc: loc, want: -1, least: -1}
 	b.raw = dc
 	b.r = &b.counter
 	// A large buffer takes everything the socket holds in one read: fewer
@@ -76,11 +85,14 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	if size >= 0 {
 		b.want = size - offset
 	}
-	if t == 'a' {
+	if tt.t == 'a' {
 		b.r = newCRLFReader(&b.counter)
+		if n, ok := byteCount(rp.Text()); ok {
+			b.least = n
+		}
 	}
 	resp := &schemes.Response{Body: b, Offset: offset, Kind: schemes.EntryFile, Size: size, ModTime: mtime,
-		Mode: mode, Status: rp.Code}
+		Mode: mode, ModeGuessed: tt.guessed, Status: rp.Code}
 	if !mtime.IsZero() {
 		resp.Precision = time.Second
 	}
@@ -88,14 +100,72 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	return resp, nil
 }
 
+// setType sends TYPE t unless it is in effect already.
+func (c *ctrl) setType(loc *URL, t byte) error {
+	if c.typ == t {
+		return nil
+	}
+	if err := c.simple(loc, "type", "TYPE "+strings.ToUpper(string(t))); err != nil {
+		return err
+	}
+	c.typ = t
+	return nil
+}
+
+// learnSize returns the size of a TYPE I file from start, the reply to
+// RETR without REST: size when SIZE told it, else the "(N bytes)" of the
+// reply when it has one (vsftpd and proftpd write it; pure-ftpd does
+// not). The first time both are known, it notes whether they agree: when
+// they do, later transfers on the connection skip SIZE.
+func (c *ctrl) learnSize(size int64, start reply) int64 {
+	n, ok := byteCount(start.Text())
+	switch {
+	case size < 0 && ok:
+		return n
+	case size >= 0 && c.count150 == unknown:
+		c.count150 = no
+		if ok && n == size {
+			c.count150 = yes
+		}
+	}
+	return size
+}
+
+// byteCount reads the size a transfer reply announces: "150 Opening BINARY
+// mode data connection for f (1234 bytes)." It is the server's text, not
+// a standard field, so only that exact form counts.
+func byteCount(text string) (int64, bool) {
+	end := strings.LastIndex(text, " bytes)")
+	if end < 0 {
+		return 0, false
+	}
+	start := strings.LastIndexByte(text[:end], '(')
+	if start < 0 {
+		return 0, false
+	}
+	digits := text[start+1 : end]
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
 // resumeAt is where the transfer starts: req.Offset when the resume rule
 // (Request.MayResume) allows continuing the partial copy from the remote
 // file r describes, else 0; the decision is noted with its reason. A TYPE
-// A transfer is never resumed: REST counts the server's bytes, and TYPE A
-// changes line ends on the way, so a local offset names no server
-// position.
+// A copy is never continued, nor is anything in TYPE A: REST counts the
+// server's bytes, and TYPE A changes line ends on the way, so a local
+// offset names no server position.
 func (c *ctrl) resumeAt(req *schemes.Request, r schemes.Remote) int64 {
 	if req.Offset <= 0 {
+		return 0
+	}
+	if rec := req.Partial.Record; rec != nil && rec.Mode == "A" {
+		c.tr.Info("the partial copy was made in TYPE A, whose offsets name no position on the server: retrieving all of it")
 		return 0
 	}
 	if r.Mode == "A" {
@@ -112,14 +182,18 @@ func (c *ctrl) resumeAt(req *schemes.Request, r schemes.Remote) int64 {
 }
 
 // size asks SIZE (RFC 3659 §4) for the size of name in the current TYPE:
-// -1 when the server does not say.
+// -1 when the server does not say. A server that does not know the
+// command is not asked again.
 func (c *ctrl) size(loc *URL) (int64, error) {
 	rp, err := c.cmd("SIZE " + loc.Name)
 	if err != nil {
 		return -1, ioError(loc, "size", err)
 	}
-	if rp.Code == 421 {
+	switch rp.Code {
+	case codeServiceNotAvailable:
 		return -1, c.replyError(loc, "size", "SIZE "+loc.Name, rp)
+	case codeUnknownCommand, codeNotImplemented:
+		c.noSIZE = true
 	}
 	if rp.Code == 213 {
 		if n, err := strconv.ParseInt(rp.Text(), 10, 64); err == nil && n >= 0 {

@@ -8,29 +8,21 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// conn returns a logged-in control connection at the login directory: an
-// idle one from the pool after "CWD <login directory>" succeeds on it
-// (RFC 1738 §3.2.5), else a new one. A pooled connection keeps the trace
-// scope it was dialed with, so that its lines read as one conversation.
-func (h *Handler) conn(ctx context.Context, loc *URL, req *schemes.Request, lg login) (*ctrl, error) {
+// conn returns a logged-in control connection: an idle one from the pool
+// (reused), else a new one at the login directory. A pooled connection
+// keeps the trace scope it was dialed with, so that its lines read as one
+// conversation, and the directory and TYPE its last request left (see
+// chdir): nothing is sent to check it is still alive, since the first
+// command of the request does that (see Handler.run).
+func (h *Handler) conn(ctx context.Context, loc *URL, req *schemes.Request, lg login) (c *ctrl, reused bool, err error) {
 	key := h.key(loc, lg)
-	for {
-		c := h.pool.get(key)
-		if c == nil {
-			break
-		}
+	if c := h.pool.get(key); c != nil {
 		c.bind(ctx)
 		c.tr.Info("reusing control connection to " + net.JoinHostPort(c.host, strconv.Itoa(c.port)))
-		if rp, err := c.cmd("CWD " + c.loginDir); err == nil && rp.Code/100 == 2 {
-			return c, nil
-		}
-		c.broken = true
-		c.close()
-		if err := ctx.Err(); err != nil {
-			return nil, ioError(loc, "request", err)
-		}
+		return c, true, nil
 	}
-	return h.dial(ctx, loc, req, lg, key)
+	c, err = h.dial(ctx, loc, req, lg, key)
+	return c, false, err
 }
 
 func (h *Handler) key(loc *URL, lg login) poolKey {

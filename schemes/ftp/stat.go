@@ -17,7 +17,7 @@ import (
 // the URL has. A name that is not there is KindNotFound.
 func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	return h.run(ctx, req, func(c *ctrl, loc *URL) (*schemes.Response, error) {
-		if err := c.cwd(loc, loc.Cwd); err != nil {
+		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
 		resp, err := c.stat(loc)
@@ -51,7 +51,7 @@ func (c *ctrl) stat(loc *URL) (*schemes.Response, error) {
 		// The CWDs into it succeeded.
 		return &schemes.Response{Kind: schemes.EntryDir, Size: -1}, nil
 	}
-	if err := c.simple(loc, "type", "TYPE I"); err != nil {
+	if err := c.setType(loc, 'i'); err != nil {
 		return nil, err
 	}
 	size, err := c.size(loc)
@@ -70,14 +70,14 @@ func (c *ctrl) stat(loc *URL) (*schemes.Response, error) {
 		return resp, nil
 	}
 	// Nothing SIZE can measure: a directory when CWD enters it. The
-	// connection stays there; the pool changes back to the login
-	// directory before it serves another URL.
+	// connection stays there (chdir leaves it for the next URL).
 	cmd := "CWD " + loc.Name
 	rp, err := c.cmd(cmd)
 	switch {
 	case err != nil:
 		return nil, ioError(loc, "stat", err)
 	case rp.Code/100 == 2:
+		c.entered(loc.Name)
 		resp.Kind = schemes.EntryDir
 	case rp.Code == 421, mtime.IsZero():
 		return nil, c.replyError(loc, "stat", cmd, rp)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
-	"net/textproto"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -33,7 +32,7 @@ func (c *ctrl) startTLS(ctx context.Context, loc *URL, d schemes.Dialer) error {
 		return err
 	}
 	c.nc = tc
-	c.r = textproto.NewReader(bufio.NewReaderSize(tc, 4096))
+	c.r = bufio.NewReaderSize(tc, 4096)
 	return nil
 }
 

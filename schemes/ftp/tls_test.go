@@ -28,7 +28,7 @@ func TestExplicitTLS(t *testing.T) {
 		t.Fatalf("got %q, %v", b, err)
 	}
 	wantCmds(t, f, "AUTH TLS", "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD",
-		"TYPE I", "SIZE f.bin", "MDTM f.bin", "EPSV", "RETR f.bin")
+		"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin")
 	if f.resumedCount() != 1 || e.d.handshakes.Load() != 2 {
 		t.Errorf("%d data connections resumed the TLS session, want 1; %d handshakes by the Dialer, want 2",
 			f.resumedCount(), e.d.handshakes.Load())

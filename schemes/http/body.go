@@ -7,10 +7,12 @@ import (
 	"sync"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // body is the Response.Body: the response body, with read errors turned
-// into *schemes.Error and the request's resources released on Close.
+// into *schemes.Error and the request's resources released on Close. Its
+// WriteTo may splice the body from the connection (splice.go).
 type body struct {
 	rc     io.ReadCloser
 	ctx    context.Context
@@ -18,6 +20,17 @@ type body struct {
 	cancel context.CancelCauseFunc
 	done   func()
 	once   sync.Once
+
+	// raw is the plain connection the body arrives on, when WriteTo may
+	// take the body from it past net/http (see spliceConn); else nil.
+	raw  *transport.Conn
+	size int64 // the Content-Length, when raw is set
+	got  int64 // bytes of the body delivered so far
+	// taken is set once WriteTo reads the body from raw: net/http's
+	// reader is behind it then and must not be read again; err is the
+	// end the body came to there, io.EOF or the failure.
+	taken bool
+	err   error
 }
 
 // Read reads the body. A connection that breaks or stalls mid-body is
@@ -26,17 +39,28 @@ type body struct {
 // is KindProtocol, retryable too: it is as often a connection cut in the
 // middle of a chunk as a broken server.
 func (b *body) Read(p []byte) (int, error) {
+	if b.taken {
+		return 0, b.err
+	}
 	// net/http reacts to cancellation from a goroutine of its own; until
 	// then a body it has buffered would still be delivered in full.
 	if cerr := b.ctx.Err(); cerr != nil {
 		return 0, ctxError(b.loc, "body", cerr)
 	}
 	n, err := b.rc.Read(p)
+	b.got += int64(n)
 	if err == nil || err == io.EOF {
 		return n, err
 	}
+	return n, b.readError(err)
+}
+
+// readError classifies a failure to read the body: the caller's context
+// first, then schemes.IOError, with what that leaves unclassified (bad
+// chunked framing) made a retryable protocol error.
+func (b *body) readError(err error) error {
 	if cerr := b.ctx.Err(); cerr != nil {
-		return n, ctxError(b.loc, "body", cerr)
+		return ctxError(b.loc, "body", cerr)
 	}
 	var se *schemes.Error
 	errors.As(schemes.IOError(b.loc.g.Scheme, "body", err), &se)
@@ -44,10 +68,12 @@ func (b *body) Read(p []byte) (int, error) {
 	if e.Kind == schemes.KindOther {
 		e.Kind, e.Retryable = schemes.KindProtocol, true
 	}
-	return n, e
+	return e
 }
 
-// Close closes the body and releases the request.
+// Close closes the body and releases the request. A body WriteTo took
+// past net/http leaves net/http's reader short of its end, so net/http
+// closes the connection rather than reuse it.
 func (b *body) Close() error {
 	err := b.rc.Close()
 	b.once.Do(func() {

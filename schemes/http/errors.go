@@ -16,8 +16,12 @@ import (
 // through its StartTLS) is returned as it is, with the URL filled in.
 // Otherwise a connection that broke or timed out is KindConnect or
 // KindTimeout and retryable (schemes.IOError), and a reply net/http could
-// not read is KindProtocol.
-func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc *URL, err error) error {
+// not read is KindProtocol, unless the connection ended while net/http
+// read it (cut: see scopedConn.ended): net/http takes the bytes that came
+// before the end for a whole line ("H" for a status line, "Content-" for
+// a header), and a connection cut there is no different from one cut
+// anywhere else before the response was complete.
+func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc *URL, err error, cut bool) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
 		return withURL(se, loc)
@@ -42,10 +46,12 @@ func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc
 	}
 	errors.As(schemes.IOError(loc.g.Scheme, "request", err), &se)
 	e := withURL(se, loc)
-	switch e.Kind {
-	case schemes.KindConnect:
+	switch {
+	case e.Kind == schemes.KindConnect:
 		e.Msg = "connection closed before a response"
-	case schemes.KindOther:
+	case e.Kind == schemes.KindOther && cut:
+		e.Kind, e.Retryable, e.Msg = schemes.KindConnect, true, "connection closed inside the response head"
+	case e.Kind == schemes.KindOther:
 		e.Kind = schemes.KindProtocol
 	}
 	return e

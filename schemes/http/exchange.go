@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"reflect"
@@ -35,7 +36,11 @@ func (x *exchange) close() {
 // body hands the response body to the caller, who releases the request
 // by closing it.
 func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
-	return &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done}
+	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done}
+	if b.raw = spliceConn(x.resp, x.tr.connection()); b.raw != nil {
+		b.size = x.resp.ContentLength
+	}
+	return b
 }
 
 // roundTrip sends method for c.loc with the extra header fields hdr and
@@ -70,7 +75,7 @@ func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr htt
 		timedOut := context.Cause(rctx) == errHeaderTimeout
 		cancel(nil)
 		done()
-		return nil, requestError(ctx, timedOut, c.req.Timeout, c.loc, err)
+		return nil, requestError(ctx, timedOut, c.req.Timeout, c.loc, err, connEnded(rt.connection()))
 	}
 	traceResponse(rt, resp)
 	return &exchange{resp: resp, tr: rt, cancel: cancel, done: done}, nil
@@ -81,24 +86,35 @@ func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr htt
 // (GotConn), and to the request's own Trace before that. A connection
 // dialed for a request with another Trace (two fetches with different
 // Traces sharing a Handler and Dialer) is not that request's to write
-// in, so its lines stay in the request's Trace.
+// in, so its lines stay in the request's Trace. It also keeps that
+// connection, from which the body may be spliced (spliceConn).
 type reqTrace struct {
 	root schemes.Trace
 
 	mu    sync.Mutex
 	scope schemes.Trace
+	conn  net.Conn
 }
 
 var _ schemes.Trace = (*reqTrace)(nil)
 
-// use makes sc's scope this request's, when sc belongs to its Trace.
-func (t *reqTrace) use(sc *scopedConn) {
-	if !sameTrace(sc.root, t.root) {
-		return
-	}
+// carriedBy records that c carries the request, and makes c's scope the
+// request's when c was dialed in a scope of its Trace.
+func (t *reqTrace) carriedBy(c net.Conn) {
 	t.mu.Lock()
-	t.scope = sc.tr
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	t.conn = c
+	if sc, ok := scopeOf(c); ok && sameTrace(sc.root, t.root) {
+		t.scope = sc.tr
+	}
+}
+
+// connection is the connection that carries the request, nil before
+// net/http chose one.
+func (t *reqTrace) connection() net.Conn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.conn
 }
 
 func (t *reqTrace) cur() schemes.Trace {
@@ -138,9 +154,7 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 	line := r.Method + " " + r.URL.RequestURI() + " " + r.Proto
 	return &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) {
-			if sc, ok := scopeOf(ci.Conn); ok {
-				tr.use(sc)
-			}
+			tr.carriedBy(ci.Conn)
 			if ci.Reused {
 				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())
 			}

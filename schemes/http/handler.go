@@ -15,7 +15,9 @@ import (
 const DefaultUserAgent = "urlget/0.1"
 
 // Handler retrieves (Fetch) and describes (Stat) http and https URLs with
-// net/http, dialing and starting TLS only through the request's Dialer.
+// net/http, dialing and starting TLS only through the request's Dialer. A
+// large body on a plain connection is spliced from the socket by the
+// body's WriteTo, past net/http's buffer (splice.go).
 //
 // It keeps one http.Transport per Dialer, TLS config and scheme, so the
 // requests of a fetch run (which shares one Dialer) reuse connections. That
@@ -75,7 +77,7 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 		return nil, ctxError(loc, "request", err)
 	}
 	if c.proxy, err = forwardProxy(req.Dialer, loc); err != nil {
-		return nil, requestError(ctx, false, 0, loc, err)
+		return nil, requestError(ctx, false, 0, loc, err, false)
 	}
 	return c, nil
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -109,6 +110,7 @@ func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transp
 		},
 		DisableCompression:     true,
 		ForceAttemptHTTP2:      false,
+		ReadBufferSize:         readBuffer, // the size splice.go relies on
 		MaxIdleConnsPerHost:    4,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 1 << 20,
@@ -190,6 +192,32 @@ type scopedConn struct {
 	net.Conn
 	tr   schemes.Trace
 	root schemes.Trace
+	end  atomic.Bool // a Read failed: see ended
+}
+
+// Read reads from the connection, noting a failure (its end, a reset).
+func (c *scopedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if err != nil {
+		c.end.Store(true)
+	}
+	return n, err
+}
+
+// ended reports whether a Read on c failed (the peer closed or reset it).
+// net/http reads a response head line by line and asks for more bytes
+// only to complete a line, so a head it could not parse on a connection
+// that ended was cut inside its last line (see requestError).
+func (c *scopedConn) ended() bool { return c.end.Load() }
+
+// connEnded is ended for the connection under c (a *tls.Conn over one, say),
+// false for one this package did not dial or for nil.
+func connEnded(c net.Conn) bool {
+	if c == nil {
+		return false
+	}
+	sc, ok := scopeOf(c)
+	return ok && sc.ended()
 }
 
 // NetConn returns the connection underneath, as tls.Conn's does, so that
