@@ -47,6 +47,10 @@ type Result struct {
 	Type    string          // media type, when known
 	ModTime time.Time       // the server's modification time, when known
 	Listing bool            // the URL designated a container, written with Render
+	// Mode is the representation the bytes came in (FTP TYPE "I" or
+	// "A"), and ModeGuessed says it was guessed from the name.
+	Mode        string
+	ModeGuessed bool
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -137,6 +141,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	}
 	defer resp.Close()
 	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
+	res.Mode, res.ModeGuessed = resp.Mode, resp.ModeGuessed
 	if resp.Listing != nil {
 		return c.renderInto(loc, t, resp, res, opt.Render)
 	}

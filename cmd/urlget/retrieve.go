@@ -20,16 +20,21 @@ import (
 // report is the --json object printed for each URL (after the body when
 // the body goes to stdout; after its streamed "entries" for a listing).
 type report struct {
-	URL        string       `json:"url"`   // after redirects, redacted, never shortened
-	Input      string       `json:"input"` // as given, redacted
-	Scheme     string       `json:"scheme"`
-	Output     *string      `json:"output"`
-	Bytes      int64        `json:"bytes"`
-	Size       *int64       `json:"size"`
-	Type       string       `json:"type,omitempty"`
-	ModTime    *time.Time   `json:"modtime"`
-	DurationMS int64        `json:"duration_ms"`
-	Error      *reportError `json:"error"`
+	URL     string     `json:"url"`   // after redirects, redacted, never shortened
+	Input   string     `json:"input"` // as given, redacted
+	Scheme  string     `json:"scheme"`
+	Output  *string    `json:"output"`
+	Bytes   int64      `json:"bytes"`
+	Size    *int64     `json:"size"`
+	Type    string     `json:"type,omitempty"`
+	ModTime *time.Time `json:"modtime"`
+	// Mode is the representation the bytes came in (FTP TYPE "I" or "A");
+	// ModeGuessed says urlget guessed it from the name (RFC 1738 §3.2.3:
+	// no ";type=" in the URL and no --ascii/--binary).
+	Mode        string       `json:"mode,omitempty"`
+	ModeGuessed bool         `json:"mode_guessed,omitempty"`
+	DurationMS  int64        `json:"duration_ms"`
+	Error       *reportError `json:"error"`
 }
 
 type reportError struct {
@@ -309,6 +314,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		})
 		if res != nil { // what is known of a failed download too
 			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
+			rep.Mode, rep.ModeGuessed = res.Mode, res.ModeGuessed
 		}
 		if err != nil {
 			return false, err
@@ -325,6 +331,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	defer resp.Close()
 	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
+	rep.Mode, rep.ModeGuessed = resp.Mode, resp.ModeGuessed
 	if resp.Listing != nil {
 		rep.Size = nil // the size of a listing is not its text's
 		if je != nil {
