@@ -269,6 +269,33 @@ func TestFTPCommandSequences(t *testing.T) {
 						if !errors.As(e[0], &se) || se.Code != want || se.Phase != "cwd" {
 							t.Errorf("err %v, want the server's %d to CWD", e[0], want)
 						}
+						// The error says what "//" means and how to write
+						// the path from the server's root.
+						if hint := "/%2Fsub/note.txt"; !strings.Contains(e[0].Error(), `empty segment ("//")`) ||
+							!strings.Contains(e[0].Error(), hint) {
+							t.Errorf("err %v, want the empty segment explained and %q", e[0], hint)
+						}
+					}},
+				// A directory named without its "/": RETR fails, one CWD
+				// tells it is a directory, and the error says to add "/".
+				{"directory without its /", []string{anon("names")},
+					seq(anonLogin(s.service), []string{"TYPE I", "SIZE names", "EPSV", "RETR names", "CWD names", "QUIT"}),
+					func(t *testing.T, b []string, e []error) {
+						if schemes.KindOf(e[0]) != schemes.KindUsage || !strings.Contains(e[0].Error(), `add "/" to list it`) {
+							t.Errorf("err %v, want a usage error that says to add \"/\"", e[0])
+						}
+					}},
+				// Binary files in one directory: the second sends SIZE only
+				// where the 150 reply does not tell the size (pure-ftpd).
+				{"binary files, one directory", []string{anon("bin/SHA256SUMS"), anon("bin/small.bin")},
+					seq(anonLogin(s.service), []string{"CWD bin", "TYPE I", "SIZE SHA256SUMS", "EPSV", "RETR SHA256SUMS"},
+						map[string][]string{testbed.Pureftpd: {"SIZE small.bin"}}[s.service],
+						[]string{"EPSV", "RETR small.bin", "QUIT"}),
+					func(t *testing.T, b []string, e []error) {
+						noErr(t, e)
+						if !strings.Contains(b[0], "small.bin") || b[1] != testbed.FixtureFiles["bin/small.bin"] {
+							t.Errorf("bodies %q", b)
+						}
 					}},
 				{"type=d without name", []string{anon("names/;type=d")},
 					seq(anonLogin(s.service), []string{"CWD names", "TYPE A", "EPSV", "NLST", "QUIT"}),
