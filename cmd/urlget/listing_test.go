@@ -95,8 +95,9 @@ func TestJSONReportStreamsEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !strings.HasPrefix(b.String(), `{"entries":[{"name":"a"`) {
-		t.Fatalf("entries not written as they came: %q", b.String())
+	text := b.String()
+	if !strings.HasPrefix(text, `{"entries":[{"name":"a"`) {
+		t.Fatalf("entries not written as they came: %q", text)
 	}
 	if err := j.finish(&report{URL: "file:///d/", Scheme: "file"}, true); err != nil {
 		t.Fatal(err)
@@ -111,8 +112,9 @@ func TestJSONReportStreamsEntries(t *testing.T) {
 	}
 	b.Reset()
 	(&jsonEntries{w: &b}).finish(&report{URL: "x:"}, true)
-	if !strings.HasPrefix(b.String(), `{"entries":[],"url":"x:"`) {
-		t.Fatalf("empty listing: %s", b.String())
+	text = b.String()
+	if !strings.HasPrefix(text, `{"entries":[],"url":"x:"`) {
+		t.Fatalf("empty listing: %s", text)
 	}
 }
 

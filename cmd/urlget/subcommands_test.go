@@ -59,7 +59,7 @@ func checkAgree(t *testing.T, raw string) string {
 		}
 	case err != nil || x == nil:
 		t.Errorf("canon %q = %q, but the library says %v and parse exits %d", raw, c, err, xcode)
-	case loc.String() != c || x["url"] != c:
+	case loc.String() != c || x[urlKey] != c:
 		t.Errorf("%q: canon %q, parse url %v, fetch.Client.Parse(...).String() %q", raw, c, x["url"], loc.String())
 	default:
 		xs, _ := json.Marshal(x)
@@ -145,3 +145,6 @@ func FuzzCanonParseSameAgree(f *testing.F) {
 		}
 	})
 }
+
+// urlKey is the field of `urlget parse` that holds the canonical URL.
+const urlKey = "url"
