@@ -2,10 +2,8 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"hash"
 	"io"
-	"net"
 	"os"
 	"syscall"
 	"time"
@@ -214,19 +212,7 @@ func (c *copier) passKernel(r io.Reader) (n int64, end bool, err error) {
 // fromSource tells a failure of a kernel pass's source (a socket reset or
 // timed out, a canceled read) from one of the destination, which
 // os.File.ReadFrom reports alike, as a failed "write".
-func fromSource(err error) bool {
-	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.Canceled) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
-		return true
-	}
-	for _, errno := range []syscall.Errno{syscall.ECONNRESET, syscall.ECONNABORTED, syscall.ETIMEDOUT,
-		syscall.ENETRESET, syscall.ENETUNREACH, syscall.EHOSTUNREACH, syscall.ENOTCONN} {
-		if errors.Is(err, errno) {
-			return true
-		}
-	}
-	return false
-}
+func fromSource(err error) bool { return transport.FromSocket(err) }
 
 // passBuffered is one Read and one Write.
 func (c *copier) passBuffered(r io.Reader) (int64, bool, error) {

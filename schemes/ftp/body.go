@@ -3,13 +3,10 @@ package ftp
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"sync"
-	"syscall"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -205,7 +202,7 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 // (and so the 226 and the count check) to Read. It does nothing when w
 // or the data connection does not allow it.
 func (b *body) splice(w io.Writer) (int64, error) {
-	rf, ok := spliceTarget(w)
+	rf, ok := transport.SpliceTarget(w)
 	dc, plainTCP := b.raw.(*transport.Conn)    // not TLS
 	translated := b.r != io.Reader(&b.counter) // TYPE A: CRLF becomes LF on the way
 	small := b.want >= 0 && b.want < copyBuffer
@@ -230,7 +227,7 @@ func (b *body) splice(w io.Writer) (int64, error) {
 		n, err := dc.ReadTo(rf, chunk)
 		b.counter.n += n
 		total += n
-		if err != nil && fromSocket(err) {
+		if err != nil && transport.FromSocket(err) {
 			b.fail(err)
 			return total, b.err
 		}
@@ -247,34 +244,4 @@ func (b *body) splice(w io.Writer) (int64, error) {
 		}
 	}
 	return total, nil
-}
-
-// spliceTarget returns w's ReadFrom when handing it the data connection
-// is safe: a file must accept splice(2) (transport.SpliceSafe); any other
-// ReaderFrom (Download's work file, a progress counter) is trusted to end
-// in one that does, or to copy.
-func spliceTarget(w io.Writer) (io.ReaderFrom, bool) {
-	if f, ok := w.(*os.File); ok && !transport.SpliceSafe(f) {
-		return nil, false
-	}
-	rf, ok := w.(io.ReaderFrom)
-	return rf, ok
-}
-
-// fromSocket tells a splice failure of the data connection (reset,
-// timeout, cancel) from one of the destination, which splice(2) reports
-// the same way.
-func fromSocket(err error) bool {
-	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.Canceled) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) { // Close during the splice
-		return true
-	}
-	for _, errno := range []syscall.Errno{syscall.ECONNRESET, syscall.ECONNABORTED, syscall.ETIMEDOUT,
-		syscall.ENETRESET, syscall.ENETUNREACH, syscall.EHOSTUNREACH, syscall.ENOTCONN} {
-		if errors.Is(err, errno) {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/urlget/urlget/transport"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -201,13 +202,13 @@ func TestSpliceNotIntoTerminalOrText(t *testing.T) {
 		}
 	})
 	t.Run("spliceTarget", func(t *testing.T) {
-		if _, ok := spliceTarget(tempFile(t)); !ok {
+		if _, ok := transport.SpliceTarget(tempFile(t)); !ok {
 			t.Errorf("a regular file was refused as a splice target")
 		}
-		if _, ok := spliceTarget(&bytes.Buffer{}); !ok {
+		if _, ok := transport.SpliceTarget(&bytes.Buffer{}); !ok {
 			t.Errorf("a ReaderFrom was refused")
 		}
-		if _, ok := spliceTarget(struct{ io.Writer }{io.Discard}); ok {
+		if _, ok := transport.SpliceTarget(struct{ io.Writer }{io.Discard}); ok {
 			t.Errorf("a writer without ReadFrom was accepted")
 		}
 	})
