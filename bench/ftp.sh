@@ -90,8 +90,8 @@ echo "curl:   ${c[*]}  median ${cm}s"
 awk -v a="$um" -v b="$cm" 'BEGIN { printf "ratio urlget/curl: %.2f (target <= 0.9)\n", a / b }'
 report_base b "$um"
 
-# urlget fsyncs the file before renaming it into place (nothing half-written
-# on failure); curl does not, so this one also measures that durability.
+# Neither urlget nor curl waits for the disk here (urlget --fsync would);
+# the time of the disk's writes after the run is neither's.
 echo "== 256 MiB file into a file (-o) on the local disk, $REPS repetitions (alternating)"
 out=$(mktemp -d "$root/bench/.out.XXXXXX")
 trap 'rm -rf "$tmp" "$out"' EXIT

@@ -15,10 +15,11 @@
 # that is fast because it drops or mangles bytes fails the bench.
 #
 # The files go to BENCH_DIR (default: bench/, the repository's disk).
-# urlget fsyncs a file before renaming it into place (nothing half-written
-# on failure); curl and wget do not, so the file rows also measure that,
-# and whatever else is writing to that disk. BENCH_DIR=/dev/shm leaves the
-# disk out (fsync is then free): the rows show the transfer alone.
+# Like curl and wget, urlget leaves a finished file to the kernel to write
+# to disk; the file rows also time "fsync", urlget --fsync, which waits
+# until the file is on disk before renaming it into place, for what that
+# durability costs (on a fast transfer, about the disk's write time).
+# BENCH_DIR=/dev/shm leaves the disk out: the rows show the transfer alone.
 #
 # The test bed's nginx serves only the fixture tree, which other tests list,
 # so the file is served by a second nginx from the same image
@@ -100,10 +101,11 @@ fi
 argv() {
 	local c=$1 mode=$2 u=$3 dest=$out/$1.bin
 	case $c in
-	urlget | before)
+	urlget | before | fsync)
 		local b=$bin
-		[ "$c" = urlget ] || b=$before
+		[ "$c" != before ] || b=$before
 		cmd=("$b" -s ${tls:+--cacert "$work/ca.pem"})
+		[ "$c" != fsync ] || cmd+=(--fsync)
 		[ "$mode" = pipe ] || cmd+=(-o "$dest")
 		;;
 	curl)
@@ -126,9 +128,11 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 # run MODE URL: REPS rounds, then the outputs checked, then the figures.
 run() {
 	local mode=$1 u=$2 c t r sum
+	local -a these=("${clients[@]}")
+	[ "$mode" = pipe ] || these+=(fsync)
 	declare -A wall cpu med cmed
 	for _ in $(seq "$REPS"); do
-		for c in "${clients[@]}"; do
+		for c in "${these[@]}"; do
 			argv "$c" "$mode" "$u"
 			rm -f "$out/$c.bin"
 			[ "$mode" = pipe ] || sync # no dirty pages left by the run before
@@ -142,7 +146,7 @@ run() {
 			cpu[$c]+="$(awk '{ printf "%.2f", $1 + $2 }' "$work/cpu") "
 		done
 	done
-	for c in "${clients[@]}"; do
+	for c in "${these[@]}"; do
 		if [ "$mode" = file ]; then
 			sum=$(sha256sum "$out/$c.bin" | cut -d' ' -f1)
 			rm -f "$out/$c.bin"
@@ -159,6 +163,7 @@ run() {
 	awk -v u="${med[urlget]}" -v c="${med[curl]}" -v w="${med[wget]}" -v cu="${cmed[urlget]}" -v cc="${cmed[curl]}" \
 		-v cw="${cmed[wget]}" -v r="$r" 'BEGIN { printf r, u / c, u / w, cu / cc, cu / cw }'
 	[ -z "$before" ] || awk -v b="${med[before]}" -v c="${med[curl]}" 'BEGIN { printf "ratio before/curl: %.2f\n", b / c }'
+	[ "$mode" = pipe ] || awk -v f="${med[fsync]}" -v c="${med[curl]}" 'BEGIN { printf "ratio fsync/curl: %.2f (urlget --fsync: on disk before the rename)\n", f / c }'
 }
 
 tls=

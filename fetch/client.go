@@ -10,7 +10,7 @@
 //
 // Files (Client.Download has the details): a regular file NAME is written
 // through NAME.part beside it, held under an exclusive lock, and renamed
-// to NAME only when complete, checked and synced, so an existing NAME is
+// to NAME only when complete and checked, so an existing NAME is
 // never harmed by a download that fails; a failure keeps NAME.part for
 // Resume to continue. NAME and NAME.part are never written through a
 // symbolic link. A destination that is not a regular file (a device, a

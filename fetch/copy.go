@@ -65,8 +65,9 @@ type copier struct {
 	pass       int64 // size of the next kernel pass
 	fast       bool  // the last window was fast enough for kernel passes
 	buf        []byte
-	werr       error // dst refused bytes: the failure is the local side's
-	limit      error // the copy passed MaxFileSize
+	wb         *writeback // starts the disk writes of a file target early; nil for none
+	werr       error      // dst refused bytes: the failure is the local side's
+	limit      error      // the copy passed MaxFileSize
 }
 
 func (c *Client) newCopier(ctx context.Context, loc schemes.Locator, dst io.Writer, done, total int64, progress func(int64, int64)) *copier {
@@ -260,6 +261,7 @@ func (c *copier) report(now time.Time) {
 	if c.progress != nil {
 		c.progress(c.done, c.total)
 	}
+	c.wb.advance()
 	if d := now.Sub(c.lastReport); d > 0 && c.window > 0 {
 		perPass := int64(float64(c.window) * float64(passTime) / float64(d))
 		c.fast = perPass >= minPass

@@ -39,6 +39,7 @@ type options struct {
 	allowPorts []int
 	noFileFTP  bool
 	remoteTime bool
+	fsync      bool
 	insecure   bool
 	caFile     string
 	user       string
@@ -93,6 +94,7 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	fs.IntSliceVar(&o.allowPorts, "allow-port", nil, "allow connecting to `PORT` despite the port policy")
 	fs.BoolVar(&o.noFileFTP, "no-file-ftp", false, "refuse file: URLs on other hosts instead of using ftp")
 	fs.BoolVarP(&o.remoteTime, "remote-time", "R", false, "give the local file the server's modification time")
+	fs.BoolVar(&o.fsync, "fsync", false, "wait until a downloaded file is on disk before renaming it into place")
 	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify TLS certificates")
 	fs.StringVar(&o.caFile, "cacert", "", "verify TLS certificates with the CAs in `FILE`")
 	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")

@@ -309,7 +309,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	if dest != "" {
 		rep.Output = &dest
 		res, err := c.DownloadLocator(ctx, loc, dest, fetch.DownloadOptions{
-			Resume: o.resume, RemoteTime: o.remoteTime, Progress: tr.progress(),
+			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: tr.progress(),
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
 		if res != nil { // what is known of a failed download too

@@ -1,0 +1,84 @@
+package fetch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWritebackAdvancesByChunks: the writes of a file are started once
+// writebackChunk new bytes are there, from where the last start ended, so
+// that each byte is handed to the kernel once.
+func TestWritebackAdvancesByChunks(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(make([]byte, 1000)); err != nil { // bytes held before
+		t.Fatal(err)
+	}
+	w := newWriteback(f)
+	if !writebackWorks {
+		if w != nil {
+			t.Fatal("a writeback where the system has none")
+		}
+		return
+	}
+	if w.from != 1000 {
+		t.Fatalf("starts at %d, want 1000 (the bytes held before)", w.from)
+	}
+	steps := []struct {
+		write    int
+		wantFrom int64
+	}{
+		{writebackChunk - 1, 1000},                  // not a chunk yet
+		{1, 1000 + writebackChunk},                  // a chunk: started
+		{writebackChunk / 2, 1000 + writebackChunk}, // half
+		{writebackChunk, 1000 + writebackChunk*5/2}, // one and a half: all of it
+	}
+	for i, s := range steps {
+		if _, err := f.Write(make([]byte, s.write)); err != nil {
+			t.Fatal(err)
+		}
+		w.advance()
+		if w.from != s.wantFrom {
+			t.Fatalf("step %d: started up to %d, want %d", i, w.from, s.wantFrom)
+		}
+	}
+	var none *writeback
+	none.advance() // a target without writeback: nothing to do, no panic
+}
+
+// TestDownloadSync: DownloadOptions.Sync fsyncs the file once, before it is
+// renamed into place; without it there is no fsync.
+func TestDownloadSync(t *testing.T) {
+	real := syncFile
+	defer func() { syncFile = real }()
+	for _, durable := range []bool{false, true} {
+		dest := filepath.Join(t.TempDir(), "out.bin")
+		var synced []string
+		syncFile = func(f *os.File) error {
+			if _, err := os.Stat(dest); err == nil {
+				t.Errorf("fsync after NAME appeared")
+			}
+			synced = append(synced, f.Name())
+			return real(f)
+		}
+		h := &fakeHandler{data: map[string]string{"x": "0123456789"}}
+		if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Sync: durable}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(dest); string(got) != "0123456789" {
+			t.Fatalf("Sync %v: NAME holds %q", durable, got)
+		}
+		want := 0
+		if durable {
+			want = 1
+		}
+		if len(synced) != want || (durable && synced[0] != dest+PartSuffix) {
+			t.Fatalf("Sync %v: fsync of %q, want %d of NAME.part", durable, synced, want)
+		}
+	}
+}
