@@ -178,6 +178,11 @@ type Resume struct {
 	// WantModTime asks for the server's modification time even where it
 	// costs a round trip (FTP MDTM): Download sets it for RemoteTime.
 	WantModTime bool
+	// Listed is what a listing said of the resource (Request.Listed).
+	Listed *schemes.Entry
+	// Exact asks for the stored bytes, no guessed text conversion
+	// (Request.Exact).
+	Exact bool
 }
 
 // GetLocator retrieves an already parsed URL, optionally resuming.
@@ -280,6 +285,7 @@ func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credent
 	return &schemes.Request{
 		URL: loc, Dialer: c.dialer(), Trace: c.trace(), TLS: c.TLS,
 		Offset: from.Offset, Partial: from.Partial, WantModTime: from.WantModTime,
+		Listed: from.Listed, Exact: from.Exact,
 		Credentials: creds, Prompt: c.Prompt,
 	}
 }

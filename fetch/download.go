@@ -37,6 +37,24 @@ type DownloadOptions struct {
 	// the disk needs to write the file: on a fast download to a slow
 	// disk, most of the time.
 	Sync bool
+	// Listed is what a listing of the resource's container said of it,
+	// for a caller that walked one (a mirror). Its Size, when known, is
+	// the size the data must have if the server announces none (checked
+	// before the rename, like an announced size), and handlers need not
+	// ask for one (FTP SIZE). With RemoteTime its ModTime is the file's
+	// time when the server tells none with the data, so no round trip is
+	// spent on one (FTP MDTM); it is not used when the data's size differs
+	// from the listed one (the listing was of an older version).
+	Listed *schemes.Entry
+	// Exact asks for the bytes as the server stores them: no text
+	// conversion guessed from the name (FTP TYPE I unless the URL says
+	// ;type=a), as a mirror needs.
+	Exact bool
+	// WorkSuffix names the work file: NAME+WorkSuffix instead of
+	// NAME.part (PartSuffix), for a caller that must tell work files
+	// from every name a server may list (a mirror). It must start with
+	// "." and hold no "/".
+	WorkSuffix string
 	// Progress, if set, is called as data arrives, from the goroutine
 	// that called Download: after every pass of at most 1 MiB, and at
 	// least every 250 ms while data flows, with the bytes held so far
@@ -123,7 +141,7 @@ func (c *Client) Download(ctx context.Context, raw, dest string, opt DownloadOpt
 // the server answered it returns the Result so far (what arrived, the
 // media type, the URL after redirects) with the error; nil before that.
 func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest string, opt DownloadOptions) (*Result, error) {
-	t, err := c.openTarget(loc, dest, opt.Resume)
+	t, err := c.openTarget(loc, dest, opt.Resume, opt.WorkSuffix)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +153,8 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 		return fmt.Sprintf("; resuming at byte %d of %s", t.held, t.name())
 	})
 	if err == nil {
-		err = t.commit(loc, opt.RemoteTime, opt.Sync, res.ModTime)
+		stamp, mod := opt.fileTime(res)
+		err = t.commit(loc, stamp, opt.Sync, mod)
 	}
 	if err != nil {
 		if res.URL == nil {
@@ -148,7 +167,8 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 
 // transfer makes one attempt: fetch from what is held, append, verify.
 func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
-	resp, err := c.GetLocator(ctx, loc, Resume{Offset: t.held, Partial: t.partial, WantModTime: opt.RemoteTime})
+	resp, err := c.GetLocator(ctx, loc, Resume{Offset: t.held, Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
+		Listed: opt.Listed, Exact: opt.Exact})
 	if err != nil {
 		return err
 	}
@@ -190,7 +210,11 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	if t.mode == inPlace && t.hash == nil {
 		want = "" // an earlier attempt sent the first bytes unsummed
 	}
-	return verify(loc, t.held, resp.Size, t.sum, want)
+	size := resp.Size
+	if size < 0 && opt.Listed != nil {
+		size = opt.Listed.Size // the server announced none: the listing's
+	}
+	return verify(loc, t.held, size, t.sum, want)
 }
 
 // settleOffset makes the bytes held agree with where the server's body
@@ -249,4 +273,22 @@ func (c *Client) renderInto(loc schemes.Locator, t *target, resp *Response, res 
 	}
 	res.Size, res.Bytes = t.held, t.held
 	return nil
+}
+
+// listedTime says whether Listed gives the file a time.
+func (o DownloadOptions) listedTime() bool { return o.Listed != nil && !o.Listed.ModTime.IsZero() }
+
+// fileTime is whether the file gets a time of the server's (RemoteTime),
+// and which: the one the server gave with the data, else the listing's
+// when the data is the version listed.
+func (o DownloadOptions) fileTime(res *Result) (bool, time.Time) {
+	switch {
+	case !o.RemoteTime:
+		return false, time.Time{}
+	case !res.ModTime.IsZero():
+		return true, res.ModTime
+	case o.listedTime() && (o.Listed.Size < 0 || o.Listed.Size == res.Size):
+		return true, o.Listed.ModTime
+	}
+	return false, time.Time{}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -53,7 +54,13 @@ type target struct {
 }
 
 // openTarget classifies dest and opens what Download writes.
-func (c *Client) openTarget(loc schemes.Locator, dest string, resume bool) (*target, error) {
+func (c *Client) openTarget(loc schemes.Locator, dest string, resume bool, suffix string) (*target, error) {
+	if suffix == "" {
+		suffix = PartSuffix
+	} else if suffix[0] != '.' || strings.ContainsRune(suffix, '/') {
+		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "open", Kind: schemes.KindUsage, URL: loc.Redacted(),
+			Msg: fmt.Sprintf("work file suffix %q: it must start with \".\" and hold no \"/\"", suffix)}
+	}
 	special, err := notRegular(dest)
 	if err != nil {
 		return nil, refusal(loc, dest, err)
@@ -65,7 +72,7 @@ func (c *Client) openTarget(loc schemes.Locator, dest string, resume bool) (*tar
 		}
 		return openInPlace(loc, dest)
 	}
-	t := &target{mode: intoPart, dest: dest, part: dest + PartSuffix}
+	t := &target{mode: intoPart, dest: dest, part: dest + suffix}
 	if t.lock, err = openPart(t.part); err != nil {
 		return nil, refusal(loc, t.part, err)
 	}

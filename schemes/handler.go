@@ -212,6 +212,16 @@ type Request struct {
 	// it (FTP MDTM) asks only then, or when resuming; others fill it
 	// whenever the server tells it.
 	WantModTime bool
+	// Listed is what a listing of the resource's container said of it
+	// (a mirror's walk), nil when nothing was listed. A handler may take
+	// its Size instead of spending a round trip on one (FTP SIZE); the
+	// caller checks the data against it when the server announces no
+	// size. It is never sent to the server.
+	Listed *Entry
+	// Exact asks for the bytes as the server stores them, with no text
+	// conversion the scheme would otherwise guess from the name (FTP
+	// TYPE I unless the URL says ;type=a): what a mirror wants.
+	Exact bool
 	// Credentials supplies a login when the URL has none. The fetch
 	// Client gives handlers only what its credential policy allows for
 	// this URL's scheme, host and port. May be nil.

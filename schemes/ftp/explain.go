@@ -53,7 +53,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	case loc.Name == "":
 		plan = append(plan, "FEAT", "TYPE A", "EPSV", "MLSD (or LIST)")
 	default:
-		tt := h.transferType(loc, req.Offset)
+		tt := h.transferType(loc, req.Offset, req.Exact)
 		plan = append(plan, "TYPE "+strings.ToUpper(string(tt.t)))
 		resuming := req.Offset > 0 && tt.t == 'i'
 		if tt.t == 'i' {

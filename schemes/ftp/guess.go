@@ -42,10 +42,12 @@ type xferType struct {
 // the client. A guess of text is not kept for a resumed transfer: REST
 // counts the server's bytes, which only TYPE I delivers unchanged, so the
 // partial copy is continued in TYPE I.
-func (h *Handler) transferType(loc *URL, offset int64) xferType {
+func (h *Handler) transferType(loc *URL, offset int64, exact bool) xferType {
 	switch {
 	case loc.Type == 'a' || loc.Type == 'i':
 		return xferType{t: loc.Type}
+	case exact:
+		return xferType{t: 'i'} // Request.Exact: the stored bytes, no guess
 	case h.DefaultType == 'a' || h.DefaultType == 'i':
 		return xferType{t: h.DefaultType}
 	}

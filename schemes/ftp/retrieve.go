@@ -16,12 +16,13 @@ import (
 // A resumed transfer asks SIZE and MDTM first and sends REST when the
 // resume rule allows. Otherwise SIZE is asked (TYPE I only: an ASCII size
 // is the server's, not ours) only while the server's 150 reply has not
-// shown that its "(N bytes)" tells the size, which it then does. What
+// shown that its "(N bytes)" tells the size, which it then does, and when
+// no listing told it (Request.Listed). What
 // arrives is checked against the size: exactly in TYPE I, and in TYPE A
 // against the file's size in the 150 reply, which the transfer may exceed
 // (CRLF line ends) but not fall short of.
 func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request) (*schemes.Response, error) {
-	tt := h.transferType(loc, req.Offset)
+	tt := h.transferType(loc, req.Offset, req.Exact)
 	if tt.note != "" {
 		c.tr.Info(tt.note)
 	}
@@ -31,7 +32,10 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	}
 	resuming := req.Offset > 0 && tt.t == 'i'
 	size := int64(-1)
-	if tt.t == 'i' && !c.noSIZE && (resuming || c.count150 != yes) {
+	// A listing's size (a mirror's) spares the SIZE round trip: the
+	// caller checks the data against it.
+	listed := req.Listed != nil && req.Listed.Size >= 0
+	if tt.t == 'i' && !c.noSIZE && (resuming || (c.count150 != yes && !listed)) {
 		n, err := c.size(loc)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,97 @@
+package fetch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// TestDownloadListed: what a listing said of a resource (a mirror's walk)
+// checks its size when the server announces none, and gives the file its
+// time with RemoteTime — unless the data is not the version listed.
+func TestDownloadListed(t *testing.T) {
+	listedTime := time.Date(2020, 2, 2, 10, 5, 0, 0, time.UTC)
+	serverTime := time.Date(2021, 3, 3, 11, 6, 7, 0, time.UTC)
+	for _, tc := range []struct {
+		name       string
+		listedSize int64
+		noSize     bool      // the server announces no size
+		mod        time.Time // the server's time with the data
+		wantErr    string
+		wantTime   time.Time // zero: the time of writing
+	}{
+		{name: "no size announced, listed size matches", listedSize: 10, noSize: true, wantTime: listedTime},
+		{name: "no size announced, fewer bytes than listed", listedSize: 11, noSize: true, wantErr: "truncated: got 10 of 11"},
+		{name: "no size announced, more bytes than listed", listedSize: 9, noSize: true, wantErr: "more than the 9"},
+		{name: "server size wins over a stale listing; no listed time then", listedSize: 7},
+		{name: "server's own time wins", listedSize: 10, mod: serverTime, wantTime: serverTime},
+		{name: "listed size unknown", listedSize: -1, noSize: true, wantTime: listedTime},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dest := filepath.Join(t.TempDir(), "f")
+			h := &fakeHandler{data: map[string]string{"x": "0123456789"}, noSize: tc.noSize, mod: tc.mod}
+			e := &schemes.Entry{Name: "x", Kind: schemes.EntryFile, Size: tc.listedSize, ModTime: listedTime, Precision: time.Minute}
+			start := time.Now().Add(-time.Second)
+			_, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{RemoteTime: true, Listed: e})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				if _, serr := os.Stat(dest); serr == nil {
+					t.Fatal("NAME exists after a failed check")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(dest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantTime.IsZero() {
+				if st.ModTime().Before(start) {
+					t.Errorf("mtime %v, want the time of writing", st.ModTime())
+				}
+			} else if !st.ModTime().Equal(tc.wantTime) {
+				t.Errorf("mtime %v, want %v", st.ModTime(), tc.wantTime)
+			}
+		})
+	}
+}
+
+// TestDownloadWorkSuffix: the work file takes the suffix asked for, kept
+// after a failure under that name; a suffix that could leave the
+// directory is refused.
+func TestDownloadWorkSuffix(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "f")
+	h := &fakeHandler{data: map[string]string{"x": "0123456789"}, cutAfter: 4}
+	_, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{WorkSuffix: ".w-part"})
+	if err == nil {
+		t.Fatal("a cut transfer succeeded")
+	}
+	if got, _ := os.ReadFile(dest + ".w-part"); string(got) != "0123" {
+		t.Fatalf("work file holds %q, want the 4 bytes that arrived", got)
+	}
+	if _, err := os.Stat(dest + PartSuffix); err == nil {
+		t.Fatal("NAME.part was made too")
+	}
+	if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{WorkSuffix: ".w-part", Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(dest); string(got) != "0123456789" {
+		t.Fatalf("NAME holds %q", got)
+	}
+	for _, bad := range []string{"part", "./../x", "/x"} {
+		_, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{WorkSuffix: bad})
+		if schemes.KindOf(err) != schemes.KindUsage {
+			t.Errorf("suffix %q: err %v, want KindUsage", bad, err)
+		}
+	}
+}
