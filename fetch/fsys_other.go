@@ -3,7 +3,6 @@
 package fetch
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"time"
@@ -15,13 +14,6 @@ const oNoFollow = 0
 
 // oNoCTTY is 0: there are no controlling terminals to avoid here.
 const oNoCTTY = 0
-
-// errLocked is lockFile's answer when another process holds the lock.
-var errLocked = errors.New("locked by another process")
-
-// lockFile does nothing here: two runs on one target are not kept apart
-// on systems without flock(2).
-func lockFile(*os.File) error { return nil }
 
 // links reports one link: the count is not available here.
 func links(fs.FileInfo) uint64 { return 1 }

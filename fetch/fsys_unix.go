@@ -3,7 +3,6 @@
 package fetch
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -22,29 +21,6 @@ const oNoFollow = syscall.O_NOFOLLOW
 // oNoCTTY keeps a terminal named as the destination from becoming the
 // process's controlling terminal.
 const oNoCTTY = syscall.O_NOCTTY
-
-// errLocked is lockFile's answer when another process holds the lock.
-var errLocked = errors.New("locked by another process")
-
-// lockFile takes an exclusive flock(2) on f without waiting: two runs on
-// one target must not interleave, and the second should say so at once
-// rather than hang. The lock goes with the open file and is released when
-// f is closed, or when the process dies (kill -9 included), so a crashed
-// run never leaves a stale lock behind.
-func lockFile(f *os.File) error {
-	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err == unix.EWOULDBLOCK:
-			return errLocked
-		case err != nil:
-			return &os.PathError{Op: "flock", Path: f.Name(), Err: err}
-		}
-		return nil
-	}
-}
 
 // links is the number of hard links of the file fi describes.
 func links(fi fs.FileInfo) uint64 {

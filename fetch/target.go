@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/urlget/urlget/internal/lockfile"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -245,7 +246,7 @@ func openPart(part string) (*os.File, error) {
 			err = errNotRegular
 		}
 		if err == nil {
-			if err = lockFile(f); errors.Is(err, errLocked) {
+			if err = lockfile.Lock(f); errors.Is(err, lockfile.ErrLocked) {
 				err = errInUse
 			}
 		}

@@ -65,6 +65,12 @@ type options struct {
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
 func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, error) {
+	return parseFlagsFor(args, stdin, stderr, nil)
+}
+
+// parseFlagsFor parses a retrieval's command line, or, with m set, that
+// of `urlget mirror`: the same connection flags plus the mirror's own.
+func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFlags) (*options, error) {
 	o := &options{}
 	fs := pflag.NewFlagSet("urlget", pflag.ContinueOnError)
 	fs.SetInterspersed(true) // curl-style: flags may sit between URLs
@@ -110,8 +116,11 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 		s.add(fs)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
+		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget mirror [flags] URL DIR\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
 		fs.PrintDefaults()
+	}
+	if m != nil {
+		m.add(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -145,6 +154,9 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	}
 	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
 	o.urls = fs.Args()
+	if m != nil {
+		return o, m.check(fs, o)
+	}
 	if o.inputFile != "" {
 		more, err := readURLList(o.inputFile, stdin)
 		if err != nil {

@@ -21,7 +21,7 @@ type mailtoFlags struct {
 func (f *mailtoFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.server, "smtp-server", "", "mailto: submit mail through `HOST[:PORT]` (port 587; default: $URLGET_SMTP)")
 	fs.StringVar(&f.from, "from", "", "mailto: sender `ADDRESS` (default: $URLGET_EMAIL, $EMAIL, else user@host)")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "mailto: print the message instead of sending it")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "mailto: print the message instead of sending it; mirror: print what would be fetched, skipped and deleted, and change nothing")
 }
 
 func (f *mailtoFlags) apply(cfg *fetch.Config) error {

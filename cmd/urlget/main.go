@@ -3,6 +3,7 @@
 // carrying out that scheme's access algorithm. Usage is curl-like:
 //
 //	urlget [flags] URL...
+//	urlget mirror [flags] URL DIR
 //	urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]
 //
 // Exit status: 0 success; 1 other failure; 2 usage error or malformed URL;
@@ -30,6 +31,9 @@ func main() {
 // run is the whole command, with its streams passed in so tests drive it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
+		if args[0] == "mirror" {
+			return runMirror(ctx, args[1:], stdin, stdout, stderr)
+		}
 		if sub, ok := subcommands[args[0]]; ok {
 			return sub(args[1:], stdin, stdout, stderr)
 		}

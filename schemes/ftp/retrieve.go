@@ -84,7 +84,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	b.r = &b.counter
 	// A large buffer takes everything the socket holds in one read: fewer
 	// wake-ups per megabyte than the 32 KiB reads of io.Copy.
-	b.br = bufio.NewReaderSize(dc, dataBuffer)
+	b.br = bufio.NewReaderSize(dc, bufferFor(size-offset))
 	b.counter = countReader{r: b.br}
 	if size >= 0 {
 		b.want = size - offset
@@ -275,6 +275,16 @@ func (c *ctrl) endTransfer(loc *URL, phase, cmd string) error {
 
 // dataBuffer is the read buffer of a data connection.
 const dataBuffer = 1 << 20
+
+// bufferFor sizes the read buffer of a transfer of n bytes (-1: unknown):
+// a mirror fetches thousands of small files, and a megabyte allocated
+// and cleared for each costs more than the transfer.
+func bufferFor(n int64) int {
+	if n < 0 || n >= dataBuffer {
+		return dataBuffer
+	}
+	return max(int(n)+1, 4096) // +1: the read that sees the end
+}
 
 // countReader counts the bytes read from the data connection, before any
 // conversion.

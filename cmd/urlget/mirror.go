@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/urlget/urlget/mirror"
+	"github.com/urlget/urlget/schemes"
+)
+
+// mirrorFlags are `urlget mirror`'s own flags; the connection flags
+// (-u, -k, --cacert, timeouts, --retry, --limit-rate, --proto, -v, -s,
+// --json, ...) are the retrieval's.
+type mirrorFlags struct {
+	parallel       int
+	delete         bool
+	maxDelete      int
+	dryRun         bool
+	include        []string
+	exclude        []string
+	maxDepth       int
+	cont           bool
+	followSymlinks bool
+	maxDeleteSet   bool
+}
+
+func (m *mirrorFlags) add(fs *pflag.FlagSet) {
+	fs.IntVarP(&m.parallel, "parallel", "P", 4, "mirror: run `N` listings and transfers at once (connections to the server)")
+	fs.BoolVar(&m.delete, "delete", false, "mirror: remove local files the remote no longer has (never where a listing failed)")
+	fs.IntVar(&m.maxDelete, "max-delete", 0, "mirror: delete nothing, and fail, when more than `N` deletions are planned")
+	fs.StringArrayVar(&m.include, "include", nil, "mirror: only mirror files matching `GLOB` (relative path, or last segment when it has no /); repeat")
+	fs.StringArrayVar(&m.exclude, "exclude", nil, "mirror: skip files and directories matching `GLOB`; repeat")
+	fs.IntVar(&m.maxDepth, "max-depth", 0, "mirror: walk at most `N` levels below the top (default: no limit for ftp and file, 10 for http and gopher)")
+	fs.BoolVar(&m.cont, "continue", true, "mirror: continue partial files of an earlier run (--continue=false starts them over)")
+	fs.BoolVar(&m.followSymlinks, "follow-symlinks", false, "mirror: follow remote symbolic links that stay inside the tree")
+}
+
+// retrievalOnly are flags of a retrieval that mean nothing to a mirror.
+var retrievalOnly = []string{"output", "remote-name", "output-dir", "continue-at", "input-file", "explain", "long"}
+
+// check takes the two arguments and refuses flags a mirror cannot use.
+func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
+	for _, name := range retrievalOnly {
+		if fs.Changed(name) {
+			return fmt.Errorf("--%s is not a mirror flag (see urlget --help)", name)
+		}
+	}
+	if len(o.urls) != 2 {
+		return errors.New("mirror: want a URL and a local directory: urlget mirror [flags] URL DIR")
+	}
+	if m.parallel < 1 {
+		return fmt.Errorf("--parallel %d: want 1 or more", m.parallel)
+	}
+	m.maxDeleteSet = fs.Changed("max-delete")
+	// --dry-run is mailto's flag too: one flag, read by both.
+	m.dryRun = fs.Lookup("dry-run").Value.String() == "true"
+	if m.maxDeleteSet && !m.delete {
+		return errors.New("--max-delete needs --delete")
+	}
+	return nil
+}
+
+func (m *mirrorFlags) options() mirror.Options {
+	return mirror.Options{Parallel: m.parallel, Delete: m.delete, MaxDelete: m.maxDelete, MaxDeleteSet: m.maxDeleteSet,
+		DryRun: m.dryRun, Include: m.include, Exclude: m.exclude, MaxDepth: m.maxDepth, Restart: !m.cont,
+		FollowSymlinks: m.followSymlinks}
+}
+
+// runMirror is `urlget mirror [flags] URL DIR`.
+func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	m := &mirrorFlags{}
+	o, err := parseFlagsFor(args, stdin, stderr, m)
+	if err != nil {
+		if err == errHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
+		return 2
+	}
+	con := newConsole(stderr, !o.silent && !o.verbose && !m.dryRun && isTerminal(stderr))
+	o.con = con
+	client, err := o.client(stdin, con)
+	if err != nil {
+		con.say(redactedText(err))
+		return exitCode(err)
+	}
+	defer client.CloseIdleConnections()
+	ctx, cancel := withMaxTime(ctx, o.maxTime)
+	defer cancel()
+	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout), active: map[string]int64{}}
+	opt := m.options()
+	opt.Events = r.event
+	r.bar = con.start("mirror " + schemes.RedactString(o.urls[0]))
+	if r.bar != nil {
+		opt.Progress = r.progress
+	}
+	sum, err := mirror.Run(ctx, client, o.urls[0], o.urls[1], opt)
+	err = explainMaxTime(ctx, err)
+	r.finish(sum, err)
+	if err != nil {
+		return exitCode(err)
+	}
+	return 0
+}
+
+// mirrorOutput renders a mirror's events: JSON objects (--json), the
+// plan (--dry-run) or every event (-v) on stdout, failures on stderr, an
+// overall progress line on a terminal, and a summary at the end.
+type mirrorOutput struct {
+	o      *options
+	m      *mirrorFlags
+	con    *console
+	stdout io.Writer
+	enc    *json.Encoder
+	bar    *transfer // nil: no progress drawn
+
+	mu     sync.Mutex
+	active map[string]int64 // bytes of the transfers under way
+	got    int64            // bytes of the transfers ended
+	files  int
+}
+
+// event is mirror.Options.Events; calls never overlap.
+func (r *mirrorOutput) event(ev mirror.Event) {
+	switch {
+	case r.o.json:
+		r.enc.Encode(ev)
+	case ev.Type == mirror.EventError:
+		if !r.o.silent || r.o.showError {
+			r.con.say(eventLine(ev))
+		}
+	case r.m.dryRun || r.o.verbose:
+		if ev.Type != mirror.EventListed || r.o.verbose {
+			fmt.Fprintln(r.stdout, forPeople(eventLine(ev)))
+		}
+	}
+	if ev.Type == mirror.EventGet && r.bar != nil {
+		r.mu.Lock()
+		delete(r.active, ev.Path)
+		r.got += ev.Bytes
+		r.files++
+		done := r.got
+		r.mu.Unlock()
+		r.bar.update(done, -1)
+	}
+}
+
+// progress is mirror.Options.Progress: the overall line counts the bytes
+// of every transfer.
+func (r *mirrorOutput) progress(rel string, done, total int64) {
+	r.mu.Lock()
+	r.active[rel] = done
+	sum := r.got
+	for _, n := range r.active {
+		sum += n
+	}
+	r.mu.Unlock()
+	r.bar.update(sum, -1)
+}
+
+// eventLine is one event for people: "get a/b (new)".
+func eventLine(ev mirror.Event) string {
+	line := fmt.Sprintf("%-6s %s", ev.Type, ev.Path)
+	if ev.Path == "" {
+		line = fmt.Sprintf("%-6s %s", ev.Type, "./")
+	}
+	switch {
+	case ev.Err != nil:
+		line = fmt.Sprintf("mirror: %s: %s", pathOrTop(ev.Path), redactedText(ev.Err))
+	case ev.Reason != "":
+		line += " (" + ev.Reason + ")"
+	}
+	return line
+}
+
+func pathOrTop(p string) string {
+	if p == "" {
+		return "./"
+	}
+	return p
+}
+
+// finish ends the progress line and writes the summary: a JSON object
+// with --json, else one line on stderr.
+func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
+	r.bar.end()
+	if sum == nil {
+		if err != nil && (!r.o.silent || r.o.showError) {
+			r.con.say(redactedText(err))
+		}
+		return
+	}
+	if r.o.json {
+		r.enc.Encode(sum)
+		return
+	}
+	if r.o.silent && err == nil {
+		return
+	}
+	verb := "mirrored"
+	if sum.DryRun {
+		verb = "dry run"
+	}
+	line := fmt.Sprintf("%s: %d fetched (%s), %d unchanged, %d skipped, %d deleted, %d directories listed, %d failed, in %s",
+		verb, sum.Got, formatBytes(sum.Bytes), sum.Unchanged, sum.Skipped, sum.Deleted, sum.Listed, sum.Errors,
+		formatSeconds(sum.Duration.Round(time.Millisecond)))
+	if sum.NoDelete != "" {
+		line += "; " + sum.NoDelete
+	}
+	if !r.o.silent || r.o.showError {
+		r.con.say(line)
+	}
+}

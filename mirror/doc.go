@@ -1,0 +1,20 @@
+// Package mirror copies a remote tree — an FTP or file directory, an HTTP
+// index page, a gopher menu — into a local directory, and keeps it in step
+// on later runs: the engine behind `urlget mirror`.
+//
+// A run walks the remote tree (listings in parallel), plans each file
+// against the local copy (skip when the size and the modification time
+// agree within the listing's precision; fetch otherwise), transfers what
+// the plan says with a bounded number of parallel downloads, and, when
+// asked, deletes what the remote no longer has — after every transfer has
+// ended, and never under a directory whose listing failed.
+//
+// Everything goes through a fetch.Client, so redirects, credentials,
+// retries, limits and the safe writing of files (a work file renamed when
+// complete and checked, never written through a symbolic link) are the
+// Client's, and the handlers keep their connections for many files (an
+// FTP login serves a whole run).
+//
+// The local tree is only ever touched through an os.Root on the
+// destination: no name a listing gives can lead outside it.
+package mirror

@@ -1,0 +1,191 @@
+package mirror
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/urlget/urlget/internal/lockfile"
+)
+
+// local is the destination tree, reached only through an os.Root: a name
+// cannot lead outside it, and a symbolic link inside it is never
+// written through (a directory on the way that is a link is refused).
+type local struct {
+	top  string // the destination as the caller named it
+	root *os.Root
+	lock *os.File
+
+	mu   sync.Mutex
+	made map[string]bool // directories known to be real directories
+}
+
+// openLocal opens (creating it if need be) the destination directory and
+// takes its lock: a second run into it fails at once.
+func openLocal(top string) (*local, error) {
+	if fi, err := os.Lstat(top); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// The top is the caller's to choose; a link there is followed
+		// as they named it. Below it nothing is.
+	} else if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(top, 0o755); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(top)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	if err != nil {
+		root.Close()
+		return nil, fmt.Errorf("lock %s: %w", filepath.Join(top, LockName), err)
+	}
+	if err := lockfile.Lock(lock); err != nil {
+		lock.Close()
+		root.Close()
+		if errors.Is(err, lockfile.ErrLocked) {
+			return nil, fmt.Errorf("%s is in use by another urlget mirror (%s is locked)", top, LockName)
+		}
+		return nil, err
+	}
+	return &local{top: top, root: root, lock: lock, made: map[string]bool{"": true}}, nil
+}
+
+// close releases the lock and the root. The lock file stays: removing it
+// would let a third run lock a new file while a second holds the old.
+func (l *local) close() {
+	l.lock.Close()
+	l.root.Close()
+}
+
+// path is the name of rel for the fetch Client, which opens the file
+// itself (with O_NOFOLLOW on its last component); ensureDir has checked
+// every directory on the way.
+func (l *local) path(rel string) string { return filepath.Join(l.top, filepath.FromSlash(rel)) }
+
+// ensureDir makes the directory rel and those above it, each a real
+// directory: a symbolic link or a file in the way is an error, never
+// followed or replaced.
+func (l *local) ensureDir(rel string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ensureDirLocked(rel)
+}
+
+func (l *local) ensureDirLocked(rel string) error {
+	if l.made[rel] {
+		return nil
+	}
+	if err := l.ensureDirLocked(dir(rel)); err != nil {
+		return err
+	}
+	err := l.root.Mkdir(rel, 0o755)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	fi, err := l.root.Lstat(rel)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is in the way: it is a %s, not a directory (not followed, not replaced)", rel, kindOf(fi))
+	}
+	l.made[rel] = true
+	return nil
+}
+
+// kindOf names what fi is, for messages.
+func kindOf(fi fs.FileInfo) string {
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m.IsDir():
+		return "directory"
+	case m.IsRegular():
+		return "file"
+	}
+	return "special file"
+}
+
+// stat describes rel without following a link.
+func (l *local) stat(rel string) (fs.FileInfo, error) { return l.root.Lstat(rel) }
+
+// names lists the directory rel, in no particular order; nil when it does
+// not exist.
+func (l *local) names(rel string) ([]fs.FileInfo, error) {
+	name := rel
+	if name == "" {
+		name = "."
+	}
+	f, err := l.root.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var all []fs.FileInfo
+	for {
+		des, err := f.ReadDir(256)
+		for _, de := range des {
+			if fi, err := de.Info(); err == nil {
+				all = append(all, fi)
+			}
+		}
+		if err == io.EOF || len(des) == 0 {
+			return all, nil
+		}
+		if err != nil {
+			return all, err
+		}
+	}
+}
+
+// sameContent says whether the files a and b hold the same bytes.
+func (l *local) sameContent(a, b string) (bool, error) {
+	fa, err := l.root.Open(a)
+	if err != nil {
+		return false, err
+	}
+	defer fa.Close()
+	fb, err := l.root.Open(b)
+	if err != nil {
+		return false, err
+	}
+	defer fb.Close()
+	sa, err := fa.Stat()
+	if err != nil {
+		return false, err
+	}
+	sb, err := fb.Stat()
+	if err != nil {
+		return false, err
+	}
+	if sa.Size() != sb.Size() {
+		return false, nil
+	}
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || string(ba[:na]) != string(bb[:nb]) {
+			return false, nil
+		}
+		if ea == io.EOF || ea == io.ErrUnexpectedEOF {
+			return eb == ea || (eb == io.EOF || eb == io.ErrUnexpectedEOF), nil
+		}
+		if ea != nil {
+			return false, ea
+		}
+		if eb != nil {
+			return false, eb
+		}
+	}
+}

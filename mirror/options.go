@@ -1,0 +1,128 @@
+package mirror
+
+import (
+	"fmt"
+	"path"
+)
+
+// Options say how Run mirrors. The zero value is a plain incremental
+// mirror: four transfers at a time, no deletions, partial files continued.
+type Options struct {
+	// Parallel is how many listings and transfers run at once (-P); 0
+	// means 4. A mirror reads one server, so it is also the most
+	// connections the run opens to it: FTP keeps one login per
+	// connection for the whole run.
+	Parallel int
+	// Delete removes local files and directories the remote no longer
+	// has, after every transfer has ended, and only in directories whose
+	// listing was read whole and understood.
+	Delete bool
+	// MaxDelete, when MaxDeleteSet, stops the deletions when more than
+	// this many would be made: nothing is deleted and Run fails. It also
+	// allows emptying a directory whose remote listing came back empty,
+	// which is refused otherwise (an empty listing of a directory with
+	// local files looks more like a server fault than a deliberate
+	// emptying).
+	MaxDelete    int
+	MaxDeleteSet bool
+	// DryRun walks and plans, reports what would be fetched, skipped and
+	// deleted, and changes nothing.
+	DryRun bool
+	// Include and Exclude are path.Match patterns on the slash-separated
+	// path relative to the top ("a/*.txt"); a pattern without "/" also
+	// matches the last segment alone ("*.iso"). A file is mirrored when
+	// it matches an Include (if there are any) and no Exclude; a
+	// directory is walked unless it matches an Exclude. Deletions obey
+	// the same rules: an excluded local file is left alone.
+	Include, Exclude []string
+	// MaxDepth limits how many directory levels below the top are
+	// walked: 0 means the default (unlimited for ftp and file, 10 for
+	// crawls of http index pages and gopher menus, which can loop),
+	// negative means unlimited.
+	MaxDepth int
+	// Restart makes partial files of an earlier run start over instead
+	// of being continued (--continue=false).
+	Restart bool
+	// FollowSymlinks follows remote symbolic links whose target stays
+	// inside the mirrored tree (their target is mirrored under the
+	// link's name); others are always skipped.
+	FollowSymlinks bool
+	// Events receives every event of the run, one call at a time (calls
+	// never overlap), in the order they happen. nil discards them.
+	Events func(Event)
+	// Progress, if set, is called as a transfer's data arrives (at least
+	// every 250 ms while it flows), from the transfer's goroutine: it must
+	// be safe for concurrent use.
+	Progress func(rel string, done, total int64)
+}
+
+// parallel is Options.Parallel with its default.
+func (o *Options) parallel() int {
+	if o.Parallel <= 0 {
+		return 4
+	}
+	return o.Parallel
+}
+
+// check refuses patterns path.Match cannot read, before anything starts.
+func (o *Options) check() error {
+	for _, list := range [][]string{o.Include, o.Exclude} {
+		for _, p := range list {
+			if _, err := path.Match(p, ""); err != nil {
+				return fmt.Errorf("pattern %q: %w", p, err)
+			}
+		}
+	}
+	if o.MaxDeleteSet && o.MaxDelete < 0 {
+		return fmt.Errorf("max-delete %d: want 0 or more", o.MaxDelete)
+	}
+	return nil
+}
+
+// matches says whether rel matches pattern p: the whole relative path,
+// or, for a pattern without "/", its last segment.
+func matches(p, rel string) bool {
+	if ok, _ := path.Match(p, rel); ok {
+		return true
+	}
+	if !containsSlash(p) {
+		ok, _ := path.Match(p, path.Base(rel))
+		return ok
+	}
+	return false
+}
+
+func containsSlash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// wantFile says whether the file at rel is mirrored under the patterns.
+func (o *Options) wantFile(rel string) bool {
+	if o.excluded(rel) {
+		return false
+	}
+	if len(o.Include) == 0 {
+		return true
+	}
+	for _, p := range o.Include {
+		if matches(p, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// excluded says whether rel matches an Exclude pattern.
+func (o *Options) excluded(rel string) bool {
+	for _, p := range o.Exclude {
+		if matches(p, rel) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package mirror
+
+import (
+	"strings"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// scope is the part of a server a mirror may read: the start URL's
+// scheme, host and port, and the paths below its directory. Listings of
+// ftp and file directories only name what is below them; HTML links and
+// gopher menu items can name anything, and a crawl must not leave the tree
+// it was asked to copy (nor climb to a parent).
+type scope struct {
+	scheme, host string
+	port         int
+	prefix       string // the start directory's path, ending in "/" ("" for the top of the server)
+}
+
+// newScope is the scope of the directory start designates.
+func newScope(start schemes.Locator) scope {
+	g := canonical(start)
+	p := scopePath(g)
+	if p != "" && !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return scope{scheme: g.Scheme, host: g.Host, port: g.EffectivePort(), prefix: p}
+}
+
+// contains says whether loc is inside the scope (the start directory
+// itself included).
+func (s scope) contains(loc schemes.Locator) bool {
+	g := canonical(loc)
+	if g.Scheme != s.scheme || g.Host != s.host || g.EffectivePort() != s.port {
+		return false
+	}
+	p := scopePath(g)
+	return strings.HasPrefix(p, s.prefix) || p+"/" == s.prefix
+}
+
+// canonical is loc's generic parts in canonical form (escapes, case),
+// so that two spellings of one path compare alike.
+func canonical(loc schemes.Locator) *schemes.URL {
+	if g, err := schemes.Parse(loc.String()); err == nil {
+		return g
+	}
+	return loc.Generic()
+}
+
+// scopePath is the part of g's path that says where in the tree it is:
+// the path without an FTP ";type=" parameter, and for gopher the selector
+// (the path after the item type character, which differs between a menu
+// and the items in it).
+func scopePath(g *schemes.URL) string {
+	p := g.Path
+	switch g.Scheme {
+	case "ftp", "ftps":
+		if i := strings.LastIndex(p, ";type="); i >= 0 {
+			p = p[:i]
+		}
+	case "gopher", "gophers":
+		if p != "" {
+			p = p[1:]
+		}
+	}
+	return p
+}
+
+// defaultDepth is the MaxDepth of a crawl that can loop (HTML links,
+// gopher menus); trees listed by a file system have no default limit.
+func defaultDepth(scheme string) int {
+	switch scheme {
+	case "http", "https", "gopher", "gophers":
+		return 10
+	}
+	return -1
+}

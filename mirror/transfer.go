@@ -1,0 +1,85 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// fileJob is a remote file to fetch, and why.
+type fileJob struct {
+	entry  schemes.Entry
+	rel    string
+	reason string
+	// compare: the listing gave neither size nor time, so the new copy
+	// replaces the local file only if its content differs.
+	compare bool
+}
+
+// transfer fetches one file into its place. The fetch Client writes it
+// through NAME.urlget-part (continued from an earlier run's unless
+// Restart), checks it against the size the server or the listing gave,
+// gives it the remote time, and renames it to NAME.
+func (e *engine) transfer(ctx context.Context, j fileJob) {
+	begin := time.Now()
+	loc := j.entry.Locator
+	if err := e.local.ensureDir(dir(j.rel)); err != nil {
+		e.fail(j.rel, loc, err)
+		return
+	}
+	dest := j.rel
+	if j.compare {
+		dest = j.rel + WorkSuffix // then compared with NAME
+	}
+	listed := j.entry
+	opt := fetch.DownloadOptions{
+		Resume:     !e.opt.Restart && !j.compare,
+		RemoteTime: !j.compare,
+		Listed:     &listed,
+		Exact:      true,
+		WorkSuffix: WorkSuffix,
+	}
+	if p := e.opt.Progress; p != nil {
+		opt.Progress = func(done, total int64) { p(j.rel, done, total) }
+	}
+	res, err := e.c.DownloadLocator(ctx, loc, e.local.path(dest), opt)
+	if err != nil {
+		e.fail(j.rel, loc, err)
+		return
+	}
+	if j.compare {
+		changed, err := e.replaceIfChanged(j.rel, dest)
+		if err != nil {
+			e.fail(j.rel, loc, err)
+			return
+		}
+		if !changed {
+			e.emit(Event{Type: EventSkip, Path: j.rel, URL: loc.Redacted(), Reason: ReasonUnchanged})
+			return
+		}
+	}
+	e.emit(Event{Type: EventGet, Path: j.rel, URL: loc.Redacted(), Bytes: res.Bytes, Duration: time.Since(begin), Reason: j.reason})
+}
+
+// replaceIfChanged puts the new copy fresh in the place of rel if their
+// contents differ (or rel is missing), else removes it: a file that did
+// not change keeps its time.
+func (e *engine) replaceIfChanged(rel, fresh string) (bool, error) {
+	fi, err := e.local.stat(rel)
+	if err == nil && fi.Mode().IsRegular() {
+		same, err := e.local.sameContent(rel, fresh)
+		if err != nil {
+			return false, err
+		}
+		if same {
+			return false, e.local.root.Remove(fresh)
+		}
+	} else if err == nil {
+		e.local.root.Remove(fresh)
+		return false, fmt.Errorf("%s is a %s here, not a file: left as it is", rel, kindOf(fi))
+	}
+	return true, e.local.root.Rename(fresh, rel)
+}

@@ -1,0 +1,174 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// dirJob is a remote directory to list, and where it goes locally.
+type dirJob struct {
+	loc schemes.Locator
+	rel string
+}
+
+// dirState is what the listing of one directory said, for the deletions
+// after the transfers: which names the remote has, and whether the listing
+// can be trusted to say what it lacks.
+type dirState struct {
+	rel string
+	// complete: the listing was read to its end without an error and
+	// every line of it was understood. Nothing is deleted in a
+	// directory whose listing is not complete.
+	complete bool
+	names    map[string]bool // every name the listing gave
+}
+
+// list lists one directory and sends each entry where it belongs: a
+// directory to the queue, a file to the plan, anything else to the log.
+func (e *engine) list(ctx context.Context, j dirJob) {
+	begin := time.Now()
+	st := &dirState{rel: j.rel, names: map[string]bool{}}
+	e.mu.Lock()
+	e.states = append(e.states, st)
+	e.mu.Unlock()
+	resp, err := e.c.ListLocator(ctx, j.loc)
+	if err != nil {
+		e.fail(j.rel, j.loc, err)
+		return
+	}
+	if resp.Listing == nil {
+		if resp.Body != nil {
+			resp.Body.Close()
+		}
+		e.fail(j.rel, j.loc, &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindProtocol,
+			URL: j.loc.Redacted(), Msg: "the server sent no listing"})
+		return
+	}
+	l := resp.Listing
+	defer l.Close()
+	n, raw := 0, 0
+	for {
+		ent, err := l.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			e.fail(j.rel, j.loc, fmt.Errorf("listing cut short after %d entries: %w", n, err))
+			return
+		}
+		n++
+		if ent.Kind == schemes.EntryRaw {
+			raw++
+		}
+		e.entry(j, st, ent)
+	}
+	if err := l.Close(); err != nil {
+		e.fail(j.rel, j.loc, fmt.Errorf("listing not confirmed after %d entries: %w", n, err))
+		return
+	}
+	st.complete = raw == 0
+	e.emit(Event{Type: EventListed, Path: j.rel, URL: j.loc.Redacted(), Bytes: int64(n), Duration: time.Since(begin)})
+}
+
+// entry decides what one listed entry becomes.
+func (e *engine) entry(j dirJob, st *dirState, ent schemes.Entry) {
+	switch ent.Kind {
+	case schemes.EntryInfo:
+		return // a gopher menu's text: names nothing
+	case schemes.EntryRaw:
+		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(),
+			Reason: fmt.Sprintf("listing line not understood: %q (nothing is deleted in this directory)", ent.Title)})
+		return
+	}
+	st.names[ent.Label()] = true
+	name, err := localName(ent)
+	if err != nil {
+		e.emit(Event{Type: EventSkip, Path: j.rel, URL: redacted(ent.Locator), Reason: err.Error()})
+		return
+	}
+	rel := join(j.rel, name)
+	skip := func(reason string) {
+		e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: reason})
+	}
+	switch {
+	case ent.Locator == nil:
+		skip(fmt.Sprintf("a %s entry with no URL", ent.Kind))
+		return
+	case !e.scope.contains(ent.Locator):
+		skip("outside the mirrored tree")
+		return
+	}
+	switch ent.Kind {
+	case schemes.EntryDir:
+		switch {
+		case e.opt.excluded(rel):
+			skip("excluded")
+		case e.depth >= 0 && depth(rel) > e.depth:
+			skip(fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth))
+		case !e.firstVisit(ent.Locator):
+			skip("already walked in this run")
+		default:
+			e.queueDir(dirJob{loc: ent.Locator, rel: rel})
+		}
+	case schemes.EntryFile:
+		switch {
+		case !e.opt.wantFile(rel):
+			skip("excluded")
+		case !e.firstVisit(ent.Locator):
+			skip("already fetched in this run")
+		default:
+			e.plan(rel, ent)
+		}
+	case schemes.EntryLink:
+		skip("symbolic link, not followed (--follow-symlinks)")
+	default:
+		skip(fmt.Sprintf("a %s item, not a file or directory", ent.Kind))
+	}
+}
+
+// plan compares a remote file with the local one and queues the fetch,
+// or says why there is none.
+func (e *engine) plan(rel string, ent schemes.Entry) {
+	j := fileJob{entry: ent, rel: rel}
+	fi, err := e.local.stat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		j.reason = "new"
+	case err != nil:
+		e.fail(rel, ent.Locator, err)
+		return
+	case !fi.Mode().IsRegular():
+		e.fail(rel, ent.Locator, fmt.Errorf("%s is a %s here, not a file: left as it is", rel, kindOf(fi)))
+		return
+	case ent.Size >= 0 && fi.Size() != ent.Size:
+		j.reason = fmt.Sprintf("size differs (%d here, %d there)", fi.Size(), ent.Size)
+	case !ent.ModTime.IsZero() && !ent.SameTime(fi.ModTime(), 0):
+		j.reason = "modification time differs"
+	case !ent.ModTime.IsZero():
+		e.emit(Event{Type: EventSkip, Path: rel, URL: ent.Locator.Redacted(), Reason: ReasonUnchanged})
+		return
+	default:
+		// No time listed (plain gopher; an index page without dates):
+		// fetch it, and replace the local file only if it changed.
+		j.reason, j.compare = "no time listed: fetched to compare", true
+	}
+	if e.opt.DryRun {
+		e.emit(Event{Type: EventGet, Path: rel, URL: ent.Locator.Redacted(), Bytes: max(ent.Size, 0), Reason: j.reason})
+		return
+	}
+	e.queueFile(j)
+}
+
+// redacted is loc's redacted form, "" for none.
+func redacted(loc schemes.Locator) string {
+	if loc == nil {
+		return ""
+	}
+	return loc.Redacted()
+}
