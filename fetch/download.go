@@ -50,6 +50,10 @@ type DownloadOptions struct {
 	// conversion guessed from the name (FTP TYPE I unless the URL says
 	// ;type=a), as a mirror needs.
 	Exact bool
+	// ResumePartOnly limits Resume to the work file: an existing NAME is
+	// never continued in place. For a caller whose NAME is always a
+	// complete copy, older perhaps but never partial (a mirror's).
+	ResumePartOnly bool
 	// WorkSuffix names the work file: NAME+WorkSuffix instead of
 	// NAME.part (PartSuffix), for a caller that must tell work files
 	// from every name a server may list (a mirror). It must start with
@@ -141,7 +145,7 @@ func (c *Client) Download(ctx context.Context, raw, dest string, opt DownloadOpt
 // the server answered it returns the Result so far (what arrived, the
 // media type, the URL after redirects) with the error; nil before that.
 func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest string, opt DownloadOptions) (*Result, error) {
-	t, err := c.openTarget(loc, dest, opt.Resume, opt.WorkSuffix)
+	t, err := c.openTarget(loc, dest, opt.Resume, opt.ResumePartOnly, opt.WorkSuffix)
 	if err != nil {
 		return nil, err
 	}

@@ -95,3 +95,22 @@ func TestDownloadWorkSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadResumePartOnly: with ResumePartOnly an existing NAME is a
+// whole older copy, never continued in place: the new copy replaces it.
+func TestDownloadResumePartOnly(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(dest, []byte("01234"), 0o644)
+	old := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) // newer than the remote: -C - alone would append
+	os.Chtimes(dest, old, old)
+	h := &fakeHandler{data: map[string]string{"x": "0123456789"}}
+	if _, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{Resume: true, ResumePartOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if h.offsets[0] != 0 {
+		t.Fatalf("asked for byte %d, want the whole resource", h.offsets[0])
+	}
+	if got, _ := os.ReadFile(dest); string(got) != "0123456789" {
+		t.Fatalf("NAME holds %q", got)
+	}
+}

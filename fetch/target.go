@@ -55,7 +55,7 @@ type target struct {
 }
 
 // openTarget classifies dest and opens what Download writes.
-func (c *Client) openTarget(loc schemes.Locator, dest string, resume bool, suffix string) (*target, error) {
+func (c *Client) openTarget(loc schemes.Locator, dest string, resume, partOnly bool, suffix string) (*target, error) {
 	if suffix == "" {
 		suffix = PartSuffix
 	} else if suffix[0] != '.' || strings.ContainsRune(suffix, '/') {
@@ -90,7 +90,7 @@ func (c *Client) openTarget(loc schemes.Locator, dest string, resume bool, suffi
 	case st.Size() > 0:
 		t.stale = true
 		c.notify("found %s from an earlier run; starting over — use -C - to continue it", t.part)
-	case resume:
+	case resume && !partOnly:
 		if err := c.adoptDest(t); err != nil {
 			return nil, t.fail(refusal(loc, dest, err))
 		}

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/urlget/urlget/schemes"
@@ -35,7 +36,24 @@ func (s scope) contains(loc schemes.Locator) bool {
 		return false
 	}
 	p := scopePath(g)
+	if climbs(p) {
+		return false
+	}
 	return strings.HasPrefix(p, s.prefix) || p+"/" == s.prefix
+}
+
+// climbs says whether path p has a "." or ".." segment (escaped or not):
+// a prefix says nothing of where such a path leads.
+func climbs(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if d, err := url.PathUnescape(seg); err == nil {
+			seg = d
+		}
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // canonical is loc's generic parts in canonical form (escapes, case),

@@ -36,11 +36,14 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 	}
 	listed := j.entry
 	opt := fetch.DownloadOptions{
-		Resume:     !e.opt.Restart && !j.compare,
-		RemoteTime: !j.compare,
-		Listed:     &listed,
-		Exact:      true,
-		WorkSuffix: WorkSuffix,
+		Resume: !e.opt.Restart && !j.compare,
+		// NAME is an older whole copy, never a partial one: only the
+		// work file is continued.
+		ResumePartOnly: true,
+		RemoteTime:     !j.compare,
+		Listed:         &listed,
+		Exact:          true,
+		WorkSuffix:     WorkSuffix,
 	}
 	if p := e.opt.Progress; p != nil {
 		opt.Progress = func(done, total int64) { p(j.rel, done, total) }

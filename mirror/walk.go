@@ -73,6 +73,14 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		return
 	}
 	st.complete = raw == 0
+	if !e.opt.DryRun {
+		// The directory is mirrored even when nothing in it is (an
+		// empty one, or none of its files wanted).
+		if err := e.local.ensureDir(j.rel); err != nil {
+			e.fail(j.rel, j.loc, err)
+			return
+		}
+	}
 	e.emit(Event{Type: EventListed, Path: j.rel, URL: j.loc.Redacted(), Bytes: int64(n), Duration: time.Since(begin)})
 }
 
