@@ -12,22 +12,16 @@ import (
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
-// treeLoc is a URL of the fake "tree" scheme: tree://host/path.
-type treeLoc struct{ u *schemes.URL }
-
-func (l treeLoc) Generic() *schemes.URL { return l.u }
-func (l treeLoc) String() string        { return l.u.String() }
-func (l treeLoc) Redacted() string      { return l.u.Redacted() }
-func (l treeLoc) Fields() any           { return nil }
-
+// parseTree parses a URL of the fake "tree" scheme: tree://host/path.
 func parseTree(raw string) schemes.Locator {
-	u, err := schemes.Parse(raw)
+	loc, err := schemestest.ParseLoc(raw)
 	if err != nil {
 		panic(err)
 	}
-	return treeLoc{u}
+	return loc
 }
 
 // node is one remote entry of the fake tree: a directory lists its
@@ -65,7 +59,7 @@ func newTree(root *node) *treeHandler {
 func (h *treeHandler) client() *fetch.Client {
 	r := schemes.NewRegistry()
 	r.Register(schemes.Scheme{Name: "tree", Handler: h, Caps: schemes.Retrieves | schemes.Lists | schemes.Resumes,
-		Parse: func(u *schemes.URL) (schemes.Locator, error) { return treeLoc{u}, nil }})
+		Parse: func(u *schemes.URL) (schemes.Locator, error) { return schemestest.Loc{U: u}, nil }})
 	return &fetch.Client{Registry: r, RetryDelay: time.Millisecond}
 }
 

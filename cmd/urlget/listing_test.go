@@ -13,15 +13,11 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // fakeLoc is a Locator for rendering tests: a parsed generic URL.
-type fakeLoc struct{ u *schemes.URL }
-
-func (l fakeLoc) Generic() *schemes.URL { return l.u }
-func (l fakeLoc) String() string        { return l.u.String() }
-func (l fakeLoc) Redacted() string      { return l.u.Redacted() }
-func (l fakeLoc) Fields() any           { return nil }
+type fakeLoc = schemestest.Loc
 
 func loc(t *testing.T, raw string) schemes.Locator {
 	u, err := schemes.Parse(raw)
