@@ -5,6 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
 	"time"
 )
 
@@ -81,6 +85,14 @@ const (
 // EmptyDirs lists the directories of the fixture tree that are empty.
 var EmptyDirs = []string{"empty"}
 
+// ScratchDir is the one directory of the fixture tree that tests change:
+// empty when the stack comes up, it is where a test writes, from the
+// host, the files it wants a server to serve and then to change (the
+// mirror tests). The servers see it read-only, like the rest. Each test
+// works in a subdirectory of its own (ScratchPath) and removes it when it
+// ends; whole-tree checks leave ScratchDir out.
+const ScratchDir = "scratch"
+
 // FixtureModTime is the modification time mkfixtures gives every file and
 // directory of the fixture tree, so that listings and Stat can be checked
 // against it.
@@ -109,4 +121,22 @@ var FixtureFiles = map[string]string{
 	"dir with space/inside.txt":            "inside a directory with a space\n",
 	"site/index.html": "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>urlget test site</title></head>\n" +
 		"<body><h1>urlget test site</h1>\n<p><a href=\"../text/lf.txt\">lf.txt</a></p>\n</body></html>\n",
+}
+
+// ScratchPath makes a fresh directory for the calling test under
+// ScratchDir (removed when the test ends) and returns its host path and
+// its path relative to FixtureDir, with "/" separators.
+func ScratchPath(t testing.TB) (host, rel string) {
+	t.Helper()
+	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	rel = ScratchDir + "/" + name
+	host = filepath.Join(FixtureDir(), filepath.FromSlash(rel))
+	if err := os.RemoveAll(host); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(host, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(host) })
+	return host, rel
 }

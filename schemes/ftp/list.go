@@ -2,6 +2,7 @@ package ftp
 
 import (
 	"bufio"
+	"fmt"
 	"context"
 	"io"
 	"net"
@@ -139,13 +140,25 @@ func (l *listing) next() (schemes.Entry, error) {
 			l.abort()
 			return schemes.Entry{}, ioError(l.loc, "list", err)
 		}
-		line, err := readLine(l.br)
+		line, ended, err := readListLine(l.br)
 		if err == io.EOF {
 			return schemes.Entry{}, l.finish()
 		}
 		if err != nil {
 			l.abort()
 			return schemes.Entry{}, transferError(l.loc, "list", err)
+		}
+		if !ended {
+			// Every listing line ends in CRLF (RFC 959 §4.1.3, RFC 3659
+			// §7.2): data that stops inside one was cut on its way, even
+			// when the server, whose bytes all left it, says 226. The
+			// partial line is no entry, and the listing is not whole.
+			if ferr := l.finish(); ferr != io.EOF {
+				return schemes.Entry{}, ferr
+			}
+			return schemes.Entry{}, &schemes.Error{Scheme: l.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindConnect,
+				Retryable: true, URL: l.loc.Redacted(),
+				Msg: fmt.Sprintf("%s data cut short: it ends inside a line (%q)", l.cmd, schemes.Printable(line, 80))}
 		}
 		if line == "" {
 			continue
@@ -208,15 +221,23 @@ func (l *listing) close() error {
 // reader's buffer is cut there and the rest of it dropped. A last line
 // without a line end is a line; io.EOF comes after it.
 func readLine(br *bufio.Reader) (string, error) {
+	line, _, err := readListLine(br)
+	return line, err
+}
+
+// readListLine is readLine that also says whether the line ended with a
+// line end (false for a last line without one).
+func readListLine(br *bufio.Reader) (line string, ended bool, err error) {
 	b, err := br.ReadSlice('\n')
-	line := string(b)
+	line = string(b)
 	for err == bufio.ErrBufferFull {
-		_, err = br.ReadSlice('\n')
+		b, err = br.ReadSlice('\n')
 	}
+	ended = len(b) > 0 && b[len(b)-1] == '\n'
 	if err == io.EOF && line != "" {
 		err = nil
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
+	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), ended, err
 }
 
 // features asks FEAT once per connection (RFC 2389) and returns the

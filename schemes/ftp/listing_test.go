@@ -279,3 +279,25 @@ func (e *tenv) fetchLoc(t *testing.T, loc schemes.Locator) (string, *schemes.Res
 	resp.Body.Close()
 	return string(b), resp, err
 }
+
+// TestListingCutInsideALine: data that ends inside a line was cut on its
+// way (a proxy that closed it), even when the server says 226: the
+// partial line is no entry, and the listing ends with a retryable error
+// rather than looking whole.
+func TestListingCutInsideALine(t *testing.T) {
+	f := newFake(t)
+	f.mlsd = mlsdLines(3) + "type=file;size=7;modify=2026" // cut inside the fourth line
+	e := newEnv(t)
+	resp, err := e.h.Fetch(context.Background(), e.req(t, f.url("pub/")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Close()
+	got, err := schemes.ReadAll(resp.Listing)
+	if len(got) != 3 || err == nil || !strings.Contains(err.Error(), "cut short") || !schemes.IsRetryable(err) {
+		t.Fatalf("%d entries, err %v; want the 3 whole lines and a retryable cut", len(got), err)
+	}
+	if e.idle() != 1 {
+		t.Errorf("the control connection, in step after the 226, was not kept (%d idle)", e.idle())
+	}
+}

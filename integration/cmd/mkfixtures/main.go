@@ -23,6 +23,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -88,7 +89,7 @@ func stamp() string {
 	for i := 1; i <= testbed.ManyFiles; i++ {
 		fmt.Fprintf(h, "%s %s", testbed.ManyFileName(i), testbed.ManyFileContent(i))
 	}
-	fmt.Fprintf(h, "%v %s %s\n", testbed.EmptyDirs, testbed.OutsideLink, testbed.OutsideLinkTarget)
+	fmt.Fprintf(h, "%v %s %s %s\n", testbed.EmptyDirs, testbed.OutsideLink, testbed.OutsideLinkTarget, testbed.ScratchDir)
 	return testbed.FixtureVersion + " " + hex.EncodeToString(h.Sum(nil)) + "\n"
 }
 
@@ -131,7 +132,7 @@ func generate(root string) error {
 			return err
 		}
 	}
-	for _, d := range testbed.EmptyDirs {
+	for _, d := range append(slices.Clone(testbed.EmptyDirs), testbed.ScratchDir) {
 		if err := mkdir(d); err != nil {
 			return err
 		}

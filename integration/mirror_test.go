@@ -1,0 +1,414 @@
+//go:build integration
+
+package integration
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/mirror"
+	"github.com/urlget/urlget/schemes/ftp"
+	"github.com/urlget/urlget/transport"
+)
+
+// mirrorFTPServers are the FTP servers every mirror check runs against.
+var mirrorFTPServers = []struct {
+	service string
+	port    int
+}{
+	{testbed.Vsftpd, testbed.VsftpdPort},
+	{testbed.Proftpd, testbed.ProftpdPort},
+	{testbed.Pureftpd, testbed.PureftpdPort},
+}
+
+// mirrorClient is a fetch Client as the urlget command makes one, with
+// a trace kept for failure messages.
+func mirrorClient(trace io.Writer) *fetch.Client {
+	return &fetch.Client{
+		Registry: fetch.NewRegistry(fetch.Config{FTP: &ftp.Handler{AnonPassword: ftpAnonPassword}}),
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		Trace:    transport.NewTrace(trace),
+	}
+}
+
+// mirrorEvents collects a run's events.
+type mirrorEvents struct {
+	mu  sync.Mutex
+	all []mirror.Event
+}
+
+func (m *mirrorEvents) add(e mirror.Event) {
+	m.mu.Lock()
+	m.all = append(m.all, e)
+	m.mu.Unlock()
+}
+
+// paths lists the paths of the events of type typ, sorted.
+func (m *mirrorEvents) paths(typ mirror.EventType) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, e := range m.all {
+		if e.Type == typ {
+			out = append(out, e.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (m *mirrorEvents) String() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var b strings.Builder
+	for _, e := range m.all {
+		fmt.Fprintf(&b, "%s %q %s %v\n", e.Type, e.Path, e.Reason, e.Err)
+	}
+	return b.String()
+}
+
+// runMirror mirrors src into dst with opt and the FTP commands the
+// server logged meanwhile (for an ftp service; nil otherwise), waiting,
+// bounded, until the log shows every session's QUIT.
+func runMirror(t *testing.T, service, src, dst string, opt mirror.Options) (*mirror.Summary, *mirrorEvents, []string, error) {
+	t.Helper()
+	off := int64(0)
+	if service != "" {
+		off = testbed.LogSize(service)
+	}
+	ev := &mirrorEvents{}
+	opt.Events = ev.add
+	var trace strings.Builder
+	var mu sync.Mutex
+	c := mirrorClient(lockedWriter{&mu, &trace})
+	sum, err := mirror.Run(context.Background(), c, src, dst, opt)
+	c.CloseIdleConnections()
+	if err != nil {
+		mu.Lock()
+		t.Logf("trace:\n%s", tail(trace.String()))
+		mu.Unlock()
+	}
+	if service == "" {
+		return sum, ev, nil, err
+	}
+	var cmds []string
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		cmds = ftpCommands(t, service, off)
+		if count(cmds, "QUIT") >= count(cmds, "USER") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return sum, ev, cmds, err
+}
+
+// count is how many of cmds have the verb verb.
+func count(cmds []string, verb string) int {
+	n := 0
+	for _, c := range cmds {
+		if c == verb || strings.HasPrefix(c, verb+" ") {
+			n++
+		}
+	}
+	return n
+}
+
+// hostTree is path -> SHA-256 of every regular file under dir (paths
+// with "/", relative to dir), leaving out the top-level names in skip.
+func hostTree(t *testing.T, dir string, skip ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if slices.Contains(skip, strings.Split(rel, "/")[0]) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			return err
+		}
+		out[rel] = hex.EncodeToString(h.Sum(nil))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameTrees fails t unless got and want hold the same files with the
+// same digests.
+func sameTrees(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	for p, sum := range want {
+		switch g, ok := got[p]; {
+		case !ok:
+			t.Errorf("%s missing", p)
+		case g != sum:
+			t.Errorf("%s differs: SHA-256 %s, want %s", p, g, sum)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%s is extra", p)
+		}
+	}
+}
+
+// TestMirrorFTPWholeTree mirrors each FTP server's whole fixture tree:
+// byte for byte (SHA-256 of every file against the fixture tree on the
+// host), at most 2.5 FTP commands per file, with the remote times; then
+// a second run sends no RETR at all.
+func TestMirrorFTPWholeTree(t *testing.T) {
+	want := hostTree(t, testbed.FixtureDir(), testbed.ScratchDir)
+	for _, s := range mirrorFTPServers {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			dst := t.TempDir()
+			src := fmt.Sprintf("ftp://%s/", testbed.Addr(s.port))
+			opt := mirror.Options{Parallel: 8, Exclude: []string{testbed.ScratchDir}}
+			sum, ev, cmds, err := runMirror(t, s.service, src, dst, opt)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, ev)
+			}
+			sameTrees(t, hostTree(t, dst, mirror.LockName), want)
+			if sum.Got != len(want) || sum.Errors != 0 {
+				t.Errorf("summary %+v, want %d files fetched", sum, len(want))
+			}
+			if perFile := float64(len(cmds)) / float64(len(want)); perFile > 2.5 {
+				t.Errorf("%d commands for %d files: %.2f a file, want <= 2.5", len(cmds), len(want), perFile)
+			} else {
+				t.Logf("%d commands for %d files: %.2f a file", len(cmds), len(want), perFile)
+			}
+			if got := count(cmds, "RETR"); got != len(want) {
+				t.Errorf("%d RETR for %d files", got, len(want))
+			}
+			// The file gets the listing's time: to the second from MLSD
+			// (proftpd, pure-ftpd), to the day from vsftpd's LIST of a
+			// file older than six months.
+			st, err := os.Stat(filepath.Join(dst, "README.txt"))
+			fixed := testbed.FixtureModTime()
+			if err != nil || st.ModTime().After(fixed) || fixed.Sub(st.ModTime()) >= 24*time.Hour ||
+				(s.service != testbed.Vsftpd && !st.ModTime().Equal(fixed)) {
+				t.Errorf("README.txt time %v, want the server's %v within its listing's precision (%v)", st.ModTime(), fixed, err)
+			}
+			sum, ev, cmds, err = runMirror(t, s.service, src, dst, opt)
+			if err != nil {
+				t.Fatalf("second run: %v\n%s", err, ev)
+			}
+			if n := count(cmds, "RETR"); n != 0 || sum.Got != 0 || sum.Unchanged != len(want) {
+				t.Errorf("second run: %d RETR, summary %+v; want none and %d unchanged", n, sum, len(want))
+			}
+		})
+	}
+}
+
+// scratchTree writes files (path -> content) under the test's scratch
+// directory with the fixtures' time, and returns its host path and path
+// relative to the fixture root.
+func scratchTree(t *testing.T, files map[string]string) (host, rel string) {
+	t.Helper()
+	host, rel = testbed.ScratchPath(t)
+	for p, content := range files {
+		writeScratch(t, host, p, content, testbed.FixtureModTime())
+	}
+	return host, rel
+}
+
+// writeScratch writes one scratch file with the time mod.
+func writeScratch(t *testing.T, host, p, content string, mod time.Time) {
+	t.Helper()
+	full := filepath.Join(host, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(full, mod, mod); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMirrorFTPChanges: after a first mirror, a changed and a new file
+// on the server are the only ones fetched (the server's log shows their
+// RETR and no other); a file removed on the server goes with Delete.
+func TestMirrorFTPChanges(t *testing.T) {
+	for _, s := range mirrorFTPServers {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			host, rel := scratchTree(t, map[string]string{"a.txt": "a\n", "keep.bin": "keep", "sub/b.txt": "b\n",
+				"sub/gone.txt": "gone\n", "zero": ""})
+			src := fmt.Sprintf("ftp://%s/%s/", testbed.Addr(s.port), rel)
+			dst := t.TempDir()
+			if _, ev, _, err := runMirror(t, s.service, src, dst, mirror.Options{}); err != nil {
+				t.Fatalf("%v\n%s", err, ev)
+			}
+			// A change a minute later (LIST shows minutes), and a new file.
+			writeScratch(t, host, "sub/b.txt", "b, changed\n", testbed.FixtureModTime().Add(time.Hour))
+			writeScratch(t, host, "new.txt", "new\n", testbed.FixtureModTime())
+			os.Remove(filepath.Join(host, "sub/gone.txt"))
+			sum, ev, cmds, err := runMirror(t, s.service, src, dst, mirror.Options{Delete: true})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, ev)
+			}
+			var retr []string
+			for _, c := range cmds {
+				if strings.HasPrefix(c, "RETR ") {
+					retr = append(retr, strings.TrimPrefix(c, "RETR "))
+				}
+			}
+			slices.Sort(retr)
+			if !slices.Equal(retr, []string{"b.txt", "new.txt"}) {
+				t.Errorf("RETR %q, want only b.txt and new.txt\n%s", retr, ev)
+			}
+			if !slices.Equal(ev.paths(mirror.EventDelete), []string{"sub/gone.txt"}) || sum.Deleted != 1 {
+				t.Errorf("deleted %q, want sub/gone.txt", ev.paths(mirror.EventDelete))
+			}
+			sameTrees(t, hostTree(t, dst, mirror.LockName), hostTree(t, host))
+		})
+	}
+}
+
+// TestMirrorFileTree mirrors the fixture tree by file: byte for byte.
+func TestMirrorFileTree(t *testing.T) {
+	want := hostTree(t, testbed.FixtureDir(), testbed.ScratchDir)
+	dst := t.TempDir()
+	src := "file://" + filepath.ToSlash(testbed.FixtureDir()) + "/"
+	sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{Exclude: []string{testbed.ScratchDir}})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	sameTrees(t, hostTree(t, dst, mirror.LockName), want)
+	if sum.Got != len(want) {
+		t.Errorf("summary %+v", sum)
+	}
+	if sum, _, _, _ := runMirror(t, "", src, dst, mirror.Options{Exclude: []string{testbed.ScratchDir}}); sum.Got != 0 {
+		t.Errorf("second run fetched %d files", sum.Got)
+	}
+}
+
+// TestMirrorCutListingDeletesNothing: a listing cut in the middle by the
+// fault-injection proxy makes the run fail and delete nothing in that
+// directory, though Delete was asked and the local copy holds a file the
+// (cut) listing does not show.
+func TestMirrorCutListingDeletesNothing(t *testing.T) {
+	c := toxics(t)
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("file-%02d.txt", i)] = "x\n"
+	}
+	_, rel := scratchTree(t, files)
+	src := toxiURL("ftp", testbed.ToxiFTPHost, testbed.ToxiFTPPort, "/"+rel+"/")
+	dst := t.TempDir()
+	if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	stale := filepath.Join(dst, "stale.txt")
+	if err := os.WriteFile(stale, []byte("local only"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	poison(t, c, ftpDataProxies(), cutAfter(600)...) // a LIST line is about 60 bytes
+	sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{Delete: true})
+	if err == nil {
+		t.Fatalf("a cut listing is no error\n%s", ev)
+	}
+	if _, serr := os.Stat(stale); serr != nil || sum.Deleted != 0 {
+		t.Fatalf("deleted after a cut listing (summary %+v)\n%s", sum, ev)
+	}
+	if n := len(hostTree(t, dst, mirror.LockName)); n != len(files)+1 {
+		t.Errorf("%d files left, want all %d and the stale one", n, len(files))
+	}
+}
+
+// TestMirrorCommand runs `urlget mirror --json` against vsftpd: one JSON
+// object per event and a summary last; --dry-run changes nothing.
+func TestMirrorCommand(t *testing.T) {
+	testbed.Require(t, testbed.Vsftpd)
+	_, rel := scratchTree(t, map[string]string{"one.txt": "1\n", "d/two.txt": "2\n"})
+	src := fmt.Sprintf("ftp://%s/%s/", testbed.Addr(testbed.VsftpdPort), rel)
+	work := t.TempDir()
+	dst := filepath.Join(work, "dst")
+	r := runURLGet(t, work, "mirror", "--dry-run", src, dst)
+	if r.code != 0 {
+		t.Fatalf("dry run: exit %d: %s", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(dst); len(entries) > 1 { // the lock at most
+		t.Fatalf("a dry run wrote %v", entries)
+	}
+	out, code := runURLGetOutput(t, work, "mirror", "--json", "-P", "2", src, dst)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var last map[string]any
+	gets := 0
+	for _, l := range lines {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(l), &obj); err != nil {
+			t.Fatalf("not a JSON object: %q", l)
+		}
+		if obj["event"] == "get" {
+			gets++
+		}
+		last = obj
+	}
+	if gets != 2 || last["event"] != "summary" || last["got"] != float64(2) {
+		t.Fatalf("gets %d, last %v\n%s", gets, last, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dst, "d", "two.txt")); string(b) != "2\n" {
+		t.Fatalf("d/two.txt holds %q", b)
+	}
+}
+
+// runURLGetOutput runs the urlget binary with args in dir and returns its
+// standard output and exit status; standard error goes to the test log.
+func runURLGetOutput(t *testing.T, dir string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, urlgetBinary(t), args...)
+	cmd.Dir = dir
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if stderr.Len() > 0 {
+		t.Logf("stderr: %s", stderr.String())
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return stdout.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), 0
+}
