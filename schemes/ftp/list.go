@@ -2,8 +2,8 @@ package ftp
 
 import (
 	"bufio"
-	"fmt"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"slices"
