@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -58,7 +59,7 @@ func newTree(root *node) *treeHandler {
 
 func (h *treeHandler) client() *fetch.Client {
 	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "tree", Handler: h, Caps: schemes.Retrieves | schemes.Lists | schemes.Resumes,
+	r.Register(schemes.Scheme{Name: "tree", Handler: h, Caps: schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes,
 		Parse: func(u *schemes.URL) (schemes.Locator, error) { return schemestest.Loc{U: u}, nil }})
 	return &fetch.Client{Registry: r, RetryDelay: time.Millisecond}
 }
@@ -95,6 +96,9 @@ func (h *treeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	p := req.URL.Generic().Path
 	h.fetch[p]++
 	n := h.find(p)
+	if n != nil && n.link { // a server follows a link it is asked to send
+		n = h.find(path.Join(path.Dir(p), n.data))
+	}
 	if n == nil || n.dir {
 		return nil, notFound(req)
 	}
@@ -225,4 +229,19 @@ func (ev *events) String() string {
 
 func (h *treeHandler) Explain(req *schemes.Request) ([]string, error) {
 	return []string{"GET " + req.URL.Generic().Path}, nil
+}
+
+// Stat describes a path of the tree, following nothing (links are
+// resolved by their URL, which the test builds).
+func (h *treeHandler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.find(req.URL.Generic().Path)
+	if n == nil {
+		return nil, notFound(req)
+	}
+	if n.dir {
+		return &schemes.Response{Kind: schemes.EntryDir, Size: -1}, nil
+	}
+	return &schemes.Response{Kind: schemes.EntryFile, Size: int64(len(n.data)), ModTime: n.mod, Precision: time.Second}, nil
 }

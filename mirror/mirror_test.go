@@ -439,3 +439,43 @@ func TestMirrorOptionsChecked(t *testing.T) {
 		t.Fatal("a usage error reported as a failed mirror")
 	}
 }
+
+// TestMirrorFollowSymlinks: without FollowSymlinks links are skipped;
+// with it a link to a file inside the tree gets the file's bytes, a link
+// to a directory not walked otherwise is walked under the link's name,
+// and links to a directory walked anyway, to the top (a loop) or outside
+// the tree are skipped.
+func TestMirrorFollowSymlinks(t *testing.T) {
+	mk := func() *node {
+		return dirNode("",
+			dirNode("sub", fileNode("one.bin", "one")),
+			dirNode("hidden", fileNode("h.txt", "h")),
+			&node{name: "to-file", link: true, data: "sub/one.bin"},
+			&node{name: "to-sub", link: true, data: "sub"},
+			&node{name: "loop", link: true, data: "."},
+			&node{name: "out", link: true, data: "../../etc/passwd"},
+			&node{name: "shown", link: true, data: "hidden"},
+		)
+	}
+	dst := t.TempDir()
+	if _, _, err := run(t, newTree(mk()), dst, Options{Exclude: []string{"hidden"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(tree(t, dst)); got != "sub/ sub/one.bin" {
+		t.Fatalf("without FollowSymlinks: %s", got)
+	}
+	dst = t.TempDir()
+	_, ev, err := run(t, newTree(mk()), dst, Options{Exclude: []string{"hidden"}, FollowSymlinks: true})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	got := tree(t, dst)
+	if keys(got) != "shown/ shown/h.txt sub/ sub/one.bin to-file" || got["to-file"] != "one" {
+		t.Fatalf("tree %s\n%s", keys(got), ev)
+	}
+	for _, p := range []string{"to-sub", "loop", "out"} {
+		if len(ev.find(EventSkip, p)) != 1 {
+			t.Errorf("%s not skipped\n%s", p, ev)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -66,7 +68,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		if ent.Kind == schemes.EntryRaw {
 			raw++
 		}
-		e.entry(j, st, ent)
+		e.entry(ctx, j, st, ent)
 	}
 	if err := l.Close(); err != nil {
 		e.fail(j.rel, j.loc, fmt.Errorf("listing not confirmed after %d entries: %w", n, err))
@@ -85,7 +87,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 }
 
 // entry decides what one listed entry becomes.
-func (e *engine) entry(j dirJob, st *dirState, ent schemes.Entry) {
+func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.Entry) {
 	switch ent.Kind {
 	case schemes.EntryInfo:
 		return // a gopher menu's text: names nothing
@@ -134,7 +136,11 @@ func (e *engine) entry(j dirJob, st *dirState, ent schemes.Entry) {
 			e.plan(rel, ent)
 		}
 	case schemes.EntryLink:
-		skip("symbolic link, not followed (--follow-symlinks)")
+		if !e.opt.FollowSymlinks {
+			skip("symbolic link, not followed (--follow-symlinks)")
+			return
+		}
+		e.follow(ctx, j, rel, ent)
 	default:
 		skip(fmt.Sprintf("a %s item, not a file or directory", ent.Kind))
 	}
@@ -179,4 +185,103 @@ func redacted(loc schemes.Locator) string {
 		return ""
 	}
 	return loc.Redacted()
+}
+
+// follow mirrors what a remote symbolic link points to under the link's
+// name, when the target stays inside the tree: a directory is walked
+// (unless it is walked anyway: a link never makes the run list a
+// directory twice, so a link to "." or to a parent loops no more), a file
+// is fetched through the link. The target's kind is asked of the server
+// (Stat).
+func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.Entry) {
+	skip := func(reason string) {
+		e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(link.Locator), Reason: reason})
+	}
+	if link.Target == "" {
+		skip("symbolic link with no target shown")
+		return
+	}
+	target, err := e.resolve(j.loc, link.Target, false)
+	if err != nil {
+		skip(fmt.Sprintf("symbolic link to %q: %v", link.Target, err))
+		return
+	}
+	if climbsOut(j.rel, link.Target) || !e.scope.contains(target) {
+		skip(fmt.Sprintf("symbolic link to %q, outside the mirrored tree", link.Target))
+		return
+	}
+	desc, err := e.c.StatLocator(ctx, target)
+	if err != nil {
+		e.fail(rel, link.Locator, fmt.Errorf("symbolic link to %q: %w", link.Target, err))
+		return
+	}
+	switch desc.Kind {
+	case schemes.EntryDir:
+		dirLoc, err := e.resolve(j.loc, link.Target, true)
+		switch {
+		case err != nil:
+			skip(fmt.Sprintf("symbolic link to %q: %v", link.Target, err))
+		case e.opt.excluded(rel):
+			skip("excluded")
+		case e.depth >= 0 && depth(rel) > e.depth:
+			skip(fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth))
+		case !e.firstVisit(dirLoc):
+			skip(fmt.Sprintf("symbolic link to %q, a directory walked anyway", link.Target))
+		default:
+			e.queueDir(dirJob{loc: dirLoc, rel: rel})
+		}
+	case schemes.EntryFile:
+		desc.Name, desc.Locator = link.Name, link.Locator
+		if !e.opt.wantFile(rel) {
+			skip("excluded")
+			return
+		}
+		e.plan(rel, desc)
+	default:
+		skip(fmt.Sprintf("symbolic link to %q, a %s", link.Target, desc.Kind))
+	}
+}
+
+// resolve is the URL of target, a link's target as the server showed it,
+// from the directory dir; as a directory (a trailing "/") if asDir.
+func (e *engine) resolve(dir schemes.Locator, target string, asDir bool) (schemes.Locator, error) {
+	base := dir.String()
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	segs := strings.Split(target, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	ref := strings.Join(segs, "/")
+	if asDir && !strings.HasSuffix(ref, "/") {
+		ref += "/"
+	}
+	abs, err := schemes.Resolve(base, ref)
+	if err != nil {
+		return nil, err
+	}
+	return e.c.Parse(abs)
+}
+
+// climbsOut says whether a relative link target, seen from the directory
+// rel, climbs above the top of the tree: resolving it as a URL would stop
+// at the server's root and look inside.
+func climbsOut(rel, target string) bool {
+	if strings.HasPrefix(target, "/") {
+		return false // absolute: the scope decides
+	}
+	level := depth(rel)
+	for _, seg := range strings.Split(target, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if level--; level < 0 {
+				return true
+			}
+		default:
+			level++
+		}
+	}
+	return false
 }

@@ -16,15 +16,19 @@ func TestREADMEDocumentsEveryFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--help"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("--help exit %d: %s", code, stderr.String())
-	}
 	// pflag's defaults: "  -o, --output FILE   ..." or "      --json   ...".
 	flagLine := regexp.MustCompile(`(?m)^\s+(?:-([a-zA-Z]), )?--([a-z0-9-]+)`)
-	found := flagLine.FindAllStringSubmatch(stderr.String(), -1)
-	if len(found) < 30 {
-		t.Fatalf("only %d flags in --help:\n%s", len(found), stderr.String())
+	var found [][]string
+	for _, args := range [][]string{{"--help"}, {"mirror", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%v exit %d: %s", args, code, stderr.String())
+		}
+		more := flagLine.FindAllStringSubmatch(stderr.String(), -1)
+		if len(more) < 30 {
+			t.Fatalf("only %d flags in %v:\n%s", len(more), args, stderr.String())
+		}
+		found = append(found, more...)
 	}
 	for _, m := range found {
 		short, long := m[1], m[2]
