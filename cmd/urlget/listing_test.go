@@ -24,7 +24,7 @@ func loc(t *testing.T, raw string) schemes.Locator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fakeLoc{u}
+	return fakeLoc{U: u}
 }
 
 func TestListingTextForms(t *testing.T) {
