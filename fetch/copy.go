@@ -5,6 +5,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -103,8 +104,21 @@ func (c *copier) run(body io.Reader) (int64, error) {
 		_, err = c.ReadFrom(body)
 	}
 	c.report(time.Now())
+	if c.buf != nil {
+		buf := c.buf
+		c.buf = nil
+		buffers.Put(&buf)
+	}
 	return c.moved, err
 }
+
+// buffers keeps the buffers of passes through memory for the next copy: a
+// mirror copies thousands of small files, each of which would otherwise
+// allocate (and clear) one of copyBuffer bytes for its first pass.
+var buffers = sync.Pool{New: func() any {
+	b := make([]byte, copyBuffer)
+	return &b
+}}
 
 // Write takes bytes a body's WriteTo pushes, in passes of at most maxPass.
 func (c *copier) Write(p []byte) (int, error) {
@@ -218,7 +232,7 @@ func fromSource(err error) bool { return transport.FromSocket(err) }
 // passBuffered is one Read and one Write.
 func (c *copier) passBuffered(r io.Reader) (int64, bool, error) {
 	if c.buf == nil {
-		c.buf = make([]byte, copyBuffer)
+		c.buf = *buffers.Get().(*[]byte)
 	}
 	size := min(len(c.buf), c.step())
 	if c.max > 0 {

@@ -89,9 +89,9 @@ type engine struct {
 
 	mu     sync.Mutex
 	wake   *sync.Cond
-	dirs   []dirJob  // directories waiting to be listed
-	files  []fileJob // files waiting to be fetched
-	busy   int       // jobs being carried out
+	dirs   []dirJob   // directories waiting to be listed
+	files  *fileQueue // files waiting to be fetched
+	busy   int        // jobs being carried out
 	seen   map[string]bool
 	states []*dirState // the directories listed, for deletion
 
@@ -100,7 +100,7 @@ type engine struct {
 }
 
 func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *engine {
-	e := &engine{c: c, opt: opt, local: l, start: start, scope: newScope(start), seen: map[string]bool{}}
+	e := &engine{c: c, opt: opt, local: l, start: start, scope: newScope(start), seen: map[string]bool{}, files: newFileQueue()}
 	e.wake = sync.NewCond(&e.mu)
 	e.depth = opt.MaxDepth
 	if e.depth == 0 {
@@ -189,12 +189,15 @@ func (e *engine) walkAndTransfer(ctx context.Context) {
 // work carries out jobs until there are none left and none running (a
 // running listing may add more), or ctx is done.
 func (e *engine) work(ctx context.Context) {
+	var cur string // the directory this worker fetches files of
+	var on bool    // whether it is on one
 	for {
 		e.mu.Lock()
-		for len(e.dirs) == 0 && len(e.files) == 0 && e.busy > 0 && ctx.Err() == nil {
+		for len(e.dirs) == 0 && e.files.n == 0 && e.busy > 0 && ctx.Err() == nil {
 			e.wake.Wait()
 		}
-		if ctx.Err() != nil || (len(e.dirs) == 0 && len(e.files) == 0) {
+		if ctx.Err() != nil || (len(e.dirs) == 0 && e.files.n == 0) {
+			e.files.leave(cur, &on)
 			e.wake.Broadcast()
 			e.mu.Unlock()
 			return
@@ -202,11 +205,12 @@ func (e *engine) work(ctx context.Context) {
 		var d *dirJob
 		var f *fileJob
 		if n := len(e.dirs); n > 0 {
+			e.files.leave(cur, &on)
 			d = &dirJob{}
 			*d, e.dirs = e.dirs[n-1], e.dirs[:n-1]
 		} else {
-			f = &fileJob{}
-			*f, e.files = e.files[0], e.files[1:]
+			j, _ := e.files.pop(&cur, &on)
+			f = &j
 		}
 		e.busy++
 		e.mu.Unlock()
@@ -233,7 +237,7 @@ func (e *engine) queueDir(j dirJob) {
 // queueFile adds a file to fetch.
 func (e *engine) queueFile(j fileJob) {
 	e.mu.Lock()
-	e.files = append(e.files, j)
+	e.files.push(j)
 	e.wake.Signal()
 	e.mu.Unlock()
 }

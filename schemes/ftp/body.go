@@ -175,7 +175,11 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return total, err
 	}
-	buf := make([]byte, copyBuffer)
+	size := copyBuffer
+	if b.want >= 0 && b.want < copyBuffer {
+		size = max(int(b.want)+1, 512) // a small file: +1 for the read that sees the end
+	}
+	buf := make([]byte, size)
 	for {
 		n, err := b.Read(buf)
 		if n > 0 {

@@ -1,6 +1,9 @@
 package ftp
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // maxIdlePerKey bounds the idle control connections kept per server and
 // login.
@@ -23,17 +26,35 @@ type pool struct {
 	idle map[poolKey][]*ctrl
 }
 
-// get takes an idle connection for k, or nil.
-func (p *pool) get(k poolKey) *ctrl {
+// get takes an idle connection for k, or nil: the one that needs the
+// fewest CWD commands to reach dir (see chdir), the most recently used of
+// those. A mirror's parallel transfers then keep to their directories
+// instead of hopping between them at two or more commands a hop.
+func (p *pool) get(k poolKey, dir []string) *ctrl {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	l := p.idle[k]
 	if len(l) == 0 {
 		return nil
 	}
-	c := l[len(l)-1]
-	p.idle[k] = l[:len(l)-1]
+	best := len(l) - 1
+	for i := len(l) - 2; i >= 0; i-- {
+		if cwdCost(l[i].at, dir) < cwdCost(l[best].at, dir) {
+			best = i
+		}
+	}
+	c := l[best]
+	p.idle[k] = slices.Delete(l, best, best+1)
 	return c
+}
+
+// cwdCost is the number of CWD commands chdir sends to go from the
+// directory at to dir.
+func cwdCost(at, dir []string) int {
+	if len(at) > len(dir) || !slices.Equal(at, dir[:len(at)]) {
+		return 1 + len(dir)
+	}
+	return len(dir) - len(at)
 }
 
 // put keeps c for reuse, or closes it when it cannot be reused or the pool

@@ -16,7 +16,7 @@ import (
 // command of the request does that (see Handler.run).
 func (h *Handler) conn(ctx context.Context, loc *URL, req *schemes.Request, lg login) (c *ctrl, reused bool, err error) {
 	key := h.key(loc, lg)
-	if c := h.pool.get(key); c != nil {
+	if c := h.pool.get(key, loc.Cwd); c != nil {
 		c.bind(ctx)
 		c.tr.Info("reusing control connection to " + net.JoinHostPort(c.host, strconv.Itoa(c.port)))
 		return c, true, nil

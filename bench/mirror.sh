@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# bench/mirror.sh — urlget mirror vs lftp mirror vs wget -m (and wget2 when
+# installed) on the test bed, in one run:
+#   1. FTP from vsftpd (2121): a tree of 2,000 files of 1–8 KiB in 20
+#      directories plus four files of 16 MiB; a first run into an empty
+#      directory and a no-change run, REPS times each, clients alternating;
+#      the FTP commands per file of each client's first run (from vsftpd's
+#      protocol log); targets: urlget's first run <= 0.8 x lftp's time,
+#      no-change run <= 0.5 x lftp's, <= 2.5 commands a file;
+#   2. HTTP from nginx (8080, autoindex): the same tree, urlget vs wget -m
+#      -np (and wget2); target <= 0.8 x the faster;
+#   3. peak RSS of urlget's first FTP run (/usr/bin/time -v); target
+#      <= 64 MiB.
+# Every first run's tree is compared with the source (cmp -r style, by
+# SHA-256 of every file): a client that is fast because it skips or mangles
+# files fails the bench.
+#
+# The tree is written on the host under the fixtures' scratch directory
+# (integration/.run/fixtures/scratch/bench-mirror), which every server of
+# the stack serves, and removed at the end. Each run writes into a fresh
+# directory on the repository's disk (BENCH_DIR to change it); the runs
+# before a first run remove the previous tree (and sync) outside the
+# timing.
+# Environment: REPS (default 5); BIN, a urlget binary to measure instead
+# of one built from this tree; P, the parallel transfers of every client
+# (default 8); ONLY, the sections to run ("1", "1 3"; default all).
+# Needs: the stack up (integration/stack.sh up), lftp, wget, /usr/bin/time,
+# sha256sum.
+set -euo pipefail
+shopt -s inherit_errexit
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+REPS=${REPS:-5}
+P=${P:-8}
+ONLY=${ONLY:-1 2 3}
+section() { [[ " $ONLY " == *" $1 "* ]]; }
+trap 'echo "bench/mirror.sh: line $LINENO: a command failed" >&2' ERR
+for t in lftp wget /usr/bin/time sha256sum; do
+	command -v "$t" >/dev/null || { echo "$t not installed" >&2; exit 1; }
+done
+wget2=$(command -v wget2 || true)
+log=integration/.run/logs/vsftpd/vsftpd.log
+[ -f "$log" ] || { echo "no vsftpd log: is the stack up (integration/stack.sh up)?" >&2; exit 1; }
+
+fixtures=integration/.run/fixtures
+src=$fixtures/scratch/bench-mirror
+work=$(mktemp -d)
+out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.mirror.XXXXXX")
+trap 'rm -rf "$work" "$out" "$src"' EXIT
+bin=${BIN:-$work/urlget}
+[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+
+# The tree: 20 directories of 100 files each, sizes 1–8 KiB, and four
+# 16 MiB files at the top; random bytes, fixed times.
+rm -rf "$src"
+mkdir -p "$src"
+for d in $(seq -w 1 20); do
+	mkdir -p "$src/d$d"
+	for f in $(seq -w 1 100); do
+		head -c $(((10#$d * 100 + 10#$f) % 8 * 1024 + 1024)) /dev/urandom >"$src/d$d/f$f.bin"
+	done
+done
+for i in 1 2 3 4; do head -c 16777216 /dev/urandom >"$src/big$i.bin"; done
+find "$src" -exec touch -d '2024-01-02 03:04:05 UTC' {} +
+chmod -R a+rX "$src"
+files=$(find "$src" -type f | wc -l)
+want=$(cd "$src" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+
+ftp_url="ftp://127.0.0.1:2121/scratch/bench-mirror/"
+http_url="http://127.0.0.1:8080/scratch/bench-mirror/"
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# check DIR: the tree under DIR (the mirror's lock file and wget's FTP
+# .listing files left out) must be the source's, file for file.
+check() {
+	local got
+	got=$(cd "$1" && find . -type f ! -name .urlget-mirror.lock ! -name .listing -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || { echo "$2: the mirrored tree differs from the source" >&2; exit 1; }
+}
+
+# argv CLIENT PROTO DEST: the command line of CLIENT mirroring PROTO's URL
+# into DEST (wget's -nH --cut-dirs put the tree itself there).
+argv() {
+	local c=$1 proto=$2 dest=$3 u
+	[ "$proto" = ftp ] && u=$ftp_url || u=$http_url
+	case $c in
+	urlget) cmd=("$bin" mirror -s -P "$P" "$u" "$dest") ;;
+	lftp) cmd=(lftp -c "set cmd:fail-exit yes; open ${u%scratch/bench-mirror/}; mirror -P $P /scratch/bench-mirror $dest") ;;
+	wget) cmd=(wget -q -m -np -nH --cut-dirs=2 -R 'index.html*' -P "$dest" "$u") ;;
+	wget2) cmd=("$wget2" -q -m -np -nH --cut-dirs=2 -R 'index.html*' --max-threads="$P" -P "$dest" "$u") ;;
+	esac
+}
+
+# bench PROTO CLIENT...: REPS rounds of a first run and a no-change run of
+# each client, alternating; medians, ratios to the second client.
+bench() {
+	local proto=$1 c t i
+	shift
+	local -a clients=("$@")
+	declare -A first again cmds
+	for i in $(seq "$REPS"); do
+		for c in "${clients[@]}"; do
+			rm -rf "$out/$c"
+			sync
+			argv "$c" "$proto" "$out/$c"
+			local off
+			off=$(stat -c %s "$log")
+			t=$(now)
+			"${cmd[@]}" >/dev/null 2>&1 || { echo "$c ($proto): first run failed: ${cmd[*]}" >&2; exit 1; }
+			first[$c]+="$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') "
+			if [ "$i" = 1 ]; then
+				check "$out/$c" "$c ($proto)"
+				if [ "$proto" = ftp ]; then
+					sleep 0.5 # vsftpd writes its log on its own time
+					cmds[$c]=$(tail -c +"$((off + 1))" "$log" | grep -c 'FTP command:' || true)
+				fi
+			fi
+			t=$(now)
+			"${cmd[@]}" >/dev/null 2>&1 || { echo "$c ($proto): no-change run failed" >&2; exit 1; }
+			again[$c]+="$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') "
+		done
+	done
+	declare -A fm am
+	for c in "${clients[@]}"; do
+		fm[$c]=$(printf '%s\n' ${first[$c]} | median)
+		am[$c]=$(printf '%s\n' ${again[$c]} | median)
+		printf '%-7s first: %s median %ss; no change: %s median %ss' "$c:" "${first[$c]}" "${fm[$c]}" "${again[$c]}" "${am[$c]}"
+		[ -z "${cmds[$c]:-}" ] || awk -v n="${cmds[$c]}" -v f="$files" 'BEGIN { printf "; %.2f FTP commands a file", n / f }'
+		echo
+	done
+	local ref=${clients[1]}
+	awk -v u="${fm[urlget]}" -v r="${fm[$ref]}" -v ua="${am[urlget]}" -v ra="${am[$ref]}" -v ref="$ref" \
+		'BEGIN { printf "ratio urlget/%s: first run %.2f, no-change run %.2f\n", ref, u / r, ua / ra }'
+	if [ "${#clients[@]}" -gt 2 ]; then
+		local o=${clients[2]}
+		awk -v u="${fm[urlget]}" -v r="${fm[$o]}" -v ua="${am[urlget]}" -v ra="${am[$o]}" -v ref="$o" \
+			'BEGIN { printf "ratio urlget/%s: first run %.2f, no-change run %.2f\n", ref, u / r, ua / ra }'
+	fi
+}
+
+echo "tree: $files files ($(du -sh "$src" | cut -f1)), -P $P, $REPS rounds"
+if section 1; then
+	echo "== FTP (vsftpd) — targets: first run <= 0.8 x lftp, no-change run <= 0.5 x lftp, <= 2.5 commands a file"
+	bench ftp urlget lftp wget
+fi
+if section 2; then
+	echo "== HTTP (nginx autoindex) — target: <= 0.8 x the faster wget"
+	if [ -n "$wget2" ]; then bench http urlget wget wget2; else bench http urlget wget; fi
+fi
+if section 3; then
+	echo "== peak RSS, first FTP run (target <= 64 MiB)"
+	for c in urlget lftp; do
+		rm -rf "$out/$c"
+		argv "$c" ftp "$out/$c"
+		/usr/bin/time -v -o "$work/rss" "${cmd[@]}" >/dev/null 2>&1
+		awk -F': ' -v c="$c" '/Maximum resident/ { printf "%-7s %.1f MiB\n", c ":", $2 / 1024 }' "$work/rss"
+	done
+fi
