@@ -3,8 +3,6 @@ package ftp
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/user"
 	"strings"
 
 	"github.com/urlget/urlget/schemes"
@@ -49,20 +47,7 @@ func (h *Handler) anonPassword() string {
 	if h.AnonPassword != "" {
 		return h.AnonPassword
 	}
-	for _, v := range []string{"URLGET_EMAIL", "EMAIL"} {
-		if s := os.Getenv(v); s != "" {
-			return s
-		}
-	}
-	name := "urlget"
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		name = u.Username
-	}
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "localhost"
-	}
-	return name + "@" + host
+	return schemes.DefaultMailAddress(nil)
 }
 
 // checkLine refuses, before any connection is made, every decoded URL

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
@@ -210,20 +209,10 @@ func (h *Handler) stdin() io.Reader {
 
 // from is the configured sender: From, $URLGET_EMAIL, $EMAIL, user@host.
 func (h *Handler) from() string {
-	for _, v := range []string{h.From, h.getenv("URLGET_EMAIL"), h.getenv("EMAIL")} {
-		if v != "" {
-			return v
-		}
+	if h.From != "" {
+		return h.From
 	}
-	name := "urlget"
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		name = u.Username
-	}
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "localhost"
-	}
-	return name + "@" + host
+	return schemes.DefaultMailAddress(h.getenv)
 }
 
 // server is the submission server to use.
