@@ -412,3 +412,79 @@ func runURLGetOutput(t *testing.T, dir string, args ...string) (string, int) {
 	}
 	return stdout.String(), 0
 }
+
+// TestMirrorGopher mirrors the fixture tree from gophernicus (plain
+// gopher, its own menus) and pygopherd (Gopher+): binaries byte for byte,
+// text as urlget renders it (local line ends); a second run fetches every
+// item again (plain menus give no size or time) but replaces nothing, so
+// no file's time changes; an item whose content changed replaces its file.
+func TestMirrorGopher(t *testing.T) {
+	for _, s := range []struct {
+		service string
+		url     string
+		names   bool // the server's selectors keep the names (gophernicus writes #040 for a space)
+	}{
+		{testbed.Gophernicus, fmt.Sprintf("gopher://%s/", testbed.Addr(testbed.GophernicusPort)), false},
+		{testbed.Pygopherd, fmt.Sprintf("gopher://%s/1/fixtures/", testbed.Addr(testbed.PygopherdPort)), true},
+	} {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			dst := t.TempDir()
+			opt := mirror.Options{Exclude: []string{testbed.ScratchDir, "many"}}
+			sum, ev, _, err := runMirror(t, "", s.url, dst, opt)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, ev)
+			}
+			want := map[string]string{
+				"bin/small.bin": string(testbed.SmallBin()), "bin/empty.bin": "", "README.txt": testbed.FixtureFiles["README.txt"],
+				"nested/level1/level2/level3/deep.txt": testbed.FixtureFiles["nested/level1/level2/level3/deep.txt"],
+				"text/lf.txt": testbed.FixtureFiles["text/lf.txt"],
+				"text/crlf.txt": strings.ReplaceAll(testbed.FixtureFiles["text/crlf.txt"], "\r\n", "\n"),
+			}
+			if s.names {
+				for _, n := range []string{"names/a #b;c.txt", "names/file with space.txt", "names/percent%20literal.txt", "names/café.txt"} {
+					want[n] = testbed.FixtureFiles[n]
+				}
+			}
+			for p, content := range want {
+				if b, err := os.ReadFile(filepath.Join(dst, filepath.FromSlash(p))); err != nil || string(b) != content {
+					t.Errorf("%s: %q (%v), want %q", p, b, err, content)
+				}
+			}
+			if got := hostTree(t, dst)["bin/big-64M.bin"]; got != testbed.BigFileSHA256 {
+				t.Errorf("bin/big-64M.bin: SHA-256 %s", got)
+			}
+			before, err := os.Stat(filepath.Join(dst, "README.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, ev, _, err := runMirror(t, "", s.url, dst, opt)
+			if err != nil {
+				t.Fatalf("second run: %v\n%s", err, ev)
+			}
+			if again.Got != 0 || again.Unchanged != sum.Got {
+				t.Errorf("second run: %+v, want all %d unchanged", again, sum.Got)
+			}
+			if after, _ := os.Stat(filepath.Join(dst, "README.txt")); !after.ModTime().Equal(before.ModTime()) {
+				t.Errorf("an unchanged item got a new time: %v, was %v", after.ModTime(), before.ModTime())
+			}
+		})
+	}
+	t.Run("changed item", func(t *testing.T) {
+		testbed.Require(t, testbed.Gophernicus)
+		host, rel := scratchTree(t, map[string]string{"item.bin": "version 1"})
+		src := fmt.Sprintf("gopher://%s/1/%s/", testbed.Addr(testbed.GophernicusPort), rel)
+		dst := t.TempDir()
+		if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err != nil {
+			t.Fatalf("%v\n%s", err, ev)
+		}
+		writeScratch(t, host, "item.bin", "version 2", testbed.FixtureModTime())
+		sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{})
+		if err != nil || sum.Got != 1 {
+			t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dst, "item.bin")); string(b) != "version 2" {
+			t.Fatalf("item.bin holds %q", b)
+		}
+	})
+}

@@ -45,7 +45,7 @@ func (e *engine) deleteStale(ctx context.Context) {
 		for _, fi := range locals {
 			name := fi.Name()
 			rel := join(st.rel, name)
-			if st.names[name] || reserved(name) || e.opt.excluded(rel) || (!fi.IsDir() && !e.opt.wantFile(rel)) {
+			if st.names[name] || e.remote[rel] || reserved(name) || e.opt.excluded(rel) || (!fi.IsDir() && !e.opt.wantFile(rel)) {
 				continue
 			}
 			d := deletion{rel: rel, dir: fi.IsDir()}
@@ -54,7 +54,7 @@ func (e *engine) deleteStale(ctx context.Context) {
 			}
 			stale = append(stale, d)
 		}
-		if len(st.names) == 0 && len(stale) > 0 && !e.opt.MaxDeleteSet {
+		if st.entries == 0 && len(stale) > 0 && !e.opt.MaxDeleteSet {
 			e.emit(Event{Type: EventSkip, Path: st.rel, Reason: fmt.Sprintf(
 				"the remote listing is empty and %d entries are here: not emptied without --max-delete", len(stale))})
 			continue

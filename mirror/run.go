@@ -83,29 +83,34 @@ type engine struct {
 	local *local
 	start schemes.Locator
 	scope scope
-	depth int // the most directory levels walked below the top; < 0 for no limit
+	depth int  // the most directory levels walked below the top; < 0 for no limit
+	crawl bool // the tree is crawled (HTML links, gopher menus): local paths come from URLs
 
 	evmu sync.Mutex // serializes Options.Events and the Summary
 
 	mu     sync.Mutex
 	wake   *sync.Cond
-	dirs   []dirJob   // directories waiting to be listed
-	files  *fileQueue // files waiting to be fetched
-	busy   int        // jobs being carried out
-	seen   map[string]bool
-	states []*dirState // the directories listed, for deletion
+	dirs   []dirJob        // directories waiting to be listed
+	files  *fileQueue      // files waiting to be fetched
+	busy   int             // jobs being carried out
+	seen   map[string]bool // URLs listed or fetched
+	rels   map[string]bool // local directories walked
+	remote map[string]bool // relative paths the remote has (for deletions)
+	states []*dirState     // the directories listed, for deletion
 
 	sum   Summary
 	first error
 }
 
 func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *engine {
-	e := &engine{c: c, opt: opt, local: l, start: start, scope: newScope(start), seen: map[string]bool{}, files: newFileQueue()}
+	e := &engine{c: c, opt: opt, local: l, start: start, scope: newScope(start), seen: map[string]bool{},
+		rels: map[string]bool{"": true}, remote: map[string]bool{}, files: newFileQueue()}
 	e.wake = sync.NewCond(&e.mu)
 	e.depth = opt.MaxDepth
 	if e.depth == 0 {
 		e.depth = defaultDepth(start.Generic().Scheme)
 	}
+	e.crawl = crawled(start.Generic().Scheme)
 	return e
 }
 
@@ -160,6 +165,28 @@ func (e *engine) firstVisit(loc schemes.Locator) bool {
 	}
 	e.seen[key] = true
 	return true
+}
+
+// firstVisitRel marks the local directory rel as walked and says whether
+// it was not before: a crawl can reach one directory by two URLs
+// (gopher's "1/dir" and "1/dir/").
+func (e *engine) firstVisitRel(rel string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.rels[rel] {
+		return false
+	}
+	e.rels[rel] = true
+	return true
+}
+
+// present records that the remote has rel (and the directories above it).
+func (e *engine) present(rel string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for ; rel != "" && !e.remote[rel]; rel = dir(rel) {
+		e.remote[rel] = true
+	}
 }
 
 // walkAndTransfer lists the tree and fetches what the plan says, with

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -84,6 +85,10 @@ func scopePath(g *schemes.URL) string {
 	return p
 }
 
+// crawled says whether a tree of scheme is crawled (its containers'
+// items can point anywhere) rather than listed by a file system.
+func crawled(scheme string) bool { return defaultDepth(scheme) > 0 }
+
 // defaultDepth is the MaxDepth of a crawl that can loop (HTML links,
 // gopher menus); trees listed by a file system have no default limit.
 func defaultDepth(scheme string) int {
@@ -92,4 +97,38 @@ func defaultDepth(scheme string) int {
 		return 10
 	}
 	return -1
+}
+
+// below is the decoded path segments of loc below the scope's directory
+// (none for the directory itself). loc must be inside the scope.
+func (s scope) below(loc schemes.Locator) ([]string, error) {
+	p := strings.TrimPrefix(scopePath(canonical(loc)), s.prefix)
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil, nil
+	}
+	var segs []string
+	for _, seg := range strings.Split(p, "/") {
+		d, err := url.PathUnescape(seg)
+		if err != nil {
+			return nil, fmt.Errorf("path segment %q: %v", seg, err)
+		}
+		segs = append(segs, d)
+	}
+	return segs, nil
+}
+
+// above says whether loc is a directory above the scope's (a parent link
+// of a menu or an index page): on the scope's server, its path a prefix of
+// the scope's directory.
+func (s scope) above(loc schemes.Locator) bool {
+	g := canonical(loc)
+	if g.Scheme != s.scheme || g.Host != s.host || g.EffectivePort() != s.port {
+		return false
+	}
+	p := scopePath(g)
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return strings.HasPrefix(s.prefix, p) || p == "/"
 }

@@ -28,7 +28,8 @@ type dirState struct {
 	// every line of it was understood. Nothing is deleted in a
 	// directory whose listing is not complete.
 	complete bool
-	names    map[string]bool // every name the listing gave
+	names    map[string]bool // names the listing gave that no path came of (refused ones)
+	entries  int             // entries the listing held that name something in the tree
 }
 
 // list lists one directory and sends each entry where it belongs: a
@@ -54,7 +55,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 	}
 	l := resp.Listing
 	defer l.Close()
-	n, raw := 0, 0
+	n, raw, named := 0, 0, 0
 	for {
 		ent, err := l.Next()
 		if err == io.EOF {
@@ -68,13 +69,15 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		if ent.Kind == schemes.EntryRaw {
 			raw++
 		}
-		e.entry(ctx, j, st, ent)
+		if e.entry(ctx, j, st, ent) {
+			named++
+		}
 	}
 	if err := l.Close(); err != nil {
 		e.fail(j.rel, j.loc, fmt.Errorf("listing not confirmed after %d entries: %w", n, err))
 		return
 	}
-	st.complete = raw == 0
+	st.complete, st.entries = raw == 0, named
 	if !e.opt.DryRun {
 		// The directory is mirrored even when nothing in it is (an
 		// empty one, or none of its files wanted).
@@ -86,42 +89,54 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 	e.emit(Event{Type: EventListed, Path: j.rel, URL: j.loc.Redacted(), Bytes: int64(n), Duration: time.Since(begin)})
 }
 
-// entry decides what one listed entry becomes.
-func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.Entry) {
+// entry decides what one listed entry becomes, and says whether it names
+// something in the tree (a file, directory or link with a usable path).
+func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.Entry) bool {
 	switch ent.Kind {
 	case schemes.EntryInfo:
-		return // a gopher menu's text: names nothing
+		return false // a gopher menu's text: names nothing
 	case schemes.EntryRaw:
 		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(),
 			Reason: fmt.Sprintf("listing line not understood: %q (nothing is deleted in this directory)", ent.Title)})
-		return
+		return false
 	}
-	st.names[ent.Label()] = true
-	name, err := localName(ent)
+	if ent.Kind != schemes.EntryDir && ent.Kind != schemes.EntryFile && ent.Kind != schemes.EntryLink {
+		e.emit(Event{Type: EventSkip, Path: join(j.rel, ent.Name), URL: redacted(ent.Locator),
+			Reason: fmt.Sprintf("%q: a %s item, not a file or directory", ent.Label(), ent.Kind)})
+		return false
+	}
+	if ent.Locator != nil && !e.scope.contains(ent.Locator) {
+		if !e.crawl || ent.Kind != schemes.EntryDir || !e.scope.above(ent.Locator) {
+			e.emit(Event{Type: EventSkip, Path: join(j.rel, ent.Name), URL: redacted(ent.Locator),
+				Reason: fmt.Sprintf("%q: outside the mirrored tree", ent.Label())})
+		}
+		return false // a menu's or an index page's link to a parent says nothing
+	}
+	rel, err := e.relOf(j, ent)
 	if err != nil {
+		st.names[ent.Label()] = true // a local file of that name is not stale
 		e.emit(Event{Type: EventSkip, Path: j.rel, URL: redacted(ent.Locator), Reason: err.Error()})
-		return
+		return false
 	}
-	rel := join(j.rel, name)
+	e.present(rel)
 	skip := func(reason string) {
 		e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: reason})
 	}
-	switch {
-	case ent.Locator == nil:
+	if ent.Locator == nil {
 		skip(fmt.Sprintf("a %s entry with no URL", ent.Kind))
-		return
-	case !e.scope.contains(ent.Locator):
-		skip("outside the mirrored tree")
-		return
+		return false
 	}
 	switch ent.Kind {
 	case schemes.EntryDir:
 		switch {
+		case rel == "":
+			// The start directory itself (an index page's link to
+			// itself, a menu item for the menu).
 		case e.opt.excluded(rel):
 			skip("excluded")
 		case e.depth >= 0 && depth(rel) > e.depth:
 			skip(fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth))
-		case !e.firstVisit(ent.Locator):
+		case !e.firstVisit(ent.Locator) || !e.firstVisitRel(rel):
 			skip("already walked in this run")
 		default:
 			e.queueDir(dirJob{loc: ent.Locator, rel: rel})
@@ -138,12 +153,37 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 	case schemes.EntryLink:
 		if !e.opt.FollowSymlinks {
 			skip("symbolic link, not followed (--follow-symlinks)")
-			return
+			return false
 		}
 		e.follow(ctx, j, rel, ent)
-	default:
-		skip(fmt.Sprintf("a %s item, not a file or directory", ent.Kind))
 	}
+	return rel != ""
+}
+
+// relOf is where an entry goes locally: for a listing of a file system
+// (ftp, file), its name in the listed directory; for a crawl (HTML links,
+// gopher menus, whose items may point anywhere in the tree), the path of
+// its URL below the start directory, so that an item reached from a menu
+// elsewhere lands where the tree has it, and two menus that list one item
+// agree on its place. Every segment must be one safe name.
+func (e *engine) relOf(j dirJob, ent schemes.Entry) (string, error) {
+	if !e.crawl || ent.Locator == nil {
+		name, err := localName(ent)
+		if err != nil {
+			return "", err
+		}
+		return join(j.rel, name), nil
+	}
+	segs, err := e.scope.below(ent.Locator)
+	if err != nil {
+		return "", fmt.Errorf("%q: %v", ent.Label(), err)
+	}
+	for _, s := range segs {
+		if _, err := localName(schemes.Entry{Name: s, Title: ent.Label()}); err != nil {
+			return "", err
+		}
+	}
+	return strings.Join(segs, "/"), nil
 }
 
 // plan compares a remote file with the local one and queues the fetch,
