@@ -438,8 +438,8 @@ func TestMirrorGopher(t *testing.T) {
 			want := map[string]string{
 				"bin/small.bin": string(testbed.SmallBin()), "bin/empty.bin": "", "README.txt": testbed.FixtureFiles["README.txt"],
 				"nested/level1/level2/level3/deep.txt": testbed.FixtureFiles["nested/level1/level2/level3/deep.txt"],
-				"text/lf.txt": testbed.FixtureFiles["text/lf.txt"],
-				"text/crlf.txt": strings.ReplaceAll(testbed.FixtureFiles["text/crlf.txt"], "\r\n", "\n"),
+				"text/lf.txt":                          testbed.FixtureFiles["text/lf.txt"],
+				"text/crlf.txt":                        strings.ReplaceAll(testbed.FixtureFiles["text/crlf.txt"], "\r\n", "\n"),
 			}
 			if s.names {
 				for _, n := range []string{"names/a #b;c.txt", "names/file with space.txt", "names/percent%20literal.txt", "names/café.txt"} {
