@@ -488,3 +488,34 @@ func TestMirrorGopher(t *testing.T) {
 		}
 	})
 }
+
+// TestMirrorInterruptedResumes: a transfer cut by the fault-injection
+// proxy leaves its work file and no file under the final name; the next
+// run continues it (REST) to a tree identical to the server's.
+func TestMirrorInterruptedResumes(t *testing.T) {
+	c := toxics(t)
+	big := strings.Repeat("0123456789abcdef", 256<<10) // 4 MiB
+	host, rel := scratchTree(t, map[string]string{"big.bin": big, "small.txt": "small\n"})
+	src := toxiURL("ftp", testbed.ToxiFTPHost, testbed.ToxiFTPPort, "/"+rel+"/")
+	dst := t.TempDir()
+	poison(t, c, ftpDataProxies(), cutAfter(1<<20)...)
+	if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err == nil {
+		t.Fatalf("a cut transfer is no error\n%s", ev)
+	}
+	part, err := os.Stat(filepath.Join(dst, "big.bin"+mirror.WorkSuffix))
+	if err != nil || part.Size() == 0 || part.Size() > 1<<20 {
+		t.Fatalf("work file: %v, %v", part, err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "big.bin")); err == nil {
+		t.Fatal("a partial file under its final name")
+	}
+	cure(t, c)
+	_, ev, cmds, err := runMirror(t, testbed.Vsftpd, src, dst, mirror.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	sameTrees(t, hostTree(t, dst, mirror.LockName), hostTree(t, host))
+	if count(cmds, "REST") != 1 {
+		t.Errorf("the second run did not continue the work file: %q", cmds)
+	}
+}
