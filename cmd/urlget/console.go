@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,9 +24,9 @@ type console struct {
 	width func() int                        // the terminal's columns, 0 when unknown
 
 	mu    sync.Mutex
-	live  *meter // the transfer being drawn, nil between transfers
-	shown bool   // live's line is on screen, the cursor at its end
-	held  bool   // a prompt has the terminal: draw nothing
+	live  view // what is drawn: a transfer's meter, a mirror's board; nil between transfers
+	shown int  // lines of live on screen, the cursor at the end of the last
+	held  bool // a prompt has the terminal: draw nothing
 }
 
 // newConsole writes to stderr, drawing progress when draw is set.
@@ -81,9 +83,9 @@ func (c *console) hold() (release func()) {
 // eraseLocked removes the progress line, leaving the cursor at the start
 // of the empty line.
 func (c *console) eraseLocked() {
-	if c.shown {
-		io.WriteString(c.w, "\r\x1b[K")
-		c.shown = false
+	if c.shown > 0 {
+		io.WriteString(c.w, "\r\x1b[K"+strings.Repeat("\x1b[A\x1b[K", c.shown-1))
+		c.shown = 0
 	}
 }
 
@@ -92,8 +94,36 @@ func (c *console) drawLocked() {
 	if c.live == nil || c.held {
 		return
 	}
-	io.WriteString(c.w, "\r"+c.live.line(c.now(), c.width())+"\x1b[K")
-	c.shown = true
+	lines := c.live.view(c.now(), c.width())
+	if len(lines) == 0 {
+		return
+	}
+	// Redraw the lines in place: up to the first, then each cleared.
+	var b strings.Builder
+	b.WriteString("\r")
+	if c.shown > 1 {
+		fmt.Fprintf(&b, "\x1b[%dA", c.shown-1)
+	}
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(l + "\x1b[K")
+	}
+	for i := len(lines); i < c.shown; i++ { // fewer lines than before: clear the rest
+		b.WriteString("\n\x1b[K")
+	}
+	if extra := c.shown - len(lines); extra > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", extra)
+	}
+	io.WriteString(c.w, b.String())
+	c.shown = len(lines)
+}
+
+// view is what a progress display draws: its lines, for the terminal's
+// width (0 when unknown).
+type view interface {
+	view(now time.Time, width int) []string
 }
 
 // transfer is one retrieval's progress; a nil *transfer draws nothing.
@@ -170,8 +200,48 @@ func (t *transfer) end() {
 	defer c.mu.Unlock()
 	t.m.final = true
 	c.drawLocked()
-	if c.shown {
+	if c.shown > 0 {
 		io.WriteString(c.w, "\n")
 	}
-	c.live, c.shown = nil, false
+	c.live, c.shown = nil, 0
+}
+
+// show draws v, and redraws it every redrawEvery, until the returned stop
+// is called, which draws it a last time and leaves it above what follows.
+// It does nothing (and stop neither) when progress is not drawn.
+func (c *console) show(v view) (stop func()) {
+	if !c.draw {
+		return func() {}
+	}
+	c.mu.Lock()
+	c.live = v
+	c.drawLocked()
+	c.mu.Unlock()
+	tick, stopTick := c.tick()
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer stopTick()
+		for {
+			select {
+			case <-tick:
+				c.mu.Lock()
+				c.drawLocked()
+				c.mu.Unlock()
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.drawLocked()
+		if c.shown > 0 {
+			io.WriteString(c.w, "\n")
+		}
+		c.live, c.shown = nil, 0
+	}
 }

@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/urlget/urlget/mirror"
-	"github.com/urlget/urlget/schemes"
 )
 
 // mirrorFlags are `urlget mirror`'s own flags; the connection flags
@@ -94,15 +92,20 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	defer client.CloseIdleConnections()
 	ctx, cancel := withMaxTime(ctx, o.maxTime)
 	defer cancel()
-	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout), active: map[string]int64{}}
+	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout)}
 	opt := m.options()
 	opt.Events = r.event
-	r.bar = con.start("mirror " + schemes.RedactString(o.urls[0]))
-	if r.bar != nil {
-		opt.Progress = r.progress
+	var stop func()
+	if con.draw {
+		r.board = newMirrorBoard(time.Now())
+		opt.Progress = r.board.progress
+		stop = con.show(r.board)
 	}
 	sum, err := mirror.Run(ctx, client, o.urls[0], o.urls[1], opt)
 	err = explainMaxTime(ctx, err)
+	if stop != nil {
+		stop()
+	}
 	r.finish(sum, err)
 	if err != nil {
 		return exitCode(err)
@@ -119,12 +122,7 @@ type mirrorOutput struct {
 	con    *console
 	stdout io.Writer
 	enc    *json.Encoder
-	bar    *transfer // nil: no progress drawn
-
-	mu     sync.Mutex
-	active map[string]int64 // bytes of the transfers under way
-	got    int64            // bytes of the transfers ended
-	files  int
+	board  *mirrorBoard // nil: no progress drawn
 }
 
 // event is mirror.Options.Events; calls never overlap.
@@ -141,28 +139,9 @@ func (r *mirrorOutput) event(ev mirror.Event) {
 			fmt.Fprintln(r.stdout, forPeople(eventLine(ev)))
 		}
 	}
-	if ev.Type == mirror.EventGet && r.bar != nil {
-		r.mu.Lock()
-		delete(r.active, ev.Path)
-		r.got += ev.Bytes
-		r.files++
-		done := r.got
-		r.mu.Unlock()
-		r.bar.update(done, -1)
+	if r.board != nil {
+		r.board.event(ev)
 	}
-}
-
-// progress is mirror.Options.Progress: the overall line counts the bytes
-// of every transfer.
-func (r *mirrorOutput) progress(rel string, done, total int64) {
-	r.mu.Lock()
-	r.active[rel] = done
-	sum := r.got
-	for _, n := range r.active {
-		sum += n
-	}
-	r.mu.Unlock()
-	r.bar.update(sum, -1)
 }
 
 // eventLine is one event for people: "get a/b (new)".
@@ -190,7 +169,6 @@ func pathOrTop(p string) string {
 // finish ends the progress line and writes the summary: a JSON object
 // with --json, else one line on stderr.
 func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
-	r.bar.end()
 	if sum == nil {
 		if err != nil && (!r.o.silent || r.o.showError) {
 			r.con.say(redactedText(err))

@@ -81,6 +81,9 @@ func (m *meter) rate(now time.Time) (perSecond float64, ok bool) {
 // the name, then with a known size the percentage, a bar, bytes of the
 // total, the rate and the time left; with an unknown size the bytes and
 // the rate. Once the transfer ended the time left becomes the time taken.
+// view is the meter's one line.
+func (m *meter) view(now time.Time, width int) []string { return []string{m.line(now, width)} }
+
 func (m *meter) line(now time.Time, width int) string {
 	r, rateKnown := m.rate(now)
 	rate := "--"

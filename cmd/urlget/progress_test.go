@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -137,27 +138,47 @@ func fakeConsole(width int) (*console, *bytes.Buffer, chan time.Time, *time.Time
 }
 
 // screen is what a terminal shows after out: CR returns to the start of
-// the line, ESC [ K erases to its end, LF starts a new line.
+// the line, ESC [ K erases to its end, ESC [ n A moves n lines up (one
+// without n), LF goes to the start of the next line.
 func screen(out string) []string {
-	var lines []string
-	line, col := []rune{}, 0
+	lines := [][]rune{{}}
+	row, col := 0, 0
 	for i := 0; i < len(out); {
-		switch {
-		case strings.HasPrefix(out[i:], "\x1b[K"):
-			line = line[:col]
-			i += 3
+		if strings.HasPrefix(out[i:], "\x1b[") {
+			j := i + 2
+			for j < len(out) && out[j] >= '0' && out[j] <= '9' {
+				j++
+			}
+			n := 1
+			if j > i+2 {
+				n, _ = strconv.Atoi(out[i+2 : j])
+			}
+			switch out[j] {
+			case 'K':
+				lines[row] = lines[row][:min(col, len(lines[row]))]
+			case 'A':
+				row = max(row-n, 0)
+			}
+			i = j + 1
 			continue
-		case out[i] == '\r':
+		}
+		switch out[i] {
+		case '\r':
 			col = 0
-		case out[i] == '\n':
-			lines = append(lines, string(line))
-			line, col = []rune{}, 0
+		case '\n':
+			row, col = row+1, 0
+			if row == len(lines) {
+				lines = append(lines, []rune{})
+			}
 		default:
 			r := []rune(out[i:])[0]
-			if col < len(line) {
-				line[col] = r
+			for len(lines[row]) < col {
+				lines[row] = append(lines[row], ' ')
+			}
+			if col < len(lines[row]) {
+				lines[row][col] = r
 			} else {
-				line = append(line, r)
+				lines[row] = append(lines[row], r)
 			}
 			col++
 			i += len(string(r))
@@ -165,10 +186,14 @@ func screen(out string) []string {
 		}
 		i++
 	}
-	if len(line) > 0 {
-		lines = append(lines, string(line))
+	var shown []string
+	for _, l := range lines {
+		shown = append(shown, string(l))
 	}
-	return lines
+	for len(shown) > 0 && shown[len(shown)-1] == "" {
+		shown = shown[:len(shown)-1]
+	}
+	return shown
 }
 
 func TestConsoleRedrawsWithoutBytes(t *testing.T) {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/urlget/urlget/mirror"
+)
+
+// boardTransfers is how many transfers under way the board shows, one a
+// line, under the overall line.
+const boardTransfers = 8
+
+// mirrorBoard is a mirror's progress display: an overall line (files
+// fetched, unchanged and failed, bytes, rate) and one line per transfer
+// under way (its path, bytes and percentage).
+type mirrorBoard struct {
+	mu      sync.Mutex
+	overall *meter // bytes of every transfer, for the rate
+	got     int64  // bytes of the transfers that ended
+	active  map[string]*boardLine
+	counts  mirror.Summary
+}
+
+type boardLine struct {
+	started     time.Time
+	done, total int64
+}
+
+func newMirrorBoard(now time.Time) *mirrorBoard {
+	return &mirrorBoard{overall: newMeter("", now, 0, -1), active: map[string]*boardLine{}}
+}
+
+// progress records a transfer's bytes (mirror.Options.Progress).
+func (b *mirrorBoard) progress(rel string, done, total int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	l := b.active[rel]
+	if l == nil {
+		l = &boardLine{started: time.Now()}
+		b.active[rel] = l
+	}
+	l.done, l.total = done, total
+	b.overall.set(b.bytesLocked(), -1)
+}
+
+// event counts an event; a transfer that ended leaves the board.
+func (b *mirrorBoard) event(ev mirror.Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch ev.Type {
+	case mirror.EventGet:
+		b.counts.Got++
+		b.got += ev.Bytes
+	case mirror.EventSkip:
+		if ev.Reason == mirror.ReasonUnchanged {
+			b.counts.Unchanged++
+		}
+	case mirror.EventError:
+		b.counts.Errors++
+	case mirror.EventListed:
+		b.counts.Listed++
+	}
+	if ev.Type != mirror.EventListed {
+		delete(b.active, ev.Path)
+	}
+	b.overall.set(b.bytesLocked(), -1)
+}
+
+// bytesLocked is every byte moved so far.
+func (b *mirrorBoard) bytesLocked() int64 {
+	n := b.got
+	for _, l := range b.active {
+		n += l.done
+	}
+	return n
+}
+
+// view draws the board: the overall line, then the transfers under way,
+// oldest first.
+func (b *mirrorBoard) view(now time.Time, width int) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.overall.name = fmt.Sprintf("mirror: %d fetched, %d unchanged, %d failed, %d directories listed",
+		b.counts.Got, b.counts.Unchanged, b.counts.Errors, b.counts.Listed)
+	lines := []string{b.overall.line(now, width)}
+	paths := make([]string, 0, len(b.active))
+	for p := range b.active {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		a, c := b.active[paths[i]], b.active[paths[j]]
+		if !a.started.Equal(c.started) {
+			return a.started.Before(c.started)
+		}
+		return paths[i] < paths[j]
+	})
+	for i, p := range paths {
+		if i == boardTransfers {
+			lines = append(lines, fmt.Sprintf("  … and %d more", len(paths)-boardTransfers))
+			break
+		}
+		l := b.active[p]
+		tail := "  " + formatBytes(l.done)
+		if l.total > 0 {
+			tail = fmt.Sprintf("  %3d%% %s / %s", min(100, l.done*100/l.total), formatBytes(l.done), formatBytes(l.total))
+		}
+		name := "  " + forPeople(p)
+		if width > 0 {
+			name = shortenLeft(name, max(width-1-len(tail), 8))
+			lines = append(lines, cutRunes(name+tail, width-1))
+		} else {
+			lines = append(lines, name+tail)
+		}
+	}
+	return lines
+}
