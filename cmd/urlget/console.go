@@ -169,10 +169,16 @@ func (t *transfer) update(done, total int64) {
 	t.m = newMeter(t.name, c.now(), done, total)
 	c.live = t.m
 	c.drawLocked()
-	tick, stop := c.tick()
 	t.stop, t.done = make(chan struct{}), make(chan struct{})
+	c.redraw(t.stop, t.done)
+}
+
+// redraw redraws the live view every redrawEvery, whether or not anything
+// changed, until quit is closed; done is closed when it has stopped.
+func (c *console) redraw(quit <-chan struct{}, done chan<- struct{}) {
+	tick, stop := c.tick()
 	go func() {
-		defer close(t.done)
+		defer close(done)
 		defer stop()
 		for {
 			select {
@@ -180,7 +186,7 @@ func (t *transfer) update(done, total int64) {
 				c.mu.Lock()
 				c.drawLocked()
 				c.mu.Unlock()
-			case <-t.stop:
+			case <-quit:
 				return
 			}
 		}
@@ -217,22 +223,8 @@ func (c *console) show(v view) (stop func()) {
 	c.live = v
 	c.drawLocked()
 	c.mu.Unlock()
-	tick, stopTick := c.tick()
 	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		defer stopTick()
-		for {
-			select {
-			case <-tick:
-				c.mu.Lock()
-				c.drawLocked()
-				c.mu.Unlock()
-			case <-quit:
-				return
-			}
-		}
-	}()
+	c.redraw(quit, done)
 	return func() {
 		close(quit)
 		<-done
