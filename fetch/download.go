@@ -26,16 +26,16 @@ type DownloadOptions struct {
 	RemoteTime bool
 	// Sync waits, before NAME.part is renamed to NAME, until its data is
 	// on disk (fsync(2)), so that NAME is whole even after a power loss
-	// or a crash of the machine right after Download returns. Without
-	// it, as with curl, wget, rsync and lftp, NAME is renamed as soon as
-	// the data is complete and checked, and the kernel writes it to disk
-	// shortly after (on Linux, the writes of a file's data are started
-	// while it arrives, 8 MiB at a time, so few are left by then). A
-	// crash in those seconds can leave NAME short or empty on file
-	// systems that do not write a renamed file's data before the rename
-	// (ext4 does when NAME replaces an existing file). Sync costs what
-	// the disk needs to write the file: on a fast download to a slow
-	// disk, most of the time.
+	// or a crash of the machine right after Download returns; on Linux
+	// the disk writes are started while the data arrives, 8 MiB at a
+	// time, so that the fsync waits for the last ones only. Without it,
+	// as with curl, wget, rsync and lftp, NAME is renamed as soon as the
+	// data is complete and checked, and the kernel writes it to disk when
+	// it will (within half a minute by default). A crash in that time can
+	// leave NAME short or empty on file systems that do not write a
+	// renamed file's data before the rename (ext4 does when NAME replaces
+	// an existing file). Sync costs what the disk needs to write the
+	// file: on a fast download to a slow disk, most of the time.
 	Sync bool
 	// Listed is what a listing of the resource's container said of it,
 	// for a caller that walked one (a mirror). Its Size, when known, is
@@ -200,10 +200,11 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	cp := c.newCopier(ctx, loc, t.f, t.held, resp.Size, opt.Progress)
 	if t.mode == inPlace {
 		cp.hash = t.hash
-	} else {
-		cp.wb = newWriteback(t.f)
+	} else if opt.Sync {
+		cp.wb = newWriteback(t.f) // the fsync will wait for these writes: start them now
 	}
 	n, err := cp.run(resp.Body)
+	cp.wb.wait()
 	t.moved(n)
 	res.Bytes += n
 	res.Size = t.held

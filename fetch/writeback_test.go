@@ -9,7 +9,8 @@ import (
 
 // TestWritebackAdvancesByChunks: the writes of a file are started once
 // writebackChunk new bytes are there, from where the last start ended, so
-// that each byte is handed to the kernel once.
+// that each byte is handed to the kernel once, and never into the block
+// being written.
 func TestWritebackAdvancesByChunks(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
 	if err != nil {
@@ -29,20 +30,23 @@ func TestWritebackAdvancesByChunks(t *testing.T) {
 	if w.from != 1000 {
 		t.Fatalf("starts at %d, want 1000 (the bytes held before)", w.from)
 	}
+	// Requests end on a writebackAlign boundary behind the write
+	// position and cover at least writebackChunk bytes.
 	steps := []struct {
 		write    int
 		wantFrom int64
 	}{
-		{writebackChunk - 1, 1000},                  // not a chunk yet
-		{1, 1000 + writebackChunk},                  // a chunk: started
-		{writebackChunk / 2, 1000 + writebackChunk}, // half
-		{writebackChunk, 1000 + writebackChunk*5/2}, // one and a half: all of it
+		{writebackChunk - 1000, 1000},                             // a chunk from the start, not from the bytes held
+		{writebackAlign, writebackChunk + writebackAlign},         // now a chunk: started, up to the boundary
+		{writebackChunk / 2, writebackChunk + writebackAlign},     // half a chunk
+		{writebackChunk + 5, writebackChunk*5/2 + writebackAlign}, // one and a half, but not the 5 past the boundary
 	}
 	for i, s := range steps {
 		if _, err := f.Write(make([]byte, s.write)); err != nil {
 			t.Fatal(err)
 		}
 		w.advance()
+		w.wait()
 		if w.from != s.wantFrom {
 			t.Fatalf("step %d: started up to %d, want %d", i, w.from, s.wantFrom)
 		}
