@@ -2,10 +2,10 @@ package http
 
 import "github.com/urlget/urlget/schemes"
 
-// caps is what the http and https handler can do: retrieve, describe
-// (HEAD) and resume (Range, If-Range). It does not list yet: reading an
-// HTML index as a listing is for later.
-const caps = schemes.Retrieves | schemes.Stats | schemes.Resumes
+// caps is what the http and https handler can do: retrieve, list (an HTML
+// index page's links, see List), describe (HEAD) and resume (Range,
+// If-Range).
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes
 
 // Schemes returns the http and https schemes, both served by h. With h nil
 // they only parse.
