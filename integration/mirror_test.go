@@ -519,3 +519,85 @@ func TestMirrorInterruptedResumes(t *testing.T) {
 		t.Errorf("the second run did not continue the work file: %q", cmds)
 	}
 }
+
+// nginxGets is the paths nginx answered a GET for with 200 since offset
+// in its access log, index pages (ending in "/") left out.
+func nginxGets(t *testing.T, offset int64) []string {
+	t.Helper()
+	time.Sleep(100 * time.Millisecond) // nginx writes its log line after the response
+	b, err := testbed.ReadProtocolLogSince(testbed.Nginx, offset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		// 127.0.0.1 127.0.0.1:8080 "-" "GET /a/b HTTP/1.1" 200 1234
+		f := strings.Split(l, `"`)
+		if len(f) < 5 || !strings.HasPrefix(f[3], "GET ") || !strings.HasPrefix(strings.TrimSpace(f[4]), "200 ") {
+			continue
+		}
+		p := strings.Fields(f[3])[1]
+		if !strings.HasSuffix(p, "/") {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestMirrorHTTP mirrors nginx's autoindex of the fixture tree byte for
+// byte; a second run asks nginx for no file (no 200 for a file in its
+// log: the index pages' sizes and times say nothing changed); after a
+// change only the changed and the new file are fetched, and a removed one
+// goes with Delete.
+func TestMirrorHTTP(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	// site/ has an index.html, which nginx serves for the directory
+	// instead of an index; outside-link is a link to a host file.
+	skip := []string{testbed.ScratchDir, "site", testbed.OutsideLink}
+	want := hostTree(t, testbed.FixtureDir(), skip...)
+	src := fmt.Sprintf("http://%s/", testbed.Addr(testbed.HTTPPort))
+	dst := t.TempDir()
+	opt := mirror.Options{Parallel: 8, Exclude: skip}
+	sum, ev, _, err := runMirror(t, "", src, dst, opt)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	sameTrees(t, hostTree(t, dst, mirror.LockName), want)
+	if sum.Got != len(want) {
+		t.Errorf("summary %+v, want %d fetched", sum, len(want))
+	}
+	off := testbed.LogSize(testbed.Nginx)
+	sum, ev, _, err = runMirror(t, "", src, dst, opt)
+	if err != nil {
+		t.Fatalf("second run: %v\n%s", err, ev)
+	}
+	if gets := nginxGets(t, off); len(gets) != 0 || sum.Got != 0 || sum.Unchanged != len(want) {
+		t.Errorf("second run: GET %d files (%q...), summary %+v", len(gets), gets[:min(3, len(gets))], sum)
+	}
+
+	t.Run("changes", func(t *testing.T) {
+		host, rel := scratchTree(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "sub/gone.txt": "gone\n", "zero": ""})
+		src := fmt.Sprintf("http://%s/%s/", testbed.Addr(testbed.HTTPPort), rel)
+		dst := t.TempDir()
+		if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err != nil {
+			t.Fatalf("%v\n%s", err, ev)
+		}
+		writeScratch(t, host, "sub/b.txt", "b, changed\n", testbed.FixtureModTime().Add(time.Hour))
+		writeScratch(t, host, "new.txt", "new\n", testbed.FixtureModTime())
+		os.Remove(filepath.Join(host, "sub/gone.txt"))
+		off := testbed.LogSize(testbed.Nginx)
+		sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{Delete: true})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, ev)
+		}
+		wantGets := []string{"/" + rel + "/new.txt", "/" + rel + "/sub/b.txt"}
+		if gets := nginxGets(t, off); !slices.Equal(gets, wantGets) {
+			t.Errorf("GET %q, want %q\n%s", gets, wantGets, ev)
+		}
+		if sum.Deleted != 1 {
+			t.Errorf("deleted %q", ev.paths(mirror.EventDelete))
+		}
+		sameTrees(t, hostTree(t, dst, mirror.LockName), hostTree(t, host))
+	})
+}
