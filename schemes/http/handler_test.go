@@ -605,7 +605,7 @@ func TestSchemes(t *testing.T) {
 	h := &Handler{}
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
-		if s.Handler != h || s.Caps != schemes.Retrieves|schemes.Stats|schemes.Resumes || !s.Caps.Redirectable() {
+		if s.Handler != h || s.Caps != schemes.Retrieves|schemes.Lists|schemes.Stats|schemes.Resumes || !s.Caps.Redirectable() {
 			t.Errorf("%s: handler %v caps %v", s.Name, s.Handler, s.Caps)
 		}
 		r.Register(s)
