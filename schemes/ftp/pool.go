@@ -6,8 +6,9 @@ import (
 )
 
 // maxIdlePerKey bounds the idle control connections kept per server and
-// login.
-const maxIdlePerKey = 8
+// login: as many as a mirror's parallel transfers (urlget mirror -P) may
+// need at once, so that none logs in again.
+const maxIdlePerKey = 16
 
 // poolKey identifies the control connections that may serve a URL: same
 // scheme, server, port and login (RFC 1738 §3.2.5 reuses a connection only

@@ -23,9 +23,10 @@ type body struct {
 
 	// raw is the plain connection the body arrives on, when WriteTo may
 	// take the body from it past net/http (see spliceConn); else nil.
-	raw  *transport.Conn
-	size int64 // the Content-Length, when raw is set
-	got  int64 // bytes of the body delivered so far
+	raw    *transport.Conn
+	size   int64 // the Content-Length, when raw is set
+	length int64 // the Content-Length, -1 when none was sent
+	got    int64 // bytes of the body delivered so far
 	// taken is set once WriteTo reads the body from raw: net/http's
 	// reader is behind it then and must not be read again; err is the
 	// end the body came to there, io.EOF or the failure.

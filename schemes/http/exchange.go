@@ -36,7 +36,7 @@ func (x *exchange) close() {
 // body hands the response body to the caller, who releases the request
 // by closing it.
 func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
-	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done}
+	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done, length: x.resp.ContentLength}
 	if b.raw = spliceConn(x.resp, x.tr.connection()); b.raw != nil {
 		b.size = x.resp.ContentLength
 	}

@@ -82,7 +82,14 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 	// Not taken (or taken to the end: Read then says io.EOF). The
 	// wrappers keep io.CopyBuffer from calling this WriteTo again or
 	// w's ReadFrom, which would copy in io.Copy's smaller buffer.
-	n, err := io.CopyBuffer(struct{ io.Writer }{w}, struct{ io.Reader }{b}, make([]byte, copyBuffer))
+	// A small body gets a buffer its size (+1 for the read that sees the
+	// end): a mirror fetches thousands, and allocating and clearing
+	// copyBuffer bytes for each cost more than the transfer.
+	size := copyBuffer
+	if b.length >= 0 && b.length < copyBuffer {
+		size = max(int(b.length)+1, 512)
+	}
+	n, err := io.CopyBuffer(struct{ io.Writer }{w}, struct{ io.Reader }{b}, make([]byte, size))
 	return total + n, err
 }
 

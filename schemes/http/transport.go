@@ -111,11 +111,18 @@ func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transp
 		DisableCompression:     true,
 		ForceAttemptHTTP2:      false,
 		ReadBufferSize:         readBuffer, // the size splice.go relies on
-		MaxIdleConnsPerHost:    4,
+		MaxIdleConnsPerHost:    maxIdlePerHost,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 1 << 20,
 	}
 }
+
+// maxIdlePerHost bounds the idle connections kept per server: as many as
+// a mirror's parallel transfers (urlget mirror -P) may need at once, so
+// that none of them is closed after a request only to be dialed again for
+// the next (with 4, a mirror at -P 8 dialed a connection for every other
+// file).
+const maxIdlePerHost = 16
 
 // dialer opens the connections of one Transport.
 //
