@@ -183,6 +183,9 @@ type Resume struct {
 	// Exact asks for the stored bytes, no guessed text conversion
 	// (Request.Exact).
 	Exact bool
+	// IfModifiedSince asks for the resource only if it changed since
+	// (Request.IfModifiedSince).
+	IfModifiedSince time.Time
 }
 
 // GetLocator retrieves an already parsed URL, optionally resuming.
@@ -285,7 +288,7 @@ func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credent
 	return &schemes.Request{
 		URL: loc, Dialer: c.dialer(), Trace: c.trace(), TLS: c.TLS,
 		Offset: from.Offset, Partial: from.Partial, WantModTime: from.WantModTime,
-		Listed: from.Listed, Exact: from.Exact,
+		Listed: from.Listed, Exact: from.Exact, IfModifiedSince: from.IfModifiedSince,
 		Credentials: creds, Prompt: c.Prompt,
 	}
 }

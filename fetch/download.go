@@ -50,6 +50,11 @@ type DownloadOptions struct {
 	// conversion guessed from the name (FTP TYPE I unless the URL says
 	// ;type=a), as a mirror needs.
 	Exact bool
+	// IfModifiedSince asks for the resource only if it changed after
+	// this time (HTTP If-Modified-Since; other schemes send it anyway).
+	// When the server says it did not, nothing is written, NAME is left
+	// as it is and Result.NotModified is set.
+	IfModifiedSince time.Time
 	// ResumePartOnly limits Resume to the work file: an existing NAME is
 	// never continued in place. For a caller whose NAME is always a
 	// complete copy, older perhaps but never partial (a mirror's).
@@ -86,6 +91,9 @@ type Result struct {
 	// "A"), and ModeGuessed says it was guessed from the name.
 	Mode        string
 	ModeGuessed bool
+	// NotModified says the server answered IfModifiedSince: the resource
+	// did not change, and nothing was written.
+	NotModified bool
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -156,6 +164,9 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 		}
 		return fmt.Sprintf("; resuming at byte %d of %s", t.held, t.name())
 	})
+	if err == nil && res.NotModified {
+		return res, t.unchanged()
+	}
 	if err == nil {
 		stamp, mod := opt.fileTime(res)
 		err = t.commit(loc, stamp, opt.Sync, mod)
@@ -172,13 +183,17 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 // transfer makes one attempt: fetch from what is held, append, verify.
 func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
 	resp, err := c.GetLocator(ctx, loc, Resume{Offset: t.held, Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
-		Listed: opt.Listed, Exact: opt.Exact})
+		Listed: opt.Listed, Exact: opt.Exact, IfModifiedSince: opt.IfModifiedSince})
 	if err != nil {
 		return err
 	}
 	defer resp.Close()
 	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
 	res.Mode, res.ModeGuessed = resp.Mode, resp.ModeGuessed
+	if resp.NotModified {
+		res.NotModified = true
+		return nil
+	}
 	if resp.Listing != nil {
 		return c.renderInto(loc, t, resp, res, opt.Render)
 	}

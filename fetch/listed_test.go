@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,6 +112,45 @@ func TestDownloadResumePartOnly(t *testing.T) {
 		t.Fatalf("asked for byte %d, want the whole resource", h.offsets[0])
 	}
 	if got, _ := os.ReadFile(dest); string(got) != "0123456789" {
+		t.Fatalf("NAME holds %q", got)
+	}
+}
+
+// notModifiedHandler answers every request with IfModifiedSince set as
+// a server whose resource did not change, and others with data.
+type notModifiedHandler struct{ fakeHandler }
+
+func (h *notModifiedHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	if !req.IfModifiedSince.IsZero() {
+		return &schemes.Response{NotModified: true, Body: io.NopCloser(strings.NewReader("")), Size: -1}, nil
+	}
+	return h.fakeHandler.Fetch(ctx, req)
+}
+
+// TestDownloadNotModified: a server that says the resource did not change
+// since IfModifiedSince leaves NAME as it was, and no work file.
+func TestDownloadNotModified(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(dest, []byte("old copy"), 0o644)
+	h := &notModifiedHandler{fakeHandler{data: map[string]string{"x": "new copy"}}}
+	r := schemes.NewRegistry()
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves,
+		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	c := &Client{Registry: r}
+	res, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{IfModifiedSince: time.Now()})
+	if err != nil || !res.NotModified {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	if got, _ := os.ReadFile(dest); string(got) != "old copy" {
+		t.Fatalf("NAME holds %q", got)
+	}
+	if _, err := os.Stat(dest + PartSuffix); err == nil {
+		t.Fatal("a work file was left")
+	}
+	if res, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{}); err != nil || res.NotModified {
+		t.Fatalf("without IfModifiedSince: %v, %+v", err, res)
+	}
+	if got, _ := os.ReadFile(dest); string(got) != "new copy" {
 		t.Fatalf("NAME holds %q", got)
 	}
 }

@@ -171,6 +171,16 @@ func (t *target) fail(err error) error {
 	return err
 }
 
+// unchanged ends a download the server answered "not modified": NAME is
+// left as it is, and a NAME.part this run made (empty) is removed.
+func (t *target) unchanged() error {
+	defer t.close()
+	if t.mode == intoPart && t.held == 0 && !t.stale {
+		os.Remove(t.part)
+	}
+	return nil
+}
+
 func (t *target) close() {
 	if t.f != t.lock {
 		t.f.Close()

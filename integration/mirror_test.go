@@ -601,3 +601,36 @@ func TestMirrorHTTP(t *testing.T) {
 		sameTrees(t, hostTree(t, dst, mirror.LockName), hostTree(t, host))
 	})
 }
+
+// TestMirrorHTTPConditional: under a hand-made index page that shows no
+// sizes or times (nginx serves a directory's index.html instead of its
+// autoindex), a second run asks with If-Modified-Since and nginx answers
+// 304 for every file (no 200 in its log); a changed file is fetched again.
+func TestMirrorHTTPConditional(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	host, rel := scratchTree(t, map[string]string{
+		"index.html": `<ul><li><a href="a.txt">a</a><li><a href="sub/">sub</a></ul>`,
+		"a.txt":      "a\n", "sub/b.txt": "b\n",
+	})
+	src := fmt.Sprintf("http://%s/%s/", testbed.Addr(testbed.HTTPPort), rel)
+	dst := t.TempDir()
+	sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{})
+	if err != nil || sum.Got != 2 {
+		t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
+	}
+	off := testbed.LogSize(testbed.Nginx)
+	sum, ev, _, err = runMirror(t, "", src, dst, mirror.Options{})
+	if err != nil || sum.Got != 0 || sum.Unchanged != 2 {
+		t.Fatalf("second run: err %v, summary %+v\n%s", err, sum, ev)
+	}
+	if gets := nginxGets(t, off); len(gets) != 0 {
+		t.Errorf("second run: 200 for %q", gets)
+	}
+	writeScratch(t, host, "a.txt", "a, changed\n", time.Now().Add(time.Minute))
+	if sum, ev, _, err = runMirror(t, "", src, dst, mirror.Options{}); err != nil || sum.Got != 1 {
+		t.Fatalf("after a change: err %v, summary %+v\n%s", err, sum, ev)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dst, "a.txt")); string(b) != "a, changed\n" {
+		t.Fatalf("a.txt holds %q", b)
+	}
+}

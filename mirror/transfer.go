@@ -17,6 +17,17 @@ type fileJob struct {
 	// compare: the listing gave neither size nor time, so the new copy
 	// replaces the local file only if its content differs.
 	compare bool
+	// since: the listing gave no time; the server is asked for the file
+	// only if it changed after this time, the local copy's (HTTP
+	// If-Modified-Since).
+	since time.Time
+}
+
+// conditional says whether the server of loc can be asked for a file
+// only if it changed (HTTP If-Modified-Since).
+func conditional(loc schemes.Locator) bool {
+	s := loc.Generic().Scheme
+	return s == "http" || s == "https"
 }
 
 // transfer fetches one file into its place. The fetch Client writes it
@@ -44,6 +55,9 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 		Listed:         &listed,
 		Exact:          true,
 		WorkSuffix:     WorkSuffix,
+		// Without a listed time: the server sends the file only if it
+		// changed after the local copy's time.
+		IfModifiedSince: j.since,
 	}
 	if p := e.opt.Progress; p != nil {
 		opt.Progress = func(done, total int64) { p(j.rel, done, total) }
@@ -51,6 +65,10 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 	res, err := e.c.DownloadLocator(ctx, loc, e.local.path(dest), opt)
 	if err != nil {
 		e.fail(j.rel, loc, err)
+		return
+	}
+	if res.NotModified {
+		e.emit(Event{Type: EventSkip, Path: j.rel, URL: loc.Redacted(), Reason: ReasonUnchanged})
 		return
 	}
 	if j.compare {

@@ -207,9 +207,14 @@ func (e *engine) plan(rel string, ent schemes.Entry) {
 	case !ent.ModTime.IsZero():
 		e.emit(Event{Type: EventSkip, Path: rel, URL: ent.Locator.Redacted(), Reason: ReasonUnchanged})
 		return
+	case conditional(ent.Locator):
+		// No time listed (an index page without dates): the server
+		// sends it only if it changed since the local copy's time, which
+		// is the server's Last-Modified of the copy fetched before.
+		j.reason, j.since = "no time listed: asked with If-Modified-Since", fi.ModTime()
 	default:
-		// No time listed (plain gopher; an index page without dates):
-		// fetch it, and replace the local file only if it changed.
+		// No time listed (plain gopher): fetch it, and replace the local
+		// file only if it changed.
 		j.reason, j.compare = "no time listed: fetched to compare", true
 	}
 	if e.opt.DryRun {

@@ -222,6 +222,11 @@ type Request struct {
 	// conversion the scheme would otherwise guess from the name (FTP
 	// TYPE I unless the URL says ;type=a): what a mirror wants.
 	Exact bool
+	// IfModifiedSince asks for the resource only if it changed after
+	// this time (HTTP If-Modified-Since): a handler that can ask and is
+	// told it did not returns a Response with NotModified set and an
+	// empty Body. Zero asks nothing; ignored when resuming (Offset > 0).
+	IfModifiedSince time.Time
 	// Credentials supplies a login when the URL has none. The fetch
 	// Client gives handlers only what its credential policy allows for
 	// this URL's scheme, host and port. May be nil.
@@ -278,6 +283,9 @@ type Response struct {
 	// Status is the server's final reply code (HTTP 200/206, FTP 226, ...),
 	// 0 when the protocol has none.
 	Status int
+	// NotModified says the server answered Request.IfModifiedSince: the
+	// resource did not change; Body is empty.
+	NotModified bool
 }
 
 // Entry describes the resource r is about as a listing entry of loc (for

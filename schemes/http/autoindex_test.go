@@ -178,3 +178,36 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestFetchIfModifiedSince: with Request.IfModifiedSince the server is
+// asked for the resource only if it changed; a 304 is NotModified with an
+// empty body, a 200 the resource as usual.
+func TestFetchIfModifiedSince(t *testing.T) {
+	mod := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, "f.txt", mod, strings.NewReader("content"))
+	}, false)
+	for _, tc := range []struct {
+		since       time.Time
+		notModified bool
+		body        string
+	}{
+		{mod, true, ""},
+		{mod.Add(time.Hour), true, ""},
+		{mod.Add(-time.Second), false, "content"},
+		{time.Time{}, false, "content"},
+	} {
+		r, tr := e.req("/f.txt")
+		r.IfModifiedSince = tc.since
+		resp, err := e.h.Fetch(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readAll(t, resp); resp.NotModified != tc.notModified || got != tc.body {
+			t.Errorf("since %v: NotModified %v, body %q\n%s", tc.since, resp.NotModified, got, tr)
+		}
+		if sent := tr.has("> If-Modified-Since: " + tc.since.UTC().Format(http.TimeFormat)); sent == tc.since.IsZero() {
+			t.Errorf("since %v: header sent %v", tc.since, sent)
+		}
+	}
+}

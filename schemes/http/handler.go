@@ -94,7 +94,14 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		return nil, err
 	}
 	rs := planResume(req)
-	x, err := h.roundTrip(ctx, c, http.MethodGet, rs.header())
+	hdr := rs.header()
+	if !req.IfModifiedSince.IsZero() && req.Offset == 0 {
+		if hdr == nil {
+			hdr = http.Header{}
+		}
+		hdr.Set("If-Modified-Since", req.IfModifiedSince.UTC().Format(http.TimeFormat))
+	}
+	x, err := h.roundTrip(ctx, c, http.MethodGet, hdr)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,11 @@ func (h *Handler) response(loc *URL, req *schemes.Request, x *exchange, rs resum
 	resp, tr := x.resp, x.tr
 	status := resp.StatusCode
 	switch {
+	case status == http.StatusNotModified && !req.IfModifiedSince.IsZero():
+		// RFC 9110 §15.4.5: the copy the caller holds is current.
+		r = describe(loc, resp)
+		r.NotModified, r.Body = true, io.NopCloser(strings.NewReader(""))
+		return r, "", nil
 	case isRedirect(status):
 		r, err := redirectResponse(loc, resp, tr)
 		return r, "", err
