@@ -17,7 +17,10 @@ func TestMirrorBoard(t *testing.T) {
 	b.progress("d1/a.bin", 1<<20, 4<<20)
 	b.progress("d2/b.bin", 512, -1)
 	ticks <- *now
+	ticks <- *now // taken only once the first redraw is done
+	c.mu.Lock()
 	got := screen(out.String())
+	c.mu.Unlock()
 	if len(got) != 3 || !strings.HasPrefix(got[0], "mirror: 0 fetched") ||
 		!strings.Contains(got[1], "d1/a.bin") || !strings.Contains(got[1], " 25% 1.0 MiB / 4.0 MiB") ||
 		!strings.Contains(got[2], "d2/b.bin") {

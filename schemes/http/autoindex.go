@@ -1,28 +1,38 @@
 package http
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"net/url"
+	"net/http"
 	"strings"
+	"time"
 
 	"golang.org/x/net/html"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// Bounds of an index page: whatever a server sends, a listing holds at most
-// maxIndexEntries entries and no token (a tag with its attributes, a run of
-// text) longer than maxIndexToken bytes is read.
+// Bounds of an index page: whatever a server sends, a listing gives at
+// most maxIndexEntries entries and reads no token (a tag with its
+// attributes, a run of text, a whole <script>) longer than maxIndexToken
+// bytes; past either it fails with an error naming the limit. A token is
+// what the tokenizer must hold whole, so this bounds its buffer; a page
+// with a large inline script or stylesheet still lists.
 const (
 	maxIndexEntries = 1_000_000
-	maxIndexToken   = 64 << 10
+	maxIndexToken   = 1 << 20
 	// maxFigures bounds the text after a link that is kept to find the
-	// size and time an index shows beside it.
+	// size and time an index shows beside it (a line of nginx's or
+	// Apache's is under 200 bytes).
 	maxFigures = 512
+	// sniffLen is how much of a page without a Content-Type is read to
+	// tell whether it is HTML: all http.DetectContentType looks at.
+	sniffLen = 512
 )
 
 var _ schemes.Lister = (*Handler)(nil)
@@ -30,61 +40,103 @@ var _ schemes.Lister = (*Handler)(nil)
 // List reads the page req.URL designates as a directory index — what
 // nginx's autoindex, Apache's mod_autoindex and many hand-made pages show
 // — and streams its entries as they are parsed (golang.org/x/net/html's
-// tokenizer, nothing held but the entry at hand). An entry is a link to
-// one path segment below the page's directory, on the same scheme, host
-// and port, without query or fragment: a file, or a directory when the
-// link ends in "/". Links up, elsewhere, deeper, to the page itself, and
-// the sort links of an index ("?C=N;O=D") are left out, and a name given
-// twice counts once. Sizes and times are read where an index shows them
-// beside the link (see figures). A 3xx is Response.Redirect, as from
-// Fetch; a page that is not HTML fails with KindUsage.
+// tokenizer; nothing is held but the token and the entry at hand). The
+// request is Fetch's GET, with its Dialer, trace, TLS, proxy and error
+// mapping (404 is not found, 503 busy); a 3xx is Response.Redirect, for
+// the fetch Client to follow. The page must be HTML by its Content-Type,
+// or, without one, by its first bytes; anything else fails with
+// KindUsage naming what it is.
+//
+// req.URL is the directory, whatever its syntax suggests, as the Lister
+// contract has it: "http://h/pub" lists /pub/ as "http://h/pub/" does,
+// and its relative links are read against "http://h/pub/" (see
+// linkRules for which links are entries). Sizes and times come from the
+// text beside each link where an index shows them (see figures). Closing
+// the listing closes the response body, as closing Fetch's Body does: a
+// page read to its end leaves the connection for reuse.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	resp, err := h.Fetch(ctx, req)
+	// A listing is read whole: never resumed, never answered "not
+	// modified" (a 304 has no page to list).
+	whole := *req
+	whole.Offset, whole.Partial, whole.IfModifiedSince = 0, schemes.Partial{}, time.Time{}
+	resp, err := h.Fetch(ctx, &whole)
 	if err != nil || resp.Redirect != "" {
 		return resp, err
 	}
 	loc, err := locator(req)
+	if err != nil { // Fetch has checked it; kept for the type assertion
+		resp.Body.Close()
+		return nil, err
+	}
+	page, err := htmlBody(loc, resp)
 	if err != nil {
 		resp.Body.Close()
 		return nil, err
 	}
-	if mt, _, _ := mime.ParseMediaType(resp.Type); resp.Type != "" && mt != "text/html" && mt != "application/xhtml+xml" {
-		resp.Body.Close()
-		return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: loc.Redacted(),
-			Msg: fmt.Sprintf("not an HTML index page (Content-Type %q): nothing to list", resp.Type)}
-	}
-	ix := newIndexReader(loc, resp.Body)
+	ix := newIndexReader(ctx, loc, page)
 	return &schemes.Response{Listing: schemes.ListingFunc(ix.next, resp.Body.Close), Kind: schemes.EntryDir, Size: -1,
-		Type: resp.Type, Status: resp.Status, Name: resp.Name}, nil
+		Type: resp.Type, Status: resp.Status, Name: ix.links.dirName()}, nil
 }
 
-// indexReader turns an index page into entries as its tokens arrive.
+// htmlBody returns resp's body to read as HTML, or a KindUsage error when
+// resp is not an HTML page: its Content-Type says it is something else,
+// or it has none and its first sniffLen bytes are not HTML by the WHATWG
+// sniffing rules (http.DetectContentType), as a browser would decide.
+func htmlBody(loc *URL, resp *schemes.Response) (io.Reader, error) {
+	if strings.TrimSpace(resp.Type) != "" {
+		if isHTML(resp.Type) {
+			return resp.Body, nil
+		}
+		return nil, notIndex(loc, fmt.Sprintf("Content-Type %q", resp.Type))
+	}
+	br := bufio.NewReaderSize(resp.Body, sniffLen)
+	head, err := br.Peek(sniffLen)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err // a read error of the body: already a *schemes.Error
+	}
+	if t := http.DetectContentType(head); !isHTML(t) {
+		return nil, notIndex(loc, fmt.Sprintf("no Content-Type, and its first bytes are %s", t))
+	}
+	return br, nil
+}
+
+// isHTML reports whether the media type ct is HTML (XHTML included).
+func isHTML(ct string) bool {
+	mt, _, _ := mime.ParseMediaType(ct) // the type, even when a parameter is malformed
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// notIndex is the error for a page that is no HTML index; what says what
+// it is instead.
+func notIndex(loc *URL, what string) error {
+	return &schemes.Error{Scheme: loc.g.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: loc.Redacted(),
+		Msg: "not an HTML index page (" + what + "): nothing to list"}
+}
+
+// indexReader turns an index page into entries as its tokens arrive. An
+// entry is given once the text after its link has been read to the end
+// of its line or table row, where an index shows the size and time.
 type indexReader struct {
-	z    *html.Tokenizer
-	page *URL
-	dir  string // the page's directory path, canonical, ending in "/"
-	seen map[string]bool
-	n    int
+	ctx   context.Context
+	z     *html.Tokenizer
+	links *linkRules
 
-	link    *schemes.Entry // the last link, whose figures are being read
-	after   bool           // its </a> was seen: text now is its figures
-	figures strings.Builder
-	ready   *schemes.Entry // an entry finished while reading the next link
+	err     error           // what ended the page, given after the last entry
+	link    *schemes.Entry  // the last link that made an entry, whose figures are being read
+	after   bool            // its </a> was seen: text now is its figures
+	inRow   bool            // inside a <tr>: a newline does not end the figures, </tr> does
+	figures strings.Builder // at most maxFigures bytes
+	ready   *schemes.Entry  // the entry finished by the token just read
 }
 
-func newIndexReader(page *URL, body io.Reader) *indexReader {
+func newIndexReader(ctx context.Context, page *URL, body io.Reader) *indexReader {
 	z := html.NewTokenizer(body)
 	z.SetMaxBuf(maxIndexToken)
-	dir := page.g.Path
-	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-		dir = dir[:i+1]
-	} else {
-		dir = ""
-	}
-	return &indexReader{z: z, page: page, dir: "/" + dir, seen: map[string]bool{}}
+	return &indexReader{ctx: ctx, z: z, links: newLinkRules(page)}
 }
 
-// next returns the next entry, io.EOF after the last.
+// next returns the next entry, io.EOF after the last. Like a Fetch body
+// it stops at once when ctx is done, even with more of the page buffered.
 func (ix *indexReader) next() (schemes.Entry, error) {
 	for {
 		if ix.ready != nil {
@@ -92,52 +144,80 @@ func (ix *indexReader) next() (schemes.Entry, error) {
 			ix.ready = nil
 			return e, nil
 		}
-		switch ix.z.Next() {
-		case html.ErrorToken:
-			err := ix.z.Err()
-			if ix.link != nil {
-				ix.finish() // the last link, then the end
-				continue
-			}
-			if err == io.EOF {
-				return schemes.Entry{}, io.EOF
-			}
-			if errors.Is(err, html.ErrBufferExceeded) {
-				return schemes.Entry{}, ix.fail(fmt.Sprintf("a tag or text of the index page is longer than %d bytes", maxIndexToken))
-			}
-			return schemes.Entry{}, err // a read error of the body: already a *schemes.Error
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := ix.z.TagName()
-			switch string(name) {
-			case "a":
-				ix.finish()
-				if e := ix.entry(ix.href(hasAttr)); e != nil {
-					if ix.n++; ix.n > maxIndexEntries {
-						return schemes.Entry{}, ix.fail(fmt.Sprintf("the index page lists more than %d entries", maxIndexEntries))
-					}
-					ix.link, ix.after = e, false
-					ix.figures.Reset()
-				}
-			case "tr", "li", "p", "div", "table", "pre":
-				ix.finish()
-			}
-		case html.EndTagToken:
-			name, _ := ix.z.TagName()
-			switch string(name) {
-			case "a":
-				ix.after = ix.link != nil
-			case "tr", "li", "p", "div", "table", "pre":
-				ix.finish()
-			}
-		case html.TextToken:
-			if ix.after && ix.figures.Len() < maxFigures {
-				t := ix.z.Text()
-				ix.figures.Write(t[:min(len(t), maxFigures-ix.figures.Len())])
-				if strings.ContainsRune(ix.figures.String(), '\n') {
-					ix.finish() // nginx and Apache's <pre>: one entry a line
-				}
-			}
+		if ix.err != nil {
+			return schemes.Entry{}, ix.err
 		}
+		if err := ix.ctx.Err(); err != nil {
+			return schemes.Entry{}, ctxError(ix.links.page, "list", err)
+		}
+		if err := ix.step(); err != nil {
+			ix.err = err
+			ix.finish() // the link at hand is an entry before the end
+		}
+	}
+}
+
+// step reads one token. It returns the error that ends the page: io.EOF,
+// a read error of the body, or a limit passed.
+func (ix *indexReader) step() error {
+	switch ix.z.Next() {
+	case html.ErrorToken:
+		return ix.end(ix.z.Err())
+	case html.StartTagToken, html.SelfClosingTagToken:
+		name, hasAttr := ix.z.TagName()
+		switch string(name) {
+		case "a":
+			ix.finish()
+			e, err := ix.links.entry(ix.href(hasAttr))
+			if err != nil {
+				return err
+			}
+			if e != nil {
+				ix.link, ix.after = e, false
+				ix.figures.Reset()
+			}
+		case "td", "th":
+			ix.cell()
+		case "tr":
+			ix.finish()
+			ix.inRow = true
+		case "table", "li", "p", "div", "pre", "br", "hr", "ul", "ol", "dt", "dd":
+			ix.finish()
+			ix.inRow = false
+		}
+	case html.EndTagToken:
+		name, _ := ix.z.TagName()
+		switch string(name) {
+		case "a":
+			ix.after = ix.link != nil
+		case "td", "th":
+			ix.cell()
+		case "tr", "table", "li", "p", "div", "pre", "ul", "ol", "dt", "dd":
+			ix.finish()
+			ix.inRow = false
+		}
+	case html.TextToken:
+		if !ix.after {
+			return nil
+		}
+		t := ix.z.Text()
+		line, ended := t, false
+		if i := bytes.IndexByte(t, '\n'); i >= 0 && !ix.inRow {
+			line, ended = t[:i], true // nginx's and Apache's <pre>: one entry a line
+		}
+		ix.figures.Write(line[:min(len(line), maxFigures-ix.figures.Len())])
+		if ended {
+			ix.finish()
+		}
+	}
+	return nil
+}
+
+// cell keeps table cells apart in the figures ("2026-11-23 10:05" and
+// "1.2K" are two cells of Apache's HTMLTable).
+func (ix *indexReader) cell() {
+	if ix.after && ix.figures.Len() < maxFigures {
+		ix.figures.WriteByte(' ')
 	}
 }
 
@@ -152,7 +232,22 @@ func (ix *indexReader) finish() {
 	ix.figures.Reset()
 }
 
-// href is the value of the href attribute of the tag at hand.
+// end is what the tokenizer's error means for the listing.
+func (ix *indexReader) end(err error) error {
+	var se *schemes.Error
+	switch {
+	case errors.Is(err, io.EOF):
+		return io.EOF
+	case errors.Is(err, html.ErrBufferExceeded):
+		return ix.links.fail(fmt.Sprintf("a tag or run of text of the index page is longer than %d bytes (the limit)", maxIndexToken))
+	case errors.As(err, &se):
+		return err // a read error of the body, classified by body.Read
+	}
+	return ix.links.fail("reading the index page: " + err.Error())
+}
+
+// href is the value of the href attribute of the tag at hand ("" when it
+// has none), entities decoded by the tokenizer.
 func (ix *indexReader) href(hasAttr bool) string {
 	for hasAttr {
 		var k, v []byte
@@ -162,47 +257,4 @@ func (ix *indexReader) href(hasAttr bool) string {
 		}
 	}
 	return ""
-}
-
-// entry is the entry a link makes, or nil when it makes none.
-func (ix *indexReader) entry(href string) *schemes.Entry {
-	if href == "" || strings.ContainsAny(href, "?#") {
-		return nil // none, the page itself, a sort link, a fragment
-	}
-	abs, err := schemes.Resolve(ix.page.String(), strings.TrimSpace(href))
-	if err != nil {
-		return nil
-	}
-	g, err := schemes.Parse(abs)
-	if err != nil || g.Scheme != ix.page.g.Scheme || g.Host != ix.page.g.Host || g.EffectivePort() != ix.page.g.EffectivePort() {
-		return nil
-	}
-	if g.User == nil { // an absolute link on the same server: the page's login goes with it
-		g.User, g.Password = ix.page.g.User, ix.page.g.Password
-	}
-	loc, err := Parse(g)
-	if err != nil {
-		return nil
-	}
-	p := "/" + loc.g.Path
-	rest, ok := strings.CutPrefix(p, ix.dir)
-	seg, isDir := strings.CutSuffix(rest, "/")
-	if !ok || seg == "" || strings.Contains(seg, "/") {
-		return nil // up, elsewhere, deeper, or the directory itself
-	}
-	name, err := url.PathUnescape(seg)
-	if err != nil || name == "." || name == ".." || ix.seen[name] {
-		return nil // an escaped dot segment leads up or nowhere
-	}
-	ix.seen[name] = true
-	e := &schemes.Entry{Kind: schemes.EntryFile, Size: -1, Locator: loc}
-	if isDir {
-		e.Kind = schemes.EntryDir
-	}
-	e.SetName(name)
-	return e
-}
-
-func (ix *indexReader) fail(msg string) error {
-	return &schemes.Error{Scheme: ix.page.g.Scheme, Phase: "list", Kind: schemes.KindProtocol, URL: ix.page.Redacted(), Msg: msg}
 }
