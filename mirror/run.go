@@ -88,15 +88,16 @@ type engine struct {
 
 	evmu sync.Mutex // serializes Options.Events and the Summary
 
-	mu     sync.Mutex
-	wake   *sync.Cond
-	dirs   []dirJob        // directories waiting to be listed
-	files  *fileQueue      // files waiting to be fetched
-	busy   int             // jobs being carried out
-	seen   map[string]bool // URLs listed or fetched
-	rels   map[string]bool // local directories walked
-	remote map[string]bool // relative paths the remote has (for deletions)
-	states []*dirState     // the directories listed, for deletion
+	mu      sync.Mutex
+	wake    *sync.Cond
+	dirs    []dirJob        // directories waiting to be listed
+	files   *fileQueue      // files waiting to be fetched
+	busy    int             // jobs being carried out
+	listing int             // listings among them
+	seen    map[string]bool // URLs listed or fetched
+	rels    map[string]bool // local directories walked
+	remote  map[string]bool // relative paths the remote has (for deletions)
+	states  []*dirState     // the directories listed, for deletion
 
 	sum   Summary
 	first error
@@ -220,18 +221,23 @@ func (e *engine) work(ctx context.Context) {
 	var on bool    // whether it is on one
 	for {
 		e.mu.Lock()
-		for len(e.dirs) == 0 && e.files.n == 0 && e.busy > 0 && ctx.Err() == nil {
+		for !e.canList() && e.files.n == 0 && e.busy > 0 && ctx.Err() == nil {
 			e.wake.Wait()
 		}
-		if ctx.Err() != nil || (len(e.dirs) == 0 && e.files.n == 0) {
+		if ctx.Err() != nil || (len(e.dirs) == 0 && e.files.n == 0 && e.busy == 0) {
 			e.files.leave(cur, &on)
 			e.wake.Broadcast()
 			e.mu.Unlock()
 			return
 		}
+		if !e.canList() && e.files.n == 0 {
+			e.mu.Unlock()
+			continue // only listings wait, and enough are under way
+		}
 		var d *dirJob
 		var f *fileJob
-		if n := len(e.dirs); n > 0 {
+		if n := len(e.dirs); n > 0 && e.canList() {
+			e.listing++
 			e.files.leave(cur, &on)
 			d = &dirJob{}
 			*d, e.dirs = e.dirs[n-1], e.dirs[:n-1]
@@ -248,9 +254,22 @@ func (e *engine) work(ctx context.Context) {
 		}
 		e.mu.Lock()
 		e.busy--
+		if d != nil {
+			e.listing--
+		}
 		e.wake.Broadcast()
 		e.mu.Unlock()
 	}
+}
+
+// canList says whether a worker may start a listing now: one is waiting,
+// and fewer than maxListings are under way. Listings are not spread over
+// every worker: each would open (and log in) a connection of its own, and
+// a run that finds nothing to fetch would pay a login per worker for
+// listings that one or two connections serve faster; the workers that
+// transfer open theirs as files come. The caller holds e.mu.
+func (e *engine) canList() bool {
+	return len(e.dirs) > 0 && e.listing < max(2, e.opt.parallel()/4)
 }
 
 // queueDir adds a directory to list.
