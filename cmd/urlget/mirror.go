@@ -58,7 +58,7 @@ func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
 	}
 	m.maxDeleteSet = fs.Changed("max-delete")
 	// --dry-run is mailto's flag too: one flag, read by both.
-	m.dryRun = fs.Lookup("dry-run").Value.String() == "true"
+	m.dryRun, _ = fs.GetBool("dry-run")
 	if m.maxDeleteSet && !m.delete {
 		return errors.New("--max-delete needs --delete")
 	}
