@@ -89,12 +89,10 @@ func (e *engine) deleteStale(ctx context.Context) {
 		} else {
 			err = e.local.root.Remove(d.rel)
 		}
-		if err != nil && !errorsIsNotExist(err) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			e.fail(d.rel, nil, err)
 			continue
 		}
 		e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
 	}
 }
-
-func errorsIsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -3,6 +3,7 @@ package mirror
 import (
 	"fmt"
 	"path"
+	"strings"
 )
 
 // Options say how Run mirrors. The zero value is a plain incremental
@@ -85,18 +86,9 @@ func matches(p, rel string) bool {
 	if ok, _ := path.Match(p, rel); ok {
 		return true
 	}
-	if !containsSlash(p) {
+	if !strings.Contains(p, "/") {
 		ok, _ := path.Match(p, path.Base(rel))
 		return ok
-	}
-	return false
-}
-
-func containsSlash(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			return true
-		}
 	}
 	return false
 }
