@@ -412,7 +412,7 @@ func TestFTPExplicitTLS(t *testing.T) {
 func TestFTPImplicitTLS(t *testing.T) {
 	cmds := ftpsSession(t, testbed.VsftpdFTPS, testbed.VsftpdFTPSPort, "ftps", &ftp.Handler{})
 	want := []string{"USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "EPSV",
-		"RETR README.txt", "CWD names", "FEAT", "EPSV", "LIST", "QUIT"}
+		"RETR README.txt", "CWD names", "FEAT", "EPSV", "LIST -a", "QUIT"}
 	if !slices.Equal(cmds, want) {
 		t.Errorf("vsftpd logged\n  %q\nwant\n  %q", cmds, want)
 	}

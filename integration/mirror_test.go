@@ -634,3 +634,33 @@ func TestMirrorHTTPConditional(t *testing.T) {
 		t.Fatalf("a.txt holds %q", b)
 	}
 }
+
+// TestMirrorFTPDotfiles: names starting with "." are mirrored from vsftpd,
+// which hides them from a plain LIST (urlget sends "LIST -a"), and from
+// proftpd's MLSD. (pure-ftpd's MLSD leaves them out, and takes no option.)
+func TestMirrorFTPDotfiles(t *testing.T) {
+	for _, s := range mirrorFTPServers[:2] {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			_, rel := scratchTree(t, map[string]string{".hidden": "h\n", "visible": "v\n", ".dir/inside": "i\n"})
+			dst := t.TempDir()
+			src := fmt.Sprintf("ftp://%s/%s/", testbed.Addr(s.port), rel)
+			if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err != nil {
+				t.Fatalf("%v\n%s", err, ev)
+			}
+			if got := keysOf(hostTree(t, dst, mirror.LockName)); got != ".dir/inside .hidden visible" {
+				t.Errorf("mirrored %s", got)
+			}
+		})
+	}
+}
+
+// keysOf is m's keys, sorted, space-separated.
+func keysOf(m map[string]string) string {
+	var k []string
+	for p := range m {
+		k = append(k, p)
+	}
+	slices.Sort(k)
+	return strings.Join(k, " ")
+}

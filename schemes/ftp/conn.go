@@ -56,6 +56,7 @@ type ctrl struct {
 	at       []string // the CWD arguments sent since the login directory
 	typ      byte     // the TYPE in effect, 'a' or 'i'; 0 when none was sent
 	noSIZE   bool     // SIZE is not a command this server knows
+	noListA  bool     // the server refused "LIST -a": plain LIST from then on
 	count150 tristate // whether the 150 reply's "(N bytes)" is the file's size
 	// secret is the password of the login, hidden in every error built
 	// from the server's text.

@@ -387,6 +387,10 @@ func (f *fakeFTP) session(c net.Conn) {
 			}
 			send(s, -1)
 		case "LIST":
+			if arg != "" && arg != "-a" {
+				w("550 No such file.")
+				continue
+			}
 			send(f.listing, f.listHold)
 		case "MLSD":
 			send(f.mlsd, f.listHold)

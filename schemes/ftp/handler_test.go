@@ -269,7 +269,7 @@ func TestListUnixAndMLSD(t *testing.T) {
 	if u := entries[0].Locator.String(); !strings.HasSuffix(u, "/pub/sub%20dir/") {
 		t.Errorf("dir entry URL %q: want a directory URL", u)
 	}
-	wantCmds(t, f, append(anonLogin, "CWD pub", "FEAT", "TYPE A", "EPSV", "LIST")...)
+	wantCmds(t, f, append(anonLogin, "CWD pub", "FEAT", "TYPE A", "EPSV", "LIST -a")...)
 
 	f2 := newFake(t)
 	f2.mlsd = "type=cdir;modify=20260102030405; .\r\ntype=file;size=3;modify=20260102030405; x y\r\n"
@@ -403,7 +403,7 @@ func TestErrors(t *testing.T) {
 	}
 	t.Run("421 on LIST", func(t *testing.T) {
 		f := newFake(t)
-		f.replies["LIST"] = "421 Timeout."
+		f.replies["LIST -a"] = "421 Timeout."
 		_, _, err := newEnv(t).list(t, f.url("pub/"))
 		kindCode(t, err, schemes.KindBusy, 421, true)
 	})

@@ -3,6 +3,7 @@ package ftp
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -38,13 +39,19 @@ func (h *Handler) nlst(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 
 // listDir lists the current directory, dir on the server (the listed
 // URL's Cwd, and its name for List), with MLSD when FEAT offers it and
-// LIST otherwise.
+// LIST otherwise — "LIST -a", which every common server takes, so that
+// names starting with "." are listed too (vsftpd hides them from a plain
+// LIST; a mirror would lose them), and plain LIST on a connection whose
+// server refused it with a 5xx.
 func (h *Handler) listDir(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request, dir []string) (*schemes.Response, error) {
 	feat, err := c.features(loc)
 	if err != nil {
 		return nil, err
 	}
-	cmd, parse := "LIST", listParser(time.Now())
+	cmd, parse := listAll, listParser(time.Now())
+	if c.noListA {
+		cmd = "LIST"
+	}
 	_, mlsd := feat["MLSD"]
 	// RFC 3659 §7.8: a server offering MLST offers MLSD too (proftpd
 	// lists only MLST).
@@ -56,10 +63,20 @@ func (h *Handler) listDir(ctx context.Context, c *ctrl, loc *URL, req *schemes.R
 	if len(dir) > 0 {
 		name = dir[len(dir)-1]
 	}
-	return h.listing(ctx, c, loc, req, cmd, name, func(line string) (schemes.Entry, bool) {
-		return locate(loc, dir, parse(line))
-	})
+	each := func(line string) (schemes.Entry, bool) { return locate(loc, dir, parse(line)) }
+	resp, err := h.listing(ctx, c, loc, req, cmd, name, each)
+	var se *schemes.Error
+	if cmd == listAll && errors.As(err, &se) && se.Code/100 == 5 && !c.broken {
+		// A server that reads "-a" as a name, or knows no options.
+		c.noListA = true
+		c.tr.Info(`server refused "LIST -a": listing with LIST (names starting with "." may be left out)`)
+		return h.listing(ctx, c, loc, req, "LIST", name, each)
+	}
+	return resp, err
 }
+
+// listAll is the LIST that shows every name, those starting with "." too.
+const listAll = "LIST -a"
 
 // parsed is one listing line read by a parser: the entry (Name and Title
 // set), the name the server gave (what the entry's Locator names), and

@@ -255,7 +255,7 @@ func TestList(t *testing.T) {
 		resp.Name != "sub" || resp.Kind != schemes.EntryDir {
 		t.Fatalf("entries %+v, response %+v, %v", entries, resp, err)
 	}
-	wantCmds(t, f, append(anonLogin, "CWD pub", "CWD sub", "FEAT", "TYPE A", "EPSV", "LIST")...)
+	wantCmds(t, f, append(anonLogin, "CWD pub", "CWD sub", "FEAT", "TYPE A", "EPSV", "LIST -a")...)
 
 	_, err = e.h.List(context.Background(), e.req(t, f.url("pub/f.bin")))
 	var se *schemes.Error
@@ -299,5 +299,27 @@ func TestListingCutInsideALine(t *testing.T) {
 	}
 	if e.idle() != 1 {
 		t.Errorf("the control connection, in step after the 226, was not kept (%d idle)", e.idle())
+	}
+}
+
+// TestListFallsBackWithoutDashA: a server that refuses "LIST -a" (reading
+// it as a name) is asked with plain LIST, and only once on a connection.
+func TestListFallsBackWithoutDashA(t *testing.T) {
+	f := newFake(t)
+	f.listing = "-rw-r--r-- 1 0 0 3 Jan 02  2026 x\r\n"
+	f.replies["LIST -a"] = "550 -a: No such file or directory."
+	e := newEnv(t)
+	for range 2 {
+		resp, err := e.h.List(context.Background(), e.req(t, f.url("pub/")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := schemes.ReadAll(resp.Listing)
+		if err != nil || len(got) != 1 || got[0].Name != "x" {
+			t.Fatalf("%v, %v", got, err)
+		}
+	}
+	if n := slices.Index(f.commands(), "LIST -a"); n < 0 || strings.Count(strings.Join(f.commands(), "|"), "LIST -a") != 1 {
+		t.Errorf("commands %q: want one LIST -a, then LIST", f.commands())
 	}
 }

@@ -51,7 +51,7 @@ func TestImplicitTLS(t *testing.T) {
 	if err != nil || len(entries) != 1 || entries[0].Name != "x" {
 		t.Fatalf("entries %v, %v", entries, err)
 	}
-	wantCmds(t, f, "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD", "FEAT", "TYPE A", "EPSV", "LIST")
+	wantCmds(t, f, "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD", "FEAT", "TYPE A", "EPSV", "LIST -a")
 	if f.resumedCount() != 1 {
 		t.Errorf("%d data connections resumed the TLS session, want 1", f.resumedCount())
 	}
