@@ -479,3 +479,17 @@ func TestMirrorFollowSymlinks(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorPlanned: Planned hears of every file planned, with the sizes
+// listed, and last that the walk is over.
+func TestMirrorPlanned(t *testing.T) {
+	var plans []Plan
+	opt := Options{Planned: func(p Plan) { plans = append(plans, p) }}
+	if _, _, err := run(t, newTree(sampleTree()), t.TempDir(), opt); err != nil {
+		t.Fatal(err)
+	}
+	want := Plan{Files: 5, Bytes: int64(len("read me\n") + len("odd name\n") + 3 + len("deep\n")), Walked: true}
+	if len(plans) != 6 || plans[len(plans)-1] != want || plans[len(plans)-2].Walked {
+		t.Fatalf("plans %+v, want 5 then %+v", plans, want)
+	}
+}

@@ -55,6 +55,11 @@ type Options struct {
 	// every 250 ms while it flows), from the transfer's goroutine: it must
 	// be safe for concurrent use.
 	Progress func(rel string, done, total int64)
+	// Planned, if set, is told what the run has planned to fetch so far,
+	// each time a file is planned and once more when the walk is over
+	// (Walked set): for a progress display's percentage and time left.
+	// Calls never overlap with each other or with Events.
+	Planned func(p Plan)
 }
 
 // parallel is Options.Parallel with its default.
@@ -117,4 +122,12 @@ func (o *Options) excluded(rel string) bool {
 		}
 	}
 	return false
+}
+
+// Plan is what a run has planned to fetch so far.
+type Plan struct {
+	Files int   // files to fetch
+	Bytes int64 // their sizes, where the listings gave them
+	// Walked says the walk is over: no more files will be planned.
+	Walked bool
 }

@@ -99,8 +99,9 @@ type engine struct {
 	remote  map[string]bool // relative paths the remote has (for deletions)
 	states  []*dirState     // the directories listed, for deletion
 
-	sum   Summary
-	first error
+	sum     Summary
+	first   error
+	planned Plan // what is planned so far; under evmu
 }
 
 func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *engine {
@@ -256,6 +257,16 @@ func (e *engine) work(ctx context.Context) {
 		e.busy--
 		if d != nil {
 			e.listing--
+			if e.listing == 0 && len(e.dirs) == 0 {
+				// The last listing ended and none waits: the walk is
+				// over (a listing still under way could add more).
+				e.evmu.Lock()
+				if !e.planned.Walked {
+					e.planned.Walked = true
+					e.tellPlanLocked()
+				}
+				e.evmu.Unlock()
+			}
 		}
 		e.wake.Broadcast()
 		e.mu.Unlock()
@@ -286,4 +297,16 @@ func (e *engine) queueFile(j fileJob) {
 	e.files.push(j)
 	e.wake.Signal()
 	e.mu.Unlock()
+	e.evmu.Lock()
+	e.planned.Files++
+	e.planned.Bytes += max(j.entry.Size, 0)
+	e.tellPlanLocked()
+	e.evmu.Unlock()
+}
+
+// tellPlanLocked hands the plan to Options.Planned; e.evmu is held.
+func (e *engine) tellPlanLocked() {
+	if e.opt.Planned != nil {
+		e.opt.Planned(e.planned)
+	}
 }

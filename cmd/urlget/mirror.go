@@ -99,6 +99,7 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if con.draw {
 		r.board = newMirrorBoard(time.Now())
 		opt.Progress = r.board.progress
+		opt.Planned = r.board.planned
 		stop = con.show(r.board)
 	}
 	sum, err := mirror.Run(ctx, client, o.urls[0], o.urls[1], opt)

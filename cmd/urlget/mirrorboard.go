@@ -22,6 +22,7 @@ type mirrorBoard struct {
 	got     int64  // bytes of the transfers that ended
 	active  map[string]*boardLine
 	counts  mirror.Summary
+	total   int64 // the bytes planned, once the walk is over; -1 before
 }
 
 type boardLine struct {
@@ -30,7 +31,7 @@ type boardLine struct {
 }
 
 func newMirrorBoard(now time.Time) *mirrorBoard {
-	return &mirrorBoard{overall: newMeter("", now, 0, -1), active: map[string]*boardLine{}}
+	return &mirrorBoard{overall: newMeter("", now, 0, -1), active: map[string]*boardLine{}, total: -1}
 }
 
 // progress records a transfer's bytes (mirror.Options.Progress).
@@ -43,7 +44,7 @@ func (b *mirrorBoard) progress(rel string, done, total int64) {
 		b.active[rel] = l
 	}
 	l.done, l.total = done, total
-	b.overall.set(b.bytesLocked(), -1)
+	b.overall.set(b.bytesLocked(), b.total)
 }
 
 // event counts an event; a transfer that ended leaves the board.
@@ -66,7 +67,19 @@ func (b *mirrorBoard) event(ev mirror.Event) {
 	if ev.Type != mirror.EventListed {
 		delete(b.active, ev.Path)
 	}
-	b.overall.set(b.bytesLocked(), -1)
+	b.overall.set(b.bytesLocked(), b.total)
+}
+
+// planned takes the run's plan (mirror.Options.Planned): once the walk is
+// over the total is known, and the overall line shows a percentage and
+// the time left.
+func (b *mirrorBoard) planned(p mirror.Plan) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p.Walked {
+		b.total = p.Bytes
+	}
+	b.overall.set(b.bytesLocked(), b.total)
 }
 
 // bytesLocked is every byte moved so far.

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlget/urlget/mirror"
 )
@@ -47,5 +48,20 @@ func TestMirrorBoardLimitsLines(t *testing.T) {
 	lines := b.view(t0, 0)
 	if len(lines) != boardTransfers+2 || lines[len(lines)-1] != "  … and 3 more" {
 		t.Fatalf("%d lines:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+}
+
+// TestMirrorBoardTimeLeft: once the walk is over, the overall line shows
+// the share of the planned bytes moved and the time left.
+func TestMirrorBoardTimeLeft(t *testing.T) {
+	b := newMirrorBoard(t0)
+	b.progress("a", 1<<20, 4<<20)
+	if l := b.view(t0.Add(time.Second), 0)[0]; strings.Contains(l, "%") || strings.Contains(l, "ETA") {
+		t.Fatalf("a percentage before the walk is over: %q", l)
+	}
+	b.planned(mirror.Plan{Files: 2, Bytes: 8 << 20, Walked: true})
+	b.progress("a", 2<<20, 4<<20)
+	if l := b.view(t0.Add(2*time.Second), 0)[0]; !strings.Contains(l, " 25%") || !strings.Contains(l, "ETA") {
+		t.Fatalf("after the walk: %q", l)
 	}
 }
