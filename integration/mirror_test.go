@@ -26,16 +26,6 @@ import (
 	"github.com/urlget/urlget/transport"
 )
 
-// mirrorFTPServers are the FTP servers every mirror check runs against.
-var mirrorFTPServers = []struct {
-	service string
-	port    int
-}{
-	{testbed.Vsftpd, testbed.VsftpdPort},
-	{testbed.Proftpd, testbed.ProftpdPort},
-	{testbed.Pureftpd, testbed.PureftpdPort},
-}
-
 // mirrorClient is a fetch Client as the urlget command makes one, with
 // a trace kept for failure messages.
 func mirrorClient(trace io.Writer) *fetch.Client {
@@ -191,7 +181,7 @@ func sameTrees(t *testing.T, got, want map[string]string) {
 // a second run sends no RETR at all.
 func TestMirrorFTPWholeTree(t *testing.T) {
 	want := hostTree(t, testbed.FixtureDir(), testbed.ScratchDir)
-	for _, s := range mirrorFTPServers {
+	for _, s := range ftpServers {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
 			dst := t.TempDir()
@@ -264,7 +254,7 @@ func writeScratch(t *testing.T, host, p, content string, mod time.Time) {
 // on the server are the only ones fetched (the server's log shows their
 // RETR and no other); a file removed on the server goes with Delete.
 func TestMirrorFTPChanges(t *testing.T) {
-	for _, s := range mirrorFTPServers {
+	for _, s := range ftpServers {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
 			host, rel := scratchTree(t, map[string]string{"a.txt": "a\n", "keep.bin": "keep", "sub/b.txt": "b\n",
@@ -639,7 +629,7 @@ func TestMirrorHTTPConditional(t *testing.T) {
 // which hides them from a plain LIST (urlget sends "LIST -a"), and from
 // proftpd's MLSD. (pure-ftpd's MLSD leaves them out, and takes no option.)
 func TestMirrorFTPDotfiles(t *testing.T) {
-	for _, s := range mirrorFTPServers[:2] {
+	for _, s := range ftpServers[:2] {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
 			_, rel := scratchTree(t, map[string]string{".hidden": "h\n", "visible": "v\n", ".dir/inside": "i\n"})
