@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -171,21 +172,30 @@ func (l *local) sameContent(a, b string) (bool, error) {
 	if sa.Size() != sb.Size() {
 		return false, nil
 	}
+	// Same size: compare block by block, to the end of either.
 	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
 	for {
 		na, ea := io.ReadFull(fa, ba)
 		nb, eb := io.ReadFull(fb, bb)
-		if na != nb || string(ba[:na]) != string(bb[:nb]) {
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
 			return false, nil
 		}
-		if ea == io.EOF || ea == io.ErrUnexpectedEOF {
-			return eb == ea || (eb == io.EOF || eb == io.ErrUnexpectedEOF), nil
-		}
-		if ea != nil {
-			return false, ea
-		}
-		if eb != nil {
-			return false, eb
+		if ea != nil || eb != nil {
+			if done(ea) && done(eb) {
+				return true, nil
+			}
+			return false, errors.Join(notDone(ea), notDone(eb))
 		}
 	}
+}
+
+// done says whether err from io.ReadFull means the file ended.
+func done(err error) bool { return err == io.EOF || err == io.ErrUnexpectedEOF }
+
+// notDone is err unless it means the file ended.
+func notDone(err error) error {
+	if done(err) {
+		return nil
+	}
+	return err
 }
