@@ -209,6 +209,19 @@ func (c *Client) ListLocator(ctx context.Context, loc schemes.Locator) (*Respons
 	return c.do(ctx, loc, opList, Resume{})
 }
 
+// ListOptions ask a listing for more than its entries' names.
+type ListOptions struct {
+	// WantModTime asks for every entry's modification time even where it
+	// costs another request (Request.WantModTime: a Gopher+ menu's `$`).
+	WantModTime bool
+}
+
+// ListLocatorWith is ListLocator with options (a mirror's walk wants
+// times).
+func (c *Client) ListLocatorWith(ctx context.Context, loc schemes.Locator, opt ListOptions) (*Response, error) {
+	return c.do(ctx, loc, opList, Resume{WantModTime: opt.WantModTime})
+}
+
 // Stat describes the resource raw designates without retrieving it, for
 // schemes whose Caps include Stats; others fail with KindUnsupported.
 func (c *Client) Stat(ctx context.Context, raw string) (schemes.Entry, error) {

@@ -405,17 +405,20 @@ func runURLGetOutput(t *testing.T, dir string, args ...string) (string, int) {
 
 // TestMirrorGopher mirrors the fixture tree from gophernicus (plain
 // gopher, its own menus) and pygopherd (Gopher+): binaries byte for byte,
-// text as urlget renders it (local line ends); a second run fetches every
-// item again (plain menus give no size or time) but replaces nothing, so
-// no file's time changes; an item whose content changed replaces its file.
+// text as urlget renders it (local line ends). A second run from
+// gophernicus fetches every item again (plain menus give no size or time)
+// but replaces nothing, so no file's time changes; from pygopherd it
+// fetches nothing (each item's Mod-Date, from `$`, is the local file's
+// time). An item whose content changed replaces its file.
 func TestMirrorGopher(t *testing.T) {
 	for _, s := range []struct {
 		service string
 		url     string
 		names   bool // the server's selectors keep the names (gophernicus writes #040 for a space)
+		plus    bool // Gopher+ with Mod-Dates: incremental by time
 	}{
-		{testbed.Gophernicus, fmt.Sprintf("gopher://%s/", testbed.Addr(testbed.GophernicusPort)), false},
-		{testbed.Pygopherd, fmt.Sprintf("gopher://%s/1/fixtures/", testbed.Addr(testbed.PygopherdPort)), true},
+		{testbed.Gophernicus, fmt.Sprintf("gopher://%s/", testbed.Addr(testbed.GophernicusPort)), false, false},
+		{testbed.Pygopherd, fmt.Sprintf("gopher://%s/1/fixtures/", testbed.Addr(testbed.PygopherdPort)), true, true},
 	} {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
@@ -455,6 +458,12 @@ func TestMirrorGopher(t *testing.T) {
 			if again.Got != 0 || again.Unchanged != sum.Got {
 				t.Errorf("second run: %+v, want all %d unchanged", again, sum.Got)
 			}
+			if fetched := again.Bytes > 0; fetched == s.plus {
+				t.Errorf("second run fetched %d bytes (Gopher+ with times: %v)", again.Bytes, s.plus)
+			}
+			if s.plus && !before.ModTime().Equal(testbed.FixtureModTime()) {
+				t.Errorf("README.txt has the time %v, not the server's Mod-Date %v", before.ModTime(), testbed.FixtureModTime())
+			}
 			if after, _ := os.Stat(filepath.Join(dst, "README.txt")); !after.ModTime().Equal(before.ModTime()) {
 				t.Errorf("an unchanged item got a new time: %v, was %v", after.ModTime(), before.ModTime())
 			}
@@ -475,6 +484,27 @@ func TestMirrorGopher(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(filepath.Join(dst, "item.bin")); string(b) != "version 2" {
 			t.Fatalf("item.bin holds %q", b)
+		}
+	})
+	// Gopher+ (pygopherd): an item whose Mod-Date changed is fetched again
+	// and gets the new time; the others are not fetched.
+	t.Run("changed Gopher+ item", func(t *testing.T) {
+		testbed.Require(t, testbed.Pygopherd)
+		host, rel := scratchTree(t, map[string]string{"item.bin": "version 1", "same.bin": "same"})
+		src := fmt.Sprintf("gopher://%s/1/fixtures/%s/", testbed.Addr(testbed.PygopherdPort), rel)
+		dst := t.TempDir()
+		if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err != nil {
+			t.Fatalf("%v\n%s", err, ev)
+		}
+		mod := time.Date(2025, time.March, 4, 5, 6, 7, 0, time.UTC)
+		writeScratch(t, host, "item.bin", "version 2", mod)
+		sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{})
+		if err != nil || sum.Got != 1 || sum.Unchanged != 1 || sum.Bytes != int64(len("version 2")) {
+			t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
+		}
+		fi, err := os.Stat(filepath.Join(dst, "item.bin"))
+		if b, _ := os.ReadFile(filepath.Join(dst, "item.bin")); err != nil || string(b) != "version 2" || !fi.ModTime().Equal(mod) {
+			t.Fatalf("item.bin holds %q, time %v (%v)", b, fi.ModTime(), err)
 		}
 	})
 }

@@ -29,8 +29,9 @@ type Event struct {
 	Path string
 	// URL is the remote URL, redacted (no password); "" for deletions.
 	URL string
-	// Bytes is what a get moved in this run, the entries a listing
-	// held, or the size of what a deletion removed (files only).
+	// Bytes is what a get moved in this run (for a skip: what was
+	// fetched to compare, when the listing gave no time), the entries a
+	// listing held, or the size of what a deletion removed (files only).
 	Bytes int64
 	// Duration is how long a get or a listing took.
 	Duration time.Duration
@@ -72,7 +73,7 @@ type Summary struct {
 	Skipped   int           `json:"skipped"`   // entries left alone for another reason (excluded, unsafe, a link, ...)
 	Deleted   int           `json:"deleted"`   // local files and directories removed
 	Errors    int           `json:"errors"`    // failures
-	Bytes     int64         `json:"bytes"`     // bytes fetched
+	Bytes     int64         `json:"bytes"`     // bytes fetched (files got, and files fetched to compare)
 	Duration  time.Duration `json:"-"`         // the whole run
 	DryRun    bool          `json:"dry_run,omitempty"`
 	// NoDelete says why deletions were not made, when Delete was asked.

@@ -384,7 +384,7 @@ func TestMirrorCompareWithoutSizeOrTime(t *testing.T) {
 	old := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
 	os.Chtimes(p, old, old)
 	sum, ev, err := run(t, h, dst, Options{})
-	if err != nil || sum.Unchanged != 1 || h.fetches("item") != 2 {
+	if err != nil || sum.Unchanged != 1 || h.fetches("item") != 2 || sum.Bytes != 3 {
 		t.Fatalf("err %v, summary %+v, fetches %d\n%s", err, sum, h.fetches("item"), ev)
 	}
 	if st, _ := os.Stat(p); !st.ModTime().Equal(old) {

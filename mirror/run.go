@@ -127,6 +127,7 @@ func (e *engine) emit(ev Event) {
 		e.sum.Got++
 		e.sum.Bytes += ev.Bytes
 	case EventSkip:
+		e.sum.Bytes += ev.Bytes
 		if ev.Reason == ReasonUnchanged {
 			e.sum.Unchanged++
 		} else {

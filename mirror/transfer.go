@@ -78,7 +78,7 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 			return
 		}
 		if !changed {
-			e.emit(Event{Type: EventSkip, Path: j.rel, URL: loc.Redacted(), Reason: ReasonUnchanged})
+			e.emit(Event{Type: EventSkip, Path: j.rel, URL: loc.Redacted(), Bytes: res.Bytes, Duration: time.Since(begin), Reason: ReasonUnchanged})
 			return
 		}
 	}

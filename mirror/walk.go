@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -40,7 +41,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 	e.mu.Lock()
 	e.states = append(e.states, st)
 	e.mu.Unlock()
-	resp, err := e.c.ListLocator(ctx, j.loc)
+	resp, err := e.c.ListLocatorWith(ctx, j.loc, fetch.ListOptions{WantModTime: true})
 	if err != nil {
 		e.fail(j.rel, j.loc, err)
 		return

@@ -210,7 +210,9 @@ type Request struct {
 	// WantModTime says the caller needs Response.ModTime (to give a file
 	// the server's time, -R). A handler that must spend a round trip on
 	// it (FTP MDTM) asks only then, or when resuming; others fill it
-	// whenever the server tells it.
+	// whenever the server tells it. For List it asks for the entries'
+	// times where they cost a request of their own (Gopher+ `$` for a
+	// menu); listings that carry times anyway (MLSD, LIST) ignore it.
 	WantModTime bool
 	// Listed is what a listing of the resource's container said of it
 	// (a mirror's walk), nil when nothing was listed. A handler may take

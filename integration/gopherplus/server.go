@@ -479,6 +479,22 @@ func (s *Server) viewsOf(it *item) []string {
 	return it.order
 }
 
+// builtinDate is the Mod-Date of the built-in items.
+var builtinDate = time.Date(2026, time.November, 21, 4, 55, 34, 0, time.UTC)
+
+// modDate is an item's +ADMIN Mod-Date value as UMN gopherd writes it,
+// "Sat Nov 21 04:55:34 2026 <20261121045534>": a file or directory of
+// Root has its modification time (in UTC), a built-in item a fixed one.
+func modDate(it *item) string {
+	t := builtinDate
+	if it.file != "" {
+		if st, err := os.Stat(it.file); err == nil {
+			t = st.ModTime().UTC()
+		}
+	}
+	return t.Format("Mon Jan _2 15:04:05 2006") + " <" + t.Format("20060102150405") + ">"
+}
+
 // attributes writes an item's blocks; want ("+ABSTRACT +VIEWS",
 // "+ABSTRACT+VIEWS" or "") selects some. +INFO always comes first.
 func (s *Server) attributes(it *item, want string) string {
@@ -502,7 +518,7 @@ func (s *Server) attributes(it *item, want string) string {
 		}
 	}
 	block("INFO", s.menuLine(it))
-	block("ADMIN", " Admin: "+s.Admin, " Mod-Date: Sat Nov 21 04:55:34 2026 <20261121045534>")
+	block("ADMIN", " Admin: "+s.Admin, " Mod-Date: "+modDate(it))
 	var vs []string
 	for _, v := range s.viewsOf(it) {
 		size := "<1k>"

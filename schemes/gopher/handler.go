@@ -373,6 +373,9 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Size: -1, Name: g.FileName()}, nil
 	case asMenu || isMenu(g.Type):
 		l := &menuListing{ctx: ctx, h: h, g: g, c: x.c, m: newMenuReader(body), tr: x.tr, plus: x.plus}
+		if req.WantModTime && g.Type == '1' && (g.Search == nil || *g.Search == "") {
+			l.req = req
+		}
 		if err := l.prefetch(); err != nil {
 			l.close()
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -28,6 +29,11 @@ type menuListing struct {
 	plus bool   // a Gopher+ reply: no "." line is expected
 	held []Item // items read ahead by prefetch, returned first
 	done bool   // the menu ended; the connection is closed
+	// req is set when the caller wants the entries' times
+	// (Request.WantModTime): at the first Gopher+ item, a `$` request
+	// fetches the Mod-Date of every item (dates) and entries carry them.
+	req   *schemes.Request
+	dates map[string]time.Time
 }
 
 // prefetch reads the menu's leading info and error lines (at most
@@ -59,13 +65,30 @@ func (l *menuListing) next() (schemes.Entry, error) {
 	if len(l.held) > 0 {
 		it := l.held[0]
 		l.held = l.held[1:]
-		return it.Entry(l.g.u.Scheme), nil
+		return l.entry(it), nil
 	}
 	it, err := l.read()
 	if err != nil {
 		return schemes.Entry{}, err
 	}
-	return it.Entry(l.g.u.Scheme), nil
+	return l.entry(it), nil
+}
+
+// entry is it's entry, with the item's Mod-Date when the caller wants
+// times and the item is a Gopher+ one (the `$` request is sent at the
+// first such item: a plain menu costs nothing more).
+func (l *menuListing) entry(it Item) schemes.Entry {
+	e := it.Entry(l.g.u.Scheme)
+	if l.req == nil || it.Plus == "" || e.Locator == nil {
+		return e
+	}
+	if l.dates == nil {
+		l.dates = l.h.modDates(l.ctx, l.req, l.g)
+	}
+	if t, ok := l.dates[it.Selector]; ok {
+		e.ModTime, e.Precision = t, time.Second
+	}
+	return e
 }
 
 // read returns the next item from the server. At the end of the menu, or
