@@ -22,6 +22,7 @@ import (
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/mirror"
+	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/ftp"
 	"github.com/urlget/urlget/transport"
 )
@@ -683,4 +684,51 @@ func keysOf(m map[string]string) string {
 	}
 	slices.Sort(k)
 	return strings.Join(k, " ")
+}
+
+// TestMirrorNews mirrors a news group from INN: one file per article,
+// named by its number, holding the article as urlget renders it (the
+// same bytes as a plain fetch), with the article's Date as its time; a
+// second run fetches nothing.
+func TestMirrorNews(t *testing.T) {
+	testbed.Require(t, testbed.INN)
+	src := fmt.Sprintf("nntp://%s/%s", testbed.Addr(testbed.NNTPPort), testbed.GroupTest)
+	dst := t.TempDir()
+	sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{})
+	if err != nil || sum.Got != 3 {
+		t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
+	}
+	c := mirrorClient(io.Discard)
+	lr, err := c.List(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := schemes.ReadAll(lr.Listing)
+	if err != nil || len(ents) != 3 {
+		t.Fatalf("%d entries, %v", len(ents), err)
+	}
+	for _, e := range ents {
+		if fi, err := os.Stat(filepath.Join(dst, e.Name)); err != nil || e.ModTime.IsZero() || !fi.ModTime().Equal(e.ModTime) {
+			t.Errorf("article %s: time %v, want its Date %v (%v)", e.Name, fi.ModTime(), e.ModTime, err)
+		}
+	}
+	for _, n := range []string{"1", "2", "3"} {
+		resp, err := c.Get(context.Background(), src+"/"+n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(dst, n))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("article %s: %q (%v), want %q", n, got, err, want)
+		}
+	}
+	again, ev, _, err := runMirror(t, "", src, dst, mirror.Options{})
+	if err != nil || again.Got != 0 || again.Unchanged != 3 || again.Bytes != 0 {
+		t.Fatalf("second run: err %v, summary %+v\n%s", err, again, ev)
+	}
 }

@@ -172,14 +172,14 @@ func TestOverviewFallbacks(t *testing.T) {
 		caps        string
 		over, xover bool
 		cmds        []string
-		bytes1      int64
+		bytes1      string // the Extra of the first entry's wire size
 	}{
-		{"OVER", capsINN, true, false, []string{"CAPABILITIES", "GROUP g.test", "OVER 1-3"}, 553},
-		{"no OVER announced: XOVER", capsNoOver, false, true, []string{"CAPABILITIES", "GROUP g.test", "XOVER 1-3"}, 553},
+		{"OVER", capsINN, true, false, []string{"CAPABILITIES", "GROUP g.test", "OVER 1-3"}, " bytes=553"},
+		{"no OVER announced: XOVER", capsNoOver, false, true, []string{"CAPABILITIES", "GROUP g.test", "XOVER 1-3"}, " bytes=553"},
 		{"no CAPABILITIES: MODE READER, OVER fails, XOVER", "", false, true,
-			[]string{"CAPABILITIES", "MODE READER", "GROUP g.test", "OVER 1-3", "XOVER 1-3"}, 553},
+			[]string{"CAPABILITIES", "MODE READER", "GROUP g.test", "OVER 1-3", "XOVER 1-3"}, " bytes=553"},
 		{"neither: HEAD per article", capsNoOver, false, false,
-			[]string{"CAPABILITIES", "GROUP g.test", "XOVER 1-3", "HEAD 1", "HEAD 2", "HEAD 3"}, -1},
+			[]string{"CAPABILITIES", "GROUP g.test", "XOVER 1-3", "HEAD 1", "HEAD 2", "HEAD 3"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := overviewServer(t, tc.caps, tc.over, tc.xover)
@@ -198,11 +198,11 @@ func TestOverviewFallbacks(t *testing.T) {
 			date := time.Date(2026, 11, 21, 5, 37, 35, 0, time.UTC)
 			e := entries[0]
 			if e.Name != "1" || e.Title != "First" || schemestest.LocatorString(e) != fmt.Sprintf("nntp://127.0.0.1:%d/g.test/1", f.port()) ||
-				e.Size != tc.bytes1 || !e.ModTime.Equal(date) || e.Precision != time.Second || e.Kind != schemes.EntryFile ||
-				e.Target != "" || e.Extra.String() != "message_id=1@x from=a@b (A) lines=6" {
+				e.Size != -1 || !e.ModTime.Equal(date) || e.Precision != time.Second || e.Kind != schemes.EntryFile ||
+				e.Target != "" || e.Extra.String() != "message_id=1@x from=a@b (A) lines=6"+tc.bytes1 {
 				t.Errorf("entry 1 = %+v (%s) [%s]", e, schemestest.LocatorString(e), e.Extra.String())
 			}
-			if e := entries[1]; e.Name != "3" || e.Title != "Third" || e.Size != 100 || e.Extra.String() != "message_id=3@x from=c@d lines=2" {
+			if e := entries[1]; e.Name != "3" || e.Title != "Third" || e.Size != -1 || e.Extra.String() != "message_id=3@x from=c@d lines=2 bytes=100" {
 				t.Errorf("entry 3 = %+v [%s]", e, e.Extra.String())
 			}
 		})

@@ -241,13 +241,16 @@ func (h *Handler) readHeaders(c *conn) (map[string]string, error) {
 }
 
 // overviewEntry is the listing entry of an article: Name its number,
-// Title its subject (unless that is the number), Kind file, Size its bytes (-1 unknown), ModTime its
+// Title its subject (unless that is the number), Kind file, ModTime its
 // Date to the second, Locator its nntp URL at prefix (articlePrefix: on
 // the server that was asked, with the request URL's credentials), and
-// Extra "message_id" (without "<" ">"), "from" and "lines", each when
-// known.
+// Extra "message_id" (without "<" ">"), "from", "lines" and "bytes", each
+// when known. Size is -1: the overview's byte count is the article as the
+// server stores or sends it (CRLF line ends, dot-stuffed on some servers),
+// not the article as Fetch returns it, so it is only shown, in Extra; a
+// mirror that took it for the size would call every article truncated.
 func overviewEntry(prefix string, o overview) schemes.Entry {
-	e := schemes.Entry{Kind: schemes.EntryFile, Size: o.Bytes}
+	e := schemes.Entry{Kind: schemes.EntryFile, Size: -1}
 	e.SetName(strconv.FormatInt(o.Number, 10))
 	if o.Subject != e.Name {
 		e.Title = o.Subject
@@ -266,6 +269,9 @@ func overviewEntry(prefix string, o overview) schemes.Entry {
 	}
 	if o.Lines >= 0 {
 		e.Extra.Set("lines", strconv.FormatInt(o.Lines, 10))
+	}
+	if o.Bytes >= 0 {
+		e.Extra.Set("bytes", strconv.FormatInt(o.Bytes, 10))
 	}
 	return e
 }

@@ -92,8 +92,11 @@ func FuzzOverviewLine(f *testing.F) {
 		p := &plan{host: "h", port: 119, group: "g", gen: &schemes.URL{}}
 		e := overviewEntry(p.articlePrefix(), o)
 		want := "nntp://h/g/" + strconv.FormatInt(o.Number, 10)
-		if e.Locator == nil || e.Locator.String() != want || e.Name != strconv.FormatInt(o.Number, 10) || e.Size != o.Bytes {
+		if e.Locator == nil || e.Locator.String() != want || e.Name != strconv.FormatInt(o.Number, 10) || e.Size != -1 {
 			t.Fatalf("%q: entry %+v, want Locator %s", line, e, want)
+		}
+		if b, ok := e.Extra.Get("bytes"); ok != (o.Bytes >= 0) || ok && b != strconv.FormatInt(o.Bytes, 10) {
+			t.Fatalf("%q: Extra bytes %q, overview %d", line, b, o.Bytes)
 		}
 		if !e.ModTime.IsZero() && e.Precision != time.Second {
 			t.Fatalf("%q: precision %v", line, e.Precision)
