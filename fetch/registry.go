@@ -28,6 +28,7 @@ type Config struct {
 	Gopher     *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
 	Telnet     *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
 	Mailto     *mailto.Handler // mail submission (--smtp-server, --from, --dry-run); nil means defaults
+	WAIS       *wais.Handler   // wais searches (--max); nil means defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of
@@ -43,7 +44,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		mailto.Schemes(cfg.Mailto),
 		nntp.Schemes(cfg.NNTP),
 		telnet.Schemes(cfg.Telnet),
-		wais.Schemes(),
+		wais.Schemes(cfg.WAIS),
 		prospero.Schemes(),
 	}
 	for _, g := range groups {

@@ -2,10 +2,14 @@ package wais
 
 import "github.com/urlget/urlget/schemes"
 
-// Schemes returns the one scheme this package serves, wais (port 210).
-// There is no handler yet, so Handler is nil.
-func Schemes() []schemes.Scheme {
-	return []schemes.Scheme{{Name: "wais", Parse: parseLocator}}
+// Schemes returns the one scheme this package serves, wais (port 210),
+// handled by h; a nil h means a Handler with default settings. It
+// retrieves documents and lists searches.
+func Schemes(h *Handler) []schemes.Scheme {
+	if h == nil {
+		h = &Handler{}
+	}
+	return []schemes.Scheme{{Name: "wais", Parse: parseLocator, Handler: h, Caps: schemes.Retrieves | schemes.Lists}}
 }
 
 // parseLocator adapts Parse to schemes.Scheme.Parse, which wants a Locator.

@@ -154,7 +154,7 @@ func TestErrorMessage(t *testing.T) {
 
 func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
-	for _, s := range Schemes() {
+	for _, s := range Schemes(nil) {
 		r.Register(s)
 	}
 	loc, err := r.Parse("wais://h/db?x")

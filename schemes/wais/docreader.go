@@ -1,0 +1,96 @@
+package wais
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// docReader streams a document: one byte-range retrieval per chunk of
+// chunkSize, on one connection, until the length the URL gave or, with
+// none, the first short chunk, a reply without text or a diagnostic
+// (wais-notes §6).
+type docReader struct {
+	ctx  context.Context
+	s    *session
+	db   string
+	d    document
+	pos  int64  // bytes received
+	buf  []byte // received, not yet read
+	done bool
+	err  error
+}
+
+// Read returns buffered bytes, fetching the next chunk when none are.
+func (r *docReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		if r.done {
+			return 0, io.EOF
+		}
+		if err := r.ctx.Err(); err != nil {
+			r.err = r.s.ioError("retrieve", err)
+			return 0, r.err
+		}
+		if err := r.next(); err != nil {
+			r.err = err
+			return 0, err
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// Close ends the session.
+func (r *docReader) Close() error { return r.s.c.Close() }
+
+// next retrieves the next chunk into buf, or sets done.
+func (r *docReader) next() error {
+	end := r.pos + chunkSize
+	if r.d.length > 0 {
+		end = min(end, r.d.length)
+	}
+	want := end - r.pos
+	rp, err := r.s.exchange("retrieve", fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(r.d.docID), r.d.wtype, r.pos, end),
+		retrieveAPDU(r.db, r.d.docID, r.d.wtype, r.pos, end))
+	if err != nil {
+		return err
+	}
+	var text []byte
+	for _, t := range rp.texts {
+		text = append(text, t...)
+	}
+	r.s.tr.Received(fmt.Sprintf("DocumentText %d bytes", len(text)))
+	for _, d := range rp.diags {
+		r.s.tr.Received("Diagnostic " + d.String())
+	}
+	if int64(len(text)) > want {
+		text = text[:want] // never more than asked
+	}
+	if r.pos == 0 && len(text) == 0 && len(rp.diags) > 0 {
+		// "Bad DocID", "Request out of range": no such document.
+		return r.s.diagError("retrieve", rp.diags[0], schemes.KindNotFound)
+	}
+	r.pos += int64(len(text))
+	r.buf = text
+	short := int64(len(text)) < want
+	switch {
+	case r.d.length > 0 && r.pos >= r.d.length:
+		r.done = true
+	case r.d.length > 0 && short:
+		why := "a reply without the rest"
+		if len(rp.diags) > 0 {
+			why = "the diagnostic " + rp.diags[0].String()
+		}
+		r.err = &schemes.Error{Scheme: "wais", Phase: "retrieve", Kind: schemes.KindProtocol, URL: r.s.w.Redacted(),
+			Msg: fmt.Sprintf("the document ended at byte %d of the %d the URL gives (%s)", r.pos, r.d.length, why)}
+	case r.d.length <= 0 && (short || len(rp.diags) > 0):
+		r.done = true
+	}
+	return nil
+}

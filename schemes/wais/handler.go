@@ -1,0 +1,342 @@
+package wais
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// DefaultMax is how many hits a search asks for when Handler.Max is 0:
+// what waissearch, freeWAIS-sf's own client, asks (wais-notes §4).
+const DefaultMax = 40
+
+// Handler carries out RFC 1738 §3.9 over the WAIS protocol as
+// freeWAIS-sf speaks it (wais-notes): a search returns its hits as a
+// listing, a database URL its description and catalog, a document URL
+// the document, fetched in byte ranges of 10,000.
+//
+// No Init APDU is sent: lynx, libwww and Mosaic never send one, and one
+// that announced a small MaximumRecordSize would make the server answer
+// 10,000-byte chunks with empty replies (notes §6).
+type Handler struct {
+	// Max is the most hits a search asks for (--max); 0 means DefaultMax.
+	Max int
+}
+
+var (
+	_ schemes.Handler   = (*Handler)(nil)
+	_ schemes.Lister    = (*Handler)(nil)
+	_ schemes.Explainer = (*Handler)(nil)
+)
+
+func (h *Handler) max() int {
+	if h == nil || h.Max <= 0 {
+		return DefaultMax
+	}
+	return h.Max
+}
+
+// Fetch retrieves a document, or lists a search's hits (a database URL:
+// its description and catalog).
+func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	w, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	if w.WType != nil {
+		return h.retrieve(ctx, req, w)
+	}
+	return h.search(ctx, req, w)
+}
+
+// List lists a search's hits, or a database's description and catalog;
+// a document URL is no container.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	w, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	if w.WType != nil {
+		return nil, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, URL: w.Redacted(), Part: "wpath",
+			Msg: "a document URL designates no list: list the database or a search of it"}
+	}
+	return h.search(ctx, req, w)
+}
+
+// Explain describes the APDUs Fetch would send, without connecting.
+func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
+	w, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	plan := []string{"connect " + w.u.HostPort()}
+	if w.WType == nil {
+		seed := ""
+		if w.Search != nil {
+			seed = *w.Search
+		}
+		line := fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, h.max())
+		if seed == "" {
+			line += " (no seed words: the database's description and catalog)"
+		}
+		return append(plan, line), nil
+	}
+	d, err := parseDocument(w)
+	if err != nil {
+		return nil, err
+	}
+	first := int64(chunkSize)
+	if d.length > 0 {
+		first = min(first, d.length)
+	}
+	plan = append(plan, fmt.Sprintf("Retrieve DocID=%s %s bytes 0-%d", printableDocID(d.docID), d.wtype, first))
+	if d.length > 0 {
+		return append(plan, fmt.Sprintf("then ranges of %d bytes until byte %d", chunkSize, d.length)), nil
+	}
+	return append(plan, fmt.Sprintf("then ranges of %d bytes until a short one, one without text, or a diagnostic", chunkSize)), nil
+}
+
+// session is one connection to a WAIS server, and its trace scope.
+type session struct {
+	c  net.Conn
+	br *bufio.Reader
+	tr schemes.Trace
+	w  *URL
+}
+
+// dial connects to the URL's server; Timeout, when set, bounds the
+// session.
+func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
+	if req.Dialer == nil {
+		return nil, &schemes.Error{Scheme: "wais", Phase: "dial", Kind: schemes.KindOther, URL: w.Redacted(), Msg: "no Dialer in the request"}
+	}
+	tr := schemes.NewScope(req.Trace)
+	c, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), "wais", w.u.Host, w.u.EffectivePort())
+	if err != nil {
+		if se, ok := err.(*schemes.Error); ok && se.URL == "" {
+			se.URL = w.Redacted()
+		}
+		return nil, err
+	}
+	if _, ok := transport.ConnOf(c); !ok {
+		c = transport.Wrap(ctx, c, 0) // a library user's dialer: still honour ctx
+	}
+	if req.Timeout > 0 {
+		c.SetDeadline(time.Now().Add(req.Timeout))
+	}
+	return &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w}, nil
+}
+
+// exchange sends one APDU, described by what, and reads the reply.
+func (s *session) exchange(phase, what string, apdu []byte) (*reply, error) {
+	s.tr.Sent(what)
+	msg := append(header(len(apdu)), apdu...)
+	if _, err := s.c.Write(msg); err != nil {
+		return nil, s.ioError(phase, err)
+	}
+	b, err := readMessage(s.br)
+	if err != nil {
+		if errors.Is(err, errOverflow) {
+			s.tr.Received("(empty reply: msg_len 0)")
+		}
+		return nil, s.ioError(phase, err)
+	}
+	rp, err := decodeReply(b)
+	if err != nil {
+		return nil, s.ioError(phase, err)
+	}
+	return rp, nil
+}
+
+// ioError turns err into a *schemes.Error naming the URL: the server's
+// overflow and unreadable replies are protocol errors (exit 6).
+func (s *session) ioError(phase string, err error) error {
+	var pe *protocolError
+	switch {
+	case errors.Is(err, errOverflow):
+		return &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, URL: s.w.Redacted(), Msg: err.Error()}
+	case errors.As(err, &pe):
+		return &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, URL: s.w.Redacted(), Msg: "unreadable reply: " + pe.msg}
+	}
+	err = schemes.IOError("wais", phase, err)
+	if se, ok := err.(*schemes.Error); ok && se.URL == "" {
+		se.URL = s.w.Redacted()
+	}
+	return err
+}
+
+// diagError is the error a diagnostic means: S1 an unknown database
+// (exit 3), T2 access control (exit 4), the rest the server's refusal.
+func (s *session) diagError(phase string, d diagnostic, kind schemes.Kind) error {
+	switch d.code {
+	case "S1":
+		kind = schemes.KindNotFound
+	case "T2":
+		kind = schemes.KindPermission
+	}
+	msg := fmt.Sprintf("the server answered %s %s", d.code, schemes.Printable(d.msg, 200))
+	if d.code == "S1" {
+		msg = fmt.Sprintf("database %q is not available: %s", s.w.Database, msg)
+	}
+	return &schemes.Error{Scheme: "wais", Phase: phase, Kind: kind, URL: s.w.Redacted(), Msg: msg}
+}
+
+// search sends the Search of the URL (no search: empty seed words) and
+// returns the hits as a listing, in the server's order.
+func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*schemes.Response, error) {
+	seed := ""
+	if w.Search != nil {
+		seed = *w.Search
+	}
+	s, err := dial(ctx, req, w)
+	if err != nil {
+		return nil, err
+	}
+	defer s.c.Close()
+	rp, err := s.exchange("search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, h.max()), searchAPDU(w.Database, seed, h.max()))
+	if err != nil {
+		return nil, err
+	}
+	s.tr.Received(fmt.Sprintf("SearchResponse status=%d records=%d groups=%d diagnostics=%d", rp.status, rp.records, len(rp.hits), len(rp.diags)))
+	for _, d := range rp.diags {
+		s.tr.Received("Diagnostic " + d.String())
+	}
+	if len(rp.hits) == 0 && len(rp.diags) > 0 {
+		return nil, s.diagError("search", rp.diags[0], schemes.KindProtocol)
+	}
+	entries := make([]schemes.Entry, 0, len(rp.hits))
+	for _, ht := range rp.hits {
+		entries = append(entries, h.entry(w, ht))
+	}
+	return &schemes.Response{Listing: schemes.ListingOf(entries), Kind: schemes.EntrySearch, Size: -1, Name: w.Database}, nil
+}
+
+// entry is a searchHit's listing entry: Title its headline, Name derived from
+// it, Kind file, Size its DocumentLength, Locator its document URL, Extra
+// score, lines, type and date (when present).
+func (h *Handler) entry(w *URL, ht searchHit) schemes.Entry {
+	e := schemes.Entry{Title: ht.headline, Kind: schemes.EntryFile, Size: ht.length}
+	e.SetName(strings.TrimSpace(ht.headline))
+	wtype := "TEXT"
+	if len(ht.types) > 0 {
+		wtype = ht.types[0]
+	}
+	if loc := documentURL(w, wtype, ht.length, ht.docID); loc != nil {
+		e.Locator = loc
+	}
+	e.Extra.Set("score", strconv.Itoa(ht.score))
+	if ht.lines > 0 {
+		e.Extra.Set("lines", strconv.Itoa(ht.lines))
+	}
+	e.Extra.Set("type", strings.Join(ht.types, ","))
+	if ht.date != "" && ht.date != "0" {
+		e.Extra.Set("date", ht.date)
+	}
+	return e
+}
+
+// documentURL is the URL of a searchHit (wais-notes §7):
+// wais://host:port/db/TYPE/LENGTH/docname; nil when the DocID cannot be
+// written as records.
+func documentURL(w *URL, wtype string, length int64, docID []byte) *URL {
+	name, ok := docName(docID)
+	if !ok {
+		return nil
+	}
+	raw := "wais://" + w.u.HostPort() + "/" + schemes.Escape(w.Database, "/?") + "/" + schemes.Escape(wtype, "/?,") +
+		"/" + strconv.FormatInt(max(length, 0), 10) + "/" + name
+	u, err := schemes.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	d, err := Parse(u)
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// document is what a document URL names.
+type document struct {
+	wtype  string // the first of the URL's types ("TEXT" of "TEXT,HTML")
+	length int64  // 0: unknown
+	docID  []byte
+}
+
+// parseDocument reads a document URL's type, length and DocID from its
+// escaped wpath: LENGTH/docname, or a docname alone (length unknown).
+func parseDocument(w *URL) (document, error) {
+	d := document{wtype: strings.TrimSpace(strings.SplitN(*w.WType, ",", 2)[0])}
+	if d.wtype == "" {
+		d.wtype = "TEXT"
+	}
+	name := w.EscapedWPath()
+	if l, rest, ok := strings.Cut(name, "/"); ok && l != "" && strings.Trim(l, "0123456789") == "" {
+		n, err := strconv.ParseInt(l, 10, 64)
+		if err != nil {
+			return d, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, URL: w.Redacted(), Part: "wpath", Msg: "length " + l + " out of range"}
+		}
+		d.length, name = n, rest
+	}
+	id, err := parseDocName(name)
+	if err != nil {
+		return d, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, URL: w.Redacted(), Part: "wpath", Msg: err.Error()}
+	}
+	d.docID = id
+	return d, nil
+}
+
+// mediaType maps a WAIS type to a media type as libwww does (notes §7).
+func mediaType(wtype string) string {
+	switch strings.ToUpper(wtype) {
+	case "WSRC":
+		return "application/x-wais-source"
+	case "TEXT":
+		return "text/plain"
+	case "HTML":
+		return "text/html"
+	case "GIF":
+		return "image/gif"
+	}
+	return "application/octet-stream"
+}
+
+// retrieve fetches the first chunk at once (so an unknown DocID fails
+// before any output) and streams the rest as the body is read.
+func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, w *URL) (*schemes.Response, error) {
+	d, err := parseDocument(w)
+	if err != nil {
+		return nil, err
+	}
+	s, err := dial(ctx, req, w)
+	if err != nil {
+		return nil, err
+	}
+	r := &docReader{ctx: ctx, s: s, db: w.Database, d: d}
+	if err := r.next(); err != nil {
+		s.c.Close()
+		return nil, err
+	}
+	size := int64(-1)
+	if d.length > 0 {
+		size = d.length
+	}
+	return &schemes.Response{Body: r, Kind: schemes.EntryFile, Size: size, Type: mediaType(d.wtype)}, nil
+}
+
+func locator(req *schemes.Request) (*URL, error) {
+	w, ok := req.URL.(*URL)
+	if !ok {
+		return nil, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindOther,
+			Msg: fmt.Sprintf("wais handler given a %T, want *wais.URL", req.URL)}
+	}
+	return w, nil
+}
