@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-urlget-testbed}
 run=integration/.run
-services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus pygopherd gopherplus inn2 telnetd tinyproxy aiosmtpd)
+services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus pygopherd gopherplus waisd inn2 telnetd tinyproxy aiosmtpd)
 
 log() { echo "stack: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -60,6 +60,10 @@ prepare() {
 	go run ./integration/cmd/mkfixtures -o "$run/fixtures"
 	# The gopherplus service runs this binary on the base image (no build).
 	CGO_ENABLED=0 go build -o "$run/bin/gopherplusd" ./integration/cmd/gopherplusd
+	# And urlget's WAIS server (it writes its corpus into $run/wais when it
+	# starts).
+	CGO_ENABLED=0 go build -o "$run/bin/waisd" ./integration/cmd/waisd
+	mkdir -p "$run/wais"
 	# So does toxiproxy's server, a module of its own (its dependencies stay
 	# out of urlget's go.mod).
 	(cd integration/cmd/toxiproxyd && CGO_ENABLED=0 go build -o "$root/$run/bin/toxiproxyd" .)

@@ -54,6 +54,9 @@ const (
 	// CONNECT only to ports 443, 563 and 8443 (HTTPSPort); CONNECT to any
 	// other port, such as HTTPPort, is refused with 403.
 	ProxyPort = 3128
+	// WAISPort is urlget's WAIS server (integration/waisd), a stand-in
+	// for freeWAIS-sf 2.2.10 serving the database "demo".
+	WAISPort = 2210
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -130,6 +133,8 @@ const (
 	Tinyproxy = "tinyproxy"
 	// SMTP is the compose service of aiosmtpd.
 	SMTP = "aiosmtpd"
+	// WAIS is the compose service of urlget's WAIS server.
+	WAIS = "waisd"
 )
 
 // RunDir returns the host directory shared with the containers

@@ -155,6 +155,16 @@ type Check struct {
 	Probe Probe
 }
 
+// waisProbe is an empty-seed search of the database "demo": the 25-byte
+// header (msg_len 32, type z, version 2, "wais", blanks, checksum 0) and
+// the Search APDU of wais-notes §4 with no SeedWords: F = 22, PDU 22, the
+// set bounds 30/5000/30, ReplaceIndicator, ResultSetName "",
+// DatabaseNames "demo", QueryType "3", then the extension (tag 99) with
+// DateFactor 1 and MaxDocumentsRetrieved 40.
+const waisProbe = "0000000032z2wais        0" +
+	"\x00\x16\x16\x00\x00\x1e\x00\x13\x88\x00\x00\x1e\x01\x11\x00\x12\x04demo\x14\x013" +
+	"\x63\x06\x6f\x01\x01\x72\x01\x28"
+
 // Checks lists the health probe of every endpoint of the stack (the same
 // checks as the compose health checks).
 var Checks = []Check{
@@ -175,6 +185,10 @@ var Checks = []Check{
 	{Tinyproxy, "tinyproxy", ProxyPort,
 		ReadPrefix("GET http://"+Addr(ProxyPort)+"/ HTTP/1.0\r\n\r\n", "HTTP/1.0 407")},
 	{SMTP, "smtp", SMTPPort, ReadPrefix("", "220")},
+	// urlget's WAIS server: an empty-seed search of "demo" (the 25-byte
+	// header and a Search APDU, wais-notes §1 and §4), answered with a
+	// header whose msg_len starts with zeros.
+	{WAIS, "wais", WAISPort, ReadPrefix(waisProbe, "00000")},
 	// toxiproxy's API; its compose health check also wants every proxy
 	// listening (toxiproxyd -probe).
 	{Toxiproxy, "toxiproxy", ToxiproxyAPIPort, ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},

@@ -1,0 +1,172 @@
+//go:build integration
+
+package integration
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/integration/waisd"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// waisURL is a URL of the test bed's WAIS server.
+func waisURL(path string) string { return fmt.Sprintf("wais://%s/%s", testbed.Addr(testbed.WAISPort), path) }
+
+func waisClient(tr io.Writer) *fetch.Client {
+	c := &fetch.Client{
+		Registry: fetch.NewRegistry(fetch.Config{}),
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+	}
+	if tr != nil {
+		c.Trace = transport.NewTrace(tr)
+	}
+	return c
+}
+
+// waisList searches and returns the hits.
+func waisList(t *testing.T, raw string) []schemes.Entry {
+	t.Helper()
+	resp, err := waisClient(nil).List(context.Background(), raw)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	ents, err := schemes.ReadAll(resp.Listing)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return ents
+}
+
+// waisGet fetches raw whole, with a trace.
+func waisGet(raw string) ([]byte, string, error) {
+	var tr strings.Builder
+	resp, err := waisClient(&tr).Get(context.Background(), raw)
+	if err != nil {
+		return nil, tr.String(), err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return b, tr.String(), err
+}
+
+// TestWAISSearchAndFetchEveryHit: a search for words every document has
+// lists each document once, and each hit's URL fetches the document byte
+// for byte — the 150 KB one in 16 ranges of 10,000 on one connection,
+// each part of the multi-document file on its own.
+func TestWAISSearchAndFetchEveryHit(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	docs := waisd.Documents()
+	byHeadline := map[string]waisd.Document{}
+	for _, d := range docs {
+		byHeadline[d.Headline] = d
+	}
+	// Words that, together, every text document holds; the GIF has none.
+	ents := waisList(t, waisURL("demo?the+a+in"))
+	if len(ents) < len(docs)-1 {
+		t.Fatalf("%d hits for %d documents: %+v", len(ents), len(docs), ents)
+	}
+	for _, e := range ents {
+		d, ok := byHeadline[e.Title]
+		if !ok || e.Locator == nil || e.Size != int64(len(d.Text)) {
+			t.Errorf("hit %+v", e)
+			continue
+		}
+		b, tr, err := waisGet(e.Locator.String())
+		if err != nil || !bytes.Equal(b, d.Text) {
+			t.Errorf("%s: %d bytes (%v), want %d", e.Title, len(b), err, len(d.Text))
+		}
+		if len(d.Text) > 150000 {
+			if n := strings.Count(tr, "> Retrieve "); n != 16 || strings.Count(tr, "Connected to") != 1 {
+				t.Errorf("the big document took %d retrievals on %d connections", n, strings.Count(tr, "Connected to"))
+			}
+		}
+	}
+	// Scores come in the server's (descending) order.
+	for i := 1; i < len(ents); i++ {
+		a, _ := ents[i-1].Extra.Get("score")
+		b, _ := ents[i].Extra.Get("score")
+		var x, y int
+		fmt.Sscan(a, &x)
+		fmt.Sscan(b, &y)
+		if x < y {
+			t.Errorf("hit %d scores %d after %d", i, y, x)
+		}
+	}
+}
+
+// TestWAISDocumentForms: a hit's URL with length 0, with a TEXT,HTML
+// type, and the database's catalog fetched from its listing.
+func TestWAISDocumentForms(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	ents := waisList(t, waisURL("demo?leviathan"))
+	if len(ents) != 1 {
+		t.Fatalf("%+v", ents)
+	}
+	want := ents[0].Size
+	u := ents[0].Locator.String()
+	zero := strings.Replace(u, fmt.Sprintf("/TEXT/%d/", want), "/TEXT,HTML/0/", 1)
+	b, tr, err := waisGet(zero)
+	if err != nil || int64(len(b)) != want {
+		t.Fatalf("length 0: %d bytes of %d, %v\n%s", len(b), want, err, tr)
+	}
+	cat := waisList(t, waisURL("demo"))
+	if len(cat) != 2 || cat[0].Title != "demo.src" || cat[1].Title != "Catalog for database: demo" {
+		t.Fatalf("catalog %+v", cat)
+	}
+	if b, _, err := waisGet(cat[1].Locator.String()); err != nil || !bytes.Contains(b, []byte("Headline: Orchard management")) {
+		t.Errorf("catalog document %q %v", b, err)
+	}
+}
+
+// TestWAISErrors: an unknown database and a bad DocID exit 3; the
+// hostile databases' cut, unreadable and empty replies are errors with
+// the right kinds.
+func TestWAISErrors(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	for _, tt := range []struct {
+		url  string
+		kind schemes.Kind
+		msg  string
+	}{
+		{waisURL("nope?apple"), schemes.KindNotFound, `database "nope" is not available`},
+		{waisURL("demo/TEXT/10/2=" + "/srv/wais/index/demo;3=0%2010%20/srv/wais/none.txt;"), schemes.KindNotFound, "Bad DocID"},
+		{waisURL("hostile-overflow?apple"), schemes.KindProtocol, "overflowed"},
+		{waisURL("hostile-garbage?apple"), schemes.KindProtocol, "unreadable reply"},
+		{waisURL("hostile-truncated?apple"), schemes.KindConnect, "closed"},
+	} {
+		_, tr, err := waisGet(tt.url)
+		if schemes.KindOf(err) != tt.kind || err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: %v (kind %v), want %v %q\n%s", tt.url, err, schemes.KindOf(err), tt.kind, tt.msg, tr)
+		}
+	}
+}
+
+// TestWAISCancelMidDocument: canceling while the big document streams
+// ends the read at once.
+func TestWAISCancelMidDocument(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	ents := waisList(t, waisURL("demo?leviathan"))
+	ctx, cancel := context.WithCancel(context.Background())
+	resp, err := waisClient(nil).Get(ctx, ents[0].Locator.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := io.ReadFull(resp.Body, make([]byte, 25000)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if schemes.KindOf(err) != schemes.KindCanceled || n > 10000 {
+		t.Errorf("after cancel: %d more bytes, %v", n, err)
+	}
+}
