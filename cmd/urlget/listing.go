@@ -15,7 +15,8 @@ import (
 // listingText renders listings for people, one entry a line, as they
 // stream: the short form shows names (directories with a trailing "/"), or
 // for items whose name alone says little (menu lines, articles, search
-// hits) a kind tag, the title and the item's URL (redacted); the long form
+// hits) a kind tag, the title and the item's URL (redacted) — scored
+// search hits (WAIS) their score, size and type before the title; the long form
 // (--long) is like ls -l: kind, size, time, label, link target.
 type listingText struct {
 	long bool
@@ -57,6 +58,15 @@ func shortLine(e schemes.Entry) string {
 		return printable(e.Name) + dirSlash(e)
 	}
 	s := "[" + string(e.Kind) + "] " + printable(e.Title)
+	if score, ok := e.Extra.Get("score"); ok {
+		// A scored search hit (WAIS): score, size, type, headline.
+		typ, _ := e.Extra.Get("type")
+		size := "-"
+		if e.Size >= 0 {
+			size = strconv.FormatInt(e.Size, 10)
+		}
+		s = fmt.Sprintf("%6s %9s %-5s %s", printable(score), size, printable(typ), printable(e.Title))
+	}
 	if e.Locator != nil {
 		s += "  <" + printable(e.Locator.Redacted()) + ">"
 	}

@@ -38,11 +38,14 @@ func TestListingTextForms(t *testing.T) {
 			Locator: loc(t, "gopher://u:pw@h/0/about.txt")},
 		{Name: "evil\nname", Kind: schemes.EntryFile, Size: 1},
 		{Title: "drwx?? what is this", Kind: schemes.EntryRaw, Size: -1},
+		{Name: "Orchard management", Title: "Orchard management", Kind: schemes.EntryFile, Size: 107,
+			Locator: loc(t, "wais://h/demo/TEXT/107/3=x;"), Extra: schemes.Extras{{Key: "score", Value: "462"}, {Key: "type", Value: "TEXT"}}},
 	}
 	short := strings.Join([]string{
 		"a b.txt", "sub/", "ln", "Welcome!",
 		"[file] About this server  <gopher://u:****@h/0/about.txt>",
-		"evil?name", "drwx?? what is this", ""}, "\n")
+		"evil?name", "drwx?? what is this",
+		"   462       107 TEXT  Orchard management  <wais://h/demo/TEXT/107/3=x;>", ""}, "\n")
 	long := strings.Join([]string{
 		"-           12 2024-01-02 03:04 a b.txt",
 		"d            - 2024-01-02       sub/",
@@ -50,7 +53,8 @@ func TestListingTextForms(t *testing.T) {
 		"Welcome!",
 		"-            -                  About this server",
 		"-            1                  evil?name",
-		"drwx?? what is this", ""}, "\n")
+		"drwx?? what is this",
+		"-          107                  Orchard management", ""}, "\n")
 	for _, tc := range []struct {
 		long bool
 		want string
