@@ -13,14 +13,17 @@ import (
 // none, the first short chunk, a reply without text or a diagnostic
 // (wais-notes §6).
 type docReader struct {
-	ctx  context.Context
-	s    *session
-	db   string
-	d    document
-	pos  int64  // bytes received
-	buf  []byte // received, not yet read
-	done bool
-	err  error
+	ctx    context.Context
+	h      *Handler
+	req    *schemes.Request
+	s      *session
+	closed bool
+	db     string
+	d      document
+	pos    int64  // bytes received
+	buf    []byte // received, not yet read
+	done   bool
+	err    error
 }
 
 // Read returns buffered bytes, fetching the next chunk when none are.
@@ -46,8 +49,20 @@ func (r *docReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close ends the session.
-func (r *docReader) Close() error { return r.s.c.Close() }
+// Close gives the connection back for the next request when the whole
+// document was read, else closes it (a reply may be under way).
+func (r *docReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.done && r.err == nil && len(r.buf) == 0 {
+		r.h.pool.put(r.s)
+		return nil
+	}
+	r.s.close()
+	return nil
+}
 
 // next retrieves the next chunk into buf, or sets done.
 func (r *docReader) next() error {
@@ -56,7 +71,7 @@ func (r *docReader) next() error {
 		end = min(end, r.d.length)
 	}
 	want := end - r.pos
-	rp, err := r.s.exchange("retrieve", fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(r.d.docID), r.d.wtype, r.pos, end),
+	rp, err := r.h.exchangeOn(r.ctx, r.req, &r.s, "retrieve", fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(r.d.docID), r.d.wtype, r.pos, end),
 		retrieveAPDU(r.db, r.d.docID, r.d.wtype, r.pos, end))
 	if err != nil {
 		return err

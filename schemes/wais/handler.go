@@ -8,7 +8,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -29,7 +28,12 @@ const DefaultMax = 40
 type Handler struct {
 	// Max is the most hits a search asks for (--max); 0 means DefaultMax.
 	Max int
+
+	pool pool
 }
+
+// CloseIdleConnections closes the connections kept for the next request.
+func (h *Handler) CloseIdleConnections() { h.pool.closeAll() }
 
 var (
 	_ schemes.Handler   = (*Handler)(nil)
@@ -106,14 +110,51 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 
 // session is one connection to a WAIS server, and its trace scope.
 type session struct {
-	c  net.Conn
-	br *bufio.Reader
-	tr schemes.Trace
-	w  *URL
+	c       net.Conn
+	br      *bufio.Reader
+	tr      schemes.Trace
+	w       *URL
+	addr    string
+	release func() // detaches the request's context
+	reused  bool   // taken from the pool: a failed first exchange is retried on a new connection
 }
 
-// dial connects to the URL's server; Timeout, when set, bounds the
-// session.
+// session returns a connection to the URL's server: an idle one, or a new
+// one.
+func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
+	if s := h.pool.get(ctx, w.u.HostPort(), req); s != nil {
+		s.w = w
+		return s, nil
+	}
+	return dial(ctx, req, w)
+}
+
+// exchangeOn sends one APDU on a session from h.session; a reused
+// connection the server has closed meanwhile (its idle timeout) is
+// replaced by a new one and the APDU sent again.
+func (h *Handler) exchangeOn(ctx context.Context, req *schemes.Request, s **session, phase, what string, apdu []byte) (*reply, error) {
+	rp, err := (*s).exchange(phase, what, apdu)
+	if err == nil || !(*s).reused || schemes.KindOf(err) != schemes.KindConnect {
+		return rp, err
+	}
+	(*s).tr.Info("the idle connection was closed by the server: connecting again")
+	(*s).close()
+	n, err := dial(ctx, req, (*s).w)
+	if err != nil {
+		return nil, err
+	}
+	*s = n
+	return n.exchange(phase, what, apdu)
+}
+
+// close ends the session's connection.
+func (s *session) close() {
+	s.release()
+	s.c.Close()
+}
+
+// dial connects to the URL's server; Timeout, when set, bounds each
+// request on the session.
 func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if req.Dialer == nil {
 		return nil, &schemes.Error{Scheme: "wais", Phase: "dial", Kind: schemes.KindOther, URL: w.Redacted(), Msg: "no Dialer in the request"}
@@ -129,10 +170,9 @@ func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if _, ok := transport.ConnOf(c); !ok {
 		c = transport.Wrap(ctx, c, 0) // a library user's dialer: still honour ctx
 	}
-	if req.Timeout > 0 {
-		c.SetDeadline(time.Now().Add(req.Timeout))
-	}
-	return &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w}, nil
+	s := &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, addr: w.u.HostPort()}
+	s.bind(ctx, req.Timeout)
+	return s, nil
 }
 
 // exchange sends one APDU, described by what, and reads the reply.
@@ -196,15 +236,16 @@ func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*sc
 	if w.Search != nil {
 		seed = *w.Search
 	}
-	s, err := dial(ctx, req, w)
+	s, err := h.session(ctx, req, w)
 	if err != nil {
 		return nil, err
 	}
-	defer s.c.Close()
-	rp, err := s.exchange("search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, h.max()), searchAPDU(w.Database, seed, h.max()))
+	rp, err := h.exchangeOn(ctx, req, &s, "search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, h.max()), searchAPDU(w.Database, seed, h.max()))
 	if err != nil {
+		s.close()
 		return nil, err
 	}
+	h.pool.put(s) // the whole reply is read: the connection is free
 	s.tr.Received(fmt.Sprintf("SearchResponse status=%d records=%d groups=%d diagnostics=%d", rp.status, rp.records, len(rp.hits), len(rp.diags)))
 	for _, d := range rp.diags {
 		s.tr.Received("Diagnostic " + d.String())
@@ -316,13 +357,13 @@ func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, w *URL) (*
 	if err != nil {
 		return nil, err
 	}
-	s, err := dial(ctx, req, w)
+	s, err := h.session(ctx, req, w)
 	if err != nil {
 		return nil, err
 	}
-	r := &docReader{ctx: ctx, s: s, db: w.Database, d: d}
+	r := &docReader{ctx: ctx, h: h, req: req, s: s, db: w.Database, d: d}
 	if err := r.next(); err != nil {
-		s.c.Close()
+		r.s.close()
 		return nil, err
 	}
 	size := int64(-1)

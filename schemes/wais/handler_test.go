@@ -88,6 +88,12 @@ func newFake(t *testing.T, answer func(apdu []byte) []byte) *fakeServer {
 // "wb ro" and "wb rl" terms (one length byte each, as they are short).
 var rangeRE = regexp.MustCompile(`(?s)wb ro ig ig ig ig-.([0-9]+)\.\x01a,\x11wb rl ig ig ig ig-.([0-9]+)`)
 
+func (f *fakeServer) connCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.conns
+}
+
 func (f *fakeServer) url(path string) string { return "wais://" + f.ln.Addr().String() + path }
 
 // message wraps a reply APDU in its 25-byte header.
@@ -172,7 +178,9 @@ func request(t *testing.T, raw string) (*schemes.Request, *recTrace) {
 func get(t *testing.T, raw string) ([]byte, *schemes.Response, *recTrace, error) {
 	t.Helper()
 	req, tr := request(t, raw)
-	resp, err := (&Handler{}).Fetch(context.Background(), req)
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	resp, err := h.Fetch(context.Background(), req)
 	if err != nil {
 		return nil, nil, tr, err
 	}
@@ -206,8 +214,8 @@ func TestRetrieveInChunks(t *testing.T) {
 		if err != nil || !bytes.Equal(b, doc) {
 			t.Fatalf("length %s: %d bytes, %v\n%s", tt.length, len(b), err, tr)
 		}
-		if got := strings.Join(f.ranges, " "); got != tt.ranges || f.conns != 1 {
-			t.Errorf("length %s: ranges %q on %d connections, want %q", tt.length, got, f.conns, tt.ranges)
+		if got := strings.Join(f.ranges, " "); got != tt.ranges || f.connCount() != 1 {
+			t.Errorf("length %s: ranges %q on %d connections, want %q", tt.length, got, f.connCount(), tt.ranges)
 		}
 		if resp.Type != "text/plain" {
 			t.Errorf("type %q", resp.Type)
@@ -255,7 +263,9 @@ func TestSearch(t *testing.T) {
 	var got []byte
 	f := newFake(t, func(apdu []byte) []byte { got = apdu; return message(notesSearchReply(t)) })
 	req, tr := request(t, f.url("/demo?apple+pie"))
-	resp, err := (&Handler{Max: 7}).List(context.Background(), req)
+	h := &Handler{Max: 7}
+	defer h.CloseIdleConnections()
+	resp, err := h.List(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +298,7 @@ func TestSearch(t *testing.T) {
 		return message(append(b, ext...))
 	})
 	req, _ = request(t, s1.url("/nope?x"))
-	if _, err := (&Handler{}).Fetch(context.Background(), req); schemes.KindOf(err) != schemes.KindNotFound || !strings.Contains(err.Error(), `database "nope"`) {
+	if _, err := h.Fetch(context.Background(), req); schemes.KindOf(err) != schemes.KindNotFound || !strings.Contains(err.Error(), `database "nope"`) {
 		t.Errorf("unknown database: %v", err)
 	}
 }
@@ -299,7 +309,9 @@ func TestCancelMidDocument(t *testing.T) {
 	f := docServer(t, doc)
 	req, _ := request(t, f.url("/demo/TEXT/40000/1=x;"))
 	ctx, cancel := context.WithCancel(context.Background())
-	resp, err := (&Handler{}).Fetch(ctx, req)
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	resp, err := h.Fetch(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,6 +344,45 @@ func TestExplain(t *testing.T) {
 		lines, err := (&Handler{}).Explain(req)
 		if got := strings.Join(lines, "|"); err != nil || !strings.HasPrefix(got, strings.TrimSuffix(want, " (no seeds")) {
 			t.Errorf("%s: %q %v, want %q", raw, got, err, want)
+		}
+	}
+}
+
+// TestConnectionReused: a second search and a document of the same server
+// go on the first connection; an idle connection the server has closed
+// is replaced without an error.
+func TestConnectionReused(t *testing.T) {
+	doc := corpus(300)
+	f := docServer(t, doc)
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	for i := 0; i < 3; i++ {
+		req, _ := request(t, f.url("/demo/TEXT/300/1=x;"))
+		resp, err := h.Fetch(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := io.ReadAll(resp.Body); err != nil || !bytes.Equal(b, doc) {
+			t.Fatalf("fetch %d: %d bytes, %v", i, len(b), err)
+		}
+		resp.Close()
+	}
+	if f.connCount() != 1 {
+		t.Errorf("3 documents on %d connections", f.connCount())
+	}
+	// The server closes after each reply: the idle connection is dead.
+	g := docServer(t, doc)
+	g.hangUp = true
+	for i := 0; i < 2; i++ {
+		req, tr := request(t, g.url("/demo/TEXT/300/1=x;"))
+		resp, err := h.Fetch(context.Background(), req)
+		if err != nil {
+			t.Fatalf("fetch %d: %v\n%s", i, err, tr)
+		}
+		io.ReadAll(resp.Body)
+		resp.Close()
+		if i == 1 && !strings.Contains(tr.String(), "connecting again") {
+			t.Errorf("trace:\n%s", tr)
 		}
 	}
 }
