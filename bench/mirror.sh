@@ -23,7 +23,10 @@
 # creating files right after deleting thousands makes every create scan
 # the inode bitmap for recently deleted inodes (perf showed 60 % of the
 # run in ext4's recently_deleted), which measures the bench's rm -rf
-# rather than the clients.
+# rather than the clients. On an ext4 without a journal (this machine's)
+# the scan lasts up to six minutes after any mass deletion, the bench's
+# own clean-up of the run before included: BENCH_DIR=/dev/shm measures the
+# clients alone.
 # Environment: REPS (default 5); BIN, a urlget binary to measure instead
 # of one built from this tree; P, the parallel transfers of every client
 # (default 8); ONLY, the sections to run ("1", "1 3"; default all).
