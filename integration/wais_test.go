@@ -19,7 +19,9 @@ import (
 )
 
 // waisURL is a URL of the test bed's WAIS server.
-func waisURL(path string) string { return fmt.Sprintf("wais://%s/%s", testbed.Addr(testbed.WAISPort), path) }
+func waisURL(path string) string {
+	return fmt.Sprintf("wais://%s/%s", testbed.Addr(testbed.WAISPort), path)
+}
 
 func waisClient(tr io.Writer) *fetch.Client {
 	c := &fetch.Client{

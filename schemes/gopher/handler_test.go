@@ -109,21 +109,8 @@ func mustParse(t *testing.T, raw string) *URL {
 	return g
 }
 
-type recTrace struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (r *recTrace) add(s string)      { r.mu.Lock(); r.lines = append(r.lines, s); r.mu.Unlock() }
-func (r *recTrace) Sent(l string)     { r.add("> " + l) }
-func (r *recTrace) Received(l string) { r.add("< " + l) }
-func (r *recTrace) Info(l string)     { r.add("* " + l) }
-func (r *recTrace) Secret(string)     {}
-func (r *recTrace) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.lines, "\n")
-}
+// recTrace records the trace of a test request.
+type recTrace = schemestest.Trace
 
 // result is what a fetch gave: the body read to its end, or the entries
 // of a listing read to its end (nil for a body).

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -145,21 +146,8 @@ func docServer(t *testing.T, doc []byte) *fakeServer {
 	return f
 }
 
-type recTrace struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (r *recTrace) add(s string)      { r.mu.Lock(); r.lines = append(r.lines, s); r.mu.Unlock() }
-func (r *recTrace) Sent(l string)     { r.add("> " + l) }
-func (r *recTrace) Received(l string) { r.add("< " + l) }
-func (r *recTrace) Info(l string)     { r.add("* " + l) }
-func (r *recTrace) Secret(string)     {}
-func (r *recTrace) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.lines, "\n")
-}
+// recTrace records the trace of a test request.
+type recTrace = schemestest.Trace
 
 func request(t *testing.T, raw string) (*schemes.Request, *recTrace) {
 	t.Helper()
