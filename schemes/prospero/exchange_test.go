@@ -61,7 +61,7 @@ func client(t *testing.T, p *peer) *ardpClient {
 
 func cidOf(p []byte) uint16 { return binary.BigEndian.Uint16(p[1:]) }
 
-func reply(pc *net.UDPConn, to *net.UDPAddr, hdr []byte, cid uint16, data []byte) {
+func sendReply(pc *net.UDPConn, to *net.UDPAddr, hdr []byte, cid uint16, data []byte) {
 	b := append([]byte(nil), hdr...)
 	binary.BigEndian.PutUint16(b[1:], cid)
 	pc.WriteToUDP(append(b, data...), to)
@@ -76,7 +76,7 @@ func TestExchangeOnePacketAfterALostRequest(t *testing.T) {
 		if !bytes.Equal(pk[9:], []byte("GET\n")) {
 			return
 		}
-		reply(pc, from, []byte{0x03, 0, 0}, cidOf(pk), []byte("NONE-FOUND\n"))
+		sendReply(pc, from, []byte{0x03, 0, 0}, cidOf(pk), []byte("NONE-FOUND\n"))
 	})
 	got, err := client(t, p).exchange(context.Background(), 0x37d9, []byte("GET\n"))
 	if err != nil || string(got) != "NONE-FOUND\n" || n.Load() != 2 {
@@ -110,7 +110,7 @@ func TestExchangeWindowOf16(t *testing.T) {
 			if i%16 == 0 {
 				hdr = []byte{0x0c, 0, 0, 0, byte(i), 0, 36, 0, 1, 0, 0, 0x80}
 			}
-			reply(pc, from, hdr, cid, chunk(i))
+			sendReply(pc, from, hdr, cid, chunk(i))
 		}
 	})
 	got, err := client(t, p).exchange(context.Background(), 0x58ae, []byte("GET\n"))
@@ -127,10 +127,10 @@ func TestExchangeControl(t *testing.T) {
 		if h, _, _ := parseHeader(pk); h.seq != 1 {
 			return
 		}
-		reply(pc, from, []byte{0x0b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, cidOf(pk), nil)
+		sendReply(pc, from, []byte{0x0b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, cidOf(pk), nil)
 		go func() {
 			time.Sleep(300 * time.Millisecond) // longer than the whole 40 ms schedule
-			reply(pc, from, []byte{0x03, 0, 0}, cidOf(pk), []byte("OK\n"))
+			sendReply(pc, from, []byte{0x03, 0, 0}, cidOf(pk), []byte("OK\n"))
 		}()
 	})
 	if got, err := client(t, w).exchange(context.Background(), 1, []byte("x")); err != nil || string(got) != "OK\n" {
@@ -138,19 +138,19 @@ func TestExchangeControl(t *testing.T) {
 	}
 	// A refusal.
 	r := newPeer(t, func(pc *net.UDPConn, from *net.UDPAddr, pk []byte) {
-		reply(pc, from, []byte{0x0d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, cidOf(pk), nil)
+		sendReply(pc, from, []byte{0x0d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, cidOf(pk), nil)
 	})
 	if _, err := client(t, r).exchange(context.Background(), 2, []byte("x")); !errors.Is(err, errRefused) {
 		t.Errorf("refusal: %v", err)
 	}
 	// A redirect to another server, which answers.
 	other := newPeer(t, func(pc *net.UDPConn, from *net.UDPAddr, pk []byte) {
-		reply(pc, from, []byte{0x03, 0, 0}, cidOf(pk), []byte("THERE\n"))
+		sendReply(pc, from, []byte{0x03, 0, 0}, cidOf(pk), []byte("THERE\n"))
 	})
 	to := other.addr()
 	red := newPeer(t, func(pc *net.UDPConn, from *net.UDPAddr, pk []byte) {
 		hdr := []byte{0x13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 127, 0, 0, 1, byte(to.Port() >> 8), byte(to.Port())}
-		reply(pc, from, hdr, cidOf(pk), nil)
+		sendReply(pc, from, hdr, cidOf(pk), nil)
 	})
 	if got, err := client(t, red).exchange(context.Background(), 3, []byte("x")); err != nil || string(got) != "THERE\n" {
 		t.Errorf("redirect: %q %v", got, err)
