@@ -359,6 +359,8 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 	if limit == 0 {
 		limit = DefaultMaxRedirects
 	}
+	var resolution []string // the steps of a resolution that led here
+	resolutions := 0
 	for hops := 0; ; hops++ {
 		s, err := c.scheme(loc, o)
 		if err != nil {
@@ -380,7 +382,21 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 		if err != nil {
 			return nil, withURL(err, loc)
 		}
+		if res := r.Resolved; res != nil && res.URL != "" {
+			next, err := c.resolved(loc, r, resolutions)
+			if err != nil || next == nil {
+				return &Response{Response: r, URL: loc}, err
+			}
+			resolution = append(resolution, res.Chain...)
+			resolutions++
+			hops-- // a resolution is no redirect
+			loc = next
+			continue
+		}
 		if r.Redirect == "" {
+			if resolution != nil && r.Resolved == nil {
+				r.Resolved = &schemes.Resolution{Chain: resolution}
+			}
 			return &Response{Response: r, URL: loc}, nil
 		}
 		r.Close()
@@ -400,6 +416,34 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 		c.trace().Info(fmt.Sprintf("%s: redirected to %s", loc.Redacted(), next.Redacted()))
 		loc = next
 	}
+}
+
+// maxResolutions bounds resolutions in a row (a resolved URL that
+// resolves again): each one has its own limit of hops inside.
+const maxResolutions = 5
+
+// resolved checks the URL a resolving scheme resolved loc to: nil and no
+// error when it is not to be fetched but reported (an interactive or
+// sending scheme: r is returned as it is, for the caller to show).
+func (c *Client) resolved(loc schemes.Locator, r *schemes.Response, n int) (schemes.Locator, error) {
+	if n >= maxResolutions {
+		r.Close()
+		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "resolve", Kind: schemes.KindProtocol,
+			URL: loc.Redacted(), Msg: fmt.Sprintf("more than %d resolutions in a row", maxResolutions)}
+	}
+	next, err := c.Parse(r.Resolved.URL)
+	if err != nil {
+		r.Close()
+		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "resolve", Kind: schemes.KindProtocol,
+			URL: loc.Redacted(), Msg: "resolved to an unusable URL", Err: err}
+	}
+	if caps := c.Caps(next); caps.Has(schemes.Interactive) || caps.Has(schemes.Sends) {
+		c.trace().Info(fmt.Sprintf("%s: resolved to %s (not started: %s)", loc.Redacted(), next.Redacted(), caps))
+		return nil, nil
+	}
+	r.Close()
+	c.trace().Info(fmt.Sprintf("%s: resolved to %s", loc.Redacted(), next.Redacted()))
+	return next, nil
 }
 
 // withURL names the URL in errors that lack it: the dialer, for one, never

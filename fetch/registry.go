@@ -45,7 +45,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		nntp.Schemes(cfg.NNTP),
 		telnet.Schemes(cfg.Telnet),
 		wais.Schemes(cfg.WAIS),
-		prospero.Schemes(),
+		prospero.Schemes(nil),
 	}
 	for _, g := range groups {
 		for _, s := range g {

@@ -288,6 +288,25 @@ type Response struct {
 	// NotModified says the server answered Request.IfModifiedSince: the
 	// resource did not change; Body is empty.
 	NotModified bool
+	// Resolved is set by a scheme that resolves names to other URLs
+	// (prospero: an object's access method), nil otherwise; see
+	// Resolution. It may also be set on a response with a Body or a
+	// Listing, to record the steps that led to it.
+	Resolved *Resolution
+}
+
+// Resolution is how a resolving scheme (prospero) reached a resource.
+// When URL is set, Body and Listing are nil and the fetch Client
+// retrieves URL with that URL's own handler: a step of its own, not a
+// redirect (the redirect policy and --max-redirs do not apply to it), and
+// a URL of an interactive or sending scheme is reported, never started.
+type Resolution struct {
+	// URL is the absolute URL the resource is retrieved by, "" when the
+	// response itself carries the resource.
+	URL string
+	// Chain records the steps, first the URL asked (for --json and -v):
+	// "prospero://…", "FORWARDED …", "ACCESS-METHOD AFTP …", the URL.
+	Chain []string
 }
 
 // Entry describes the resource r is about as a listing entry of loc (for

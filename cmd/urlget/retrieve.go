@@ -35,6 +35,9 @@ type report struct {
 	ModeGuessed bool         `json:"mode_guessed,omitempty"`
 	DurationMS  int64        `json:"duration_ms"`
 	Error       *reportError `json:"error"`
+	// Resolution is how a resolving scheme (prospero) reached the
+	// resource: the URL asked, the steps, the URL fetched.
+	Resolution []string `json:"resolution,omitempty"`
 }
 
 type reportError struct {
@@ -332,6 +335,14 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	defer resp.Close()
 	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
 	rep.Mode, rep.ModeGuessed = resp.Mode, resp.ModeGuessed
+	if res := resp.Resolved; res != nil {
+		rep.Resolution = res.Chain
+		if res.URL != "" && resp.Body == nil && resp.Listing == nil {
+			// A URL of an interactive or sending scheme: shown, not started.
+			_, err := fmt.Fprintln(stdout, schemes.Printable(res.URL, 0))
+			return false, err
+		}
+	}
 	if resp.Listing != nil {
 		rep.Size = nil // the size of a listing is not its text's
 		if je != nil {

@@ -127,8 +127,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestSchemes(t *testing.T) {
-	s := Schemes()
-	if len(s) != 1 || s[0].Name != "prospero" || s[0].Handler != nil {
+	s := Schemes(nil)
+	if len(s) != 1 || s[0].Name != "prospero" || s[0].Handler == nil || !s[0].Caps.Has(schemes.Retrieves|schemes.Lists) {
 		t.Fatalf("Schemes() = %+v", s)
 	}
 	u, _ := schemes.Parse("prospero://h//x")

@@ -1,0 +1,383 @@
+package prospero
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// maxForwards bounds the FORWARDED hops of one resolution (the 20;
+// not --max-redirs: resolution is its own step).
+const maxForwards = 20
+
+// Handler resolves prospero URLs as prospero-notes §8 says, over ARDP:
+// an object's access methods become a URL the fetch Client retrieves with
+// its own handler (Response.Resolved), PROSPERO-CONTENTS is fetched here,
+// and a directory is listed.
+type Handler struct {
+	// User is the name sent with AUTHENTICATE '' UNAUTHENTICATED; ""
+	// means "anonymous".
+	User string
+
+	cid   atomic.Uint32 // the last connection id used
+	first time.Duration // the ARDP first timeout; 0: firstTimeout (tests shorten it)
+}
+
+var (
+	_ schemes.Handler   = (*Handler)(nil)
+	_ schemes.Lister    = (*Handler)(nil)
+	_ schemes.Explainer = (*Handler)(nil)
+)
+
+// nextCID is a fresh connection id: a random start, then +1, never 0.
+func (h *Handler) nextCID() uint16 {
+	for {
+		old := h.cid.Load()
+		n := old + 1
+		if old == 0 {
+			n = rand.Uint32N(0xffff) + 1
+		}
+		if n&0xffff == 0 {
+			n++
+		}
+		if h.cid.CompareAndSwap(old, n) {
+			return uint16(n)
+		}
+	}
+}
+
+func (h *Handler) user() string {
+	if h.User == "" {
+		return "anonymous"
+	}
+	return h.User
+}
+
+// server is one Prospero server to ask.
+type server struct {
+	host string
+	port int
+}
+
+func (s server) String() string { return netJoin(s.host, s.port) }
+
+func netJoin(host string, port int) string { return net.JoinHostPort(host, strconv.Itoa(port)) }
+
+// Fetch resolves the URL: the resource's bytes (PROSPERO-CONTENTS), a
+// directory's listing, or the URL of its access method in Resolved.
+func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	p, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	version := "0"
+	if v, ok := p.Field("OBJECT-VERSION"); ok {
+		version = v
+	} else if v, ok := p.Field("VERSION"); ok {
+		version = v
+	}
+	r := &resolution{h: h, req: req, url: p, chain: []string{p.Redacted()}}
+	return r.object(ctx, server{p.u.Host, p.u.EffectivePort()}, p.HSOName, version, 0)
+}
+
+// List lists the directory the URL names.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	p, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	r := &resolution{h: h, req: req, url: p, chain: []string{p.Redacted()}}
+	return r.directory(ctx, server{p.u.Host, p.u.EffectivePort()}, p.HSOName)
+}
+
+// Explain says what Fetch sends first; what follows depends on the reply.
+func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
+	p, err := locator(req)
+	if err != nil {
+		return nil, err
+	}
+	return []string{
+		"send over ARDP (UDP) to " + netJoin(p.u.Host, p.u.EffectivePort()) + ":",
+		"  VERSION 5 urlget",
+		"  AUTHENTICATE '' UNAUTHENTICATED " + quote(h.user()),
+		"  GET-OBJECT-INFO ACCESS-METHOD ASCII " + quote(p.HSOName) + " 0",
+		"then, by the reply: fetch the URL of the first supported access method, the contents (GET-OBJECT-INFO CONTENTS), or list it (DIRECTORY + LIST ATTRIBUTES COMPONENTS)",
+	}, nil
+}
+
+// resolution is one resolution under way.
+type resolution struct {
+	h     *Handler
+	req   *schemes.Request
+	url   *URL
+	chain []string
+}
+
+func (r *resolution) note(s string) {
+	if r.req.Trace != nil {
+		r.req.Trace.Info(s)
+	}
+}
+
+func (r *resolution) fail(kind schemes.Kind, msg string) error {
+	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: kind, URL: r.url.Redacted(), Msg: msg}
+}
+
+// ask sends the commands to srv after the VERSION and AUTHENTICATE lines
+// and returns the parsed reply.
+func (r *resolution) ask(ctx context.Context, srv server, commands ...string) (*reply, []byte, error) {
+	if r.req.Dialer == nil {
+		return nil, nil, r.fail(schemes.KindOther, "no Dialer in the request")
+	}
+	tr := schemes.NewScope(r.req.Trace)
+	tctx := schemes.WithTrace(ctx, tr)
+	c, err := r.req.Dialer.DialDatagram(tctx, "prospero", srv.host, srv.port)
+	if err != nil {
+		return nil, nil, err
+	}
+	msg := "VERSION 5 urlget\nAUTHENTICATE '' UNAUTHENTICATED " + quote(r.h.user()) + "\n" + strings.Join(commands, "\n") + "\n"
+	for _, l := range commands {
+		tr.Sent(l)
+	}
+	a := &ardpClient{c: c, note: tr.Info, first: r.h.first, redial: func(ctx context.Context, to netip.AddrPort) (net.Conn, error) {
+		return r.req.Dialer.DialDatagram(tctx, "prospero", to.Addr().String(), int(to.Port()))
+	}}
+	defer func() { a.c.Close() }()
+	cid := r.h.nextCID()
+	b, err := a.exchange(ctx, cid, []byte(msg))
+	if err != nil {
+		return nil, nil, r.ioError(err)
+	}
+	rp, err := parseReply(b)
+	if err != nil {
+		return nil, nil, r.fail(schemes.KindProtocol, "unreadable reply: "+err.Error())
+	}
+	for _, s := range rp.statuses {
+		tr.Received(schemes.Printable(s.line, 200))
+	}
+	tr.Received(fmt.Sprintf("(%d links, %d attributes)", len(rp.links), len(rp.objectAttrs)))
+	return rp, b, nil
+}
+
+// ioError maps the exchange's errors.
+func (r *resolution) ioError(err error) error {
+	switch err {
+	case errNoReply:
+		return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, URL: r.url.Redacted(), Msg: "no reply from the server (ARDP gave up after its retries)", Retryable: true}
+	case errRefused:
+		return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindBusy, URL: r.url.Redacted(), Msg: err.Error()}
+	}
+	err = schemes.IOError("prospero", "resolve", err)
+	if se, ok := err.(*schemes.Error); ok && se.URL == "" {
+		se.URL = r.url.Redacted()
+	}
+	return err
+}
+
+// failure maps a FAILURE or ERROR status to its error (NOT-FOUND exit 3,
+// NOT-AUTHORIZED and AUTHENTICATION-REQUIRED exit 4, the rest exit 6); nil
+// for none.
+func (r *resolution) failure(rp *reply) error {
+	for _, s := range rp.statuses {
+		switch s.word {
+		case "FAILURE":
+			code := ""
+			if len(s.args) > 0 {
+				code = s.args[0]
+			}
+			kind := schemes.KindProtocol
+			switch code {
+			case "NOT-FOUND":
+				kind = schemes.KindNotFound
+			case "NOT-AUTHORIZED", "AUTHENTICATION-REQUIRED":
+				kind = schemes.KindPermission
+			}
+			return r.fail(kind, "the server answered "+schemes.Printable(s.line, 200))
+		case "ERROR", "VERSION-NOT-SUPPORTED":
+			return r.fail(schemes.KindProtocol, "the server answered "+schemes.Printable(s.line, 200))
+		}
+	}
+	return nil
+}
+
+func statusOf(rp *reply, word string) (status, bool) {
+	for _, s := range rp.statuses {
+		if s.word == word {
+			return s, true
+		}
+	}
+	return status{}, false
+}
+
+// object resolves hsoname on srv (notes §8).
+func (r *resolution) object(ctx context.Context, srv server, hsoname, version string, hops int) (*schemes.Response, error) {
+	rp, _, err := r.ask(ctx, srv, "GET-OBJECT-INFO ACCESS-METHOD ASCII "+quote(hsoname)+" "+quote(version))
+	if err != nil {
+		return nil, err
+	}
+	if f := r.failure(rp); schemes.KindOf(f) == schemes.KindNotFound {
+		// The ISI server answers ACCESS-METHOD alone NOT-FOUND for native
+		// files (notes §9.2): ask for everything once.
+		r.note("NOT-FOUND for ACCESS-METHOD alone: asking again with #ALL (a known server bug)")
+		if rp, _, err = r.ask(ctx, srv, "GET-OBJECT-INFO #ALL ASCII "+quote(hsoname)+" "+quote(version)); err != nil {
+			return nil, err
+		}
+	}
+	if fw, ok := statusOf(rp, "FORWARDED"); ok {
+		if hops >= maxForwards {
+			return nil, r.fail(schemes.KindProtocol, fmt.Sprintf("more than %d FORWARDED hops", maxForwards))
+		}
+		if len(fw.args) < 4 {
+			return nil, r.fail(schemes.KindProtocol, "unreadable "+schemes.Printable(fw.line, 200))
+		}
+		next := serverOf(fw.args[1], srv)
+		r.note(fmt.Sprintf("forwarded to %s %s", next, fw.args[3]))
+		r.chain = append(r.chain, "FORWARDED "+next.String()+" "+fw.args[3])
+		return r.object(ctx, next, fw.args[3], version, hops+1)
+	}
+	if err := r.failure(rp); err != nil {
+		return nil, err
+	}
+	if _, ok := statusOf(rp, "NONE-FOUND"); ok || len(accessMethods(rp.objectAttrs)) == 0 {
+		return r.directory(ctx, srv, hsoname)
+	}
+	return r.pick(ctx, srv, hsoname, accessMethods(rp.objectAttrs), srv.host)
+}
+
+// pick takes the first supported access method (FTP last).
+func (r *resolution) pick(ctx context.Context, srv server, hsoname string, methods [][]string, defHost string) (*schemes.Response, error) {
+	var ftp []string
+	var whys []string
+	for _, m := range methods {
+		if m[0] == methodFTP {
+			ftp = m // needs a login: least preferred
+			continue
+		}
+		if m[0] == methodContents {
+			return r.contents(ctx, srv, hsoname)
+		}
+		u, why := methodURL(m, defHost, hsoname)
+		if u != "" {
+			return r.resolved(m, u), nil
+		}
+		whys = append(whys, why)
+	}
+	if ftp != nil {
+		if u, _ := methodURL(ftp, defHost, hsoname); u != "" {
+			return r.resolved(ftp, u), nil
+		}
+	}
+	return nil, r.fail(schemes.KindUnsupported, "no access method urlget can use: "+strings.Join(whys, "; "))
+}
+
+// resolved is the response naming the URL an access method gives.
+func (r *resolution) resolved(m []string, u string) *schemes.Response {
+	r.chain = append(r.chain, "ACCESS-METHOD "+strings.Join(m, " "), u)
+	r.note("resolved to " + u)
+	return &schemes.Response{Resolved: &schemes.Resolution{URL: u, Chain: r.chain}, Size: -1}
+}
+
+// contents fetches PROSPERO-CONTENTS: the object's bytes, de-quoted.
+func (r *resolution) contents(ctx context.Context, srv server, hsoname string) (*schemes.Response, error) {
+	rp, _, err := r.ask(ctx, srv, "GET-OBJECT-INFO CONTENTS ASCII "+quote(hsoname)+" 0")
+	if err != nil {
+		return nil, err
+	}
+	if err := r.failure(rp); err != nil {
+		return nil, err
+	}
+	for _, a := range rp.objectAttrs {
+		if a.name == "CONTENTS" && len(a.values) >= 2 && a.values[0] == "DATA" {
+			b := []byte(a.values[1])
+			r.chain = append(r.chain, "PROSPERO-CONTENTS")
+			return &schemes.Response{Body: io.NopCloser(bytes.NewReader(b)), Kind: schemes.EntryFile, Size: int64(len(b)), Resolved: &schemes.Resolution{Chain: r.chain}}, nil
+		}
+	}
+	return nil, r.fail(schemes.KindNotFound, "the server sent no CONTENTS (a directory?)")
+}
+
+// directory lists hsoname on srv: its links as entries.
+func (r *resolution) directory(ctx context.Context, srv server, hsoname string) (*schemes.Response, error) {
+	rp, _, err := r.ask(ctx, srv, "DIRECTORY ASCII "+quote(hsoname), "LIST ATTRIBUTES COMPONENTS")
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := statusOf(rp, "FAILURE"); ok && len(s.args) > 0 && s.args[0] == "NOT-A-DIRECTORY" {
+		return nil, r.fail(schemes.KindNotFound, "nothing urlget can fetch: the object has no access method and is no directory")
+	}
+	if err := r.failure(rp); err != nil {
+		return nil, err
+	}
+	var entries []schemes.Entry
+	for _, l := range rp.links {
+		entries = append(entries, r.linkEntry(srv, l))
+	}
+	return &schemes.Response{Listing: schemes.ListingOf(entries), Kind: schemes.EntryDir, Size: -1, Resolved: &schemes.Resolution{Chain: r.chain}}, nil
+}
+
+// serverOf reads a link's "host(port)", defaulting to srv's port.
+func serverOf(h string, srv server) server {
+	if i := strings.IndexByte(h, '('); i > 0 && strings.HasSuffix(h, ")") {
+		if p, err := strconv.Atoi(h[i+1 : len(h)-1]); err == nil {
+			return server{strings.ToLower(h[:i]), p}
+		}
+	}
+	return server{strings.ToLower(h), schemes.DefaultPort("prospero")}
+}
+
+// linkEntry is a LINK as an entry: EXTERNAL links carry the URL of their
+// access method, others a prospero URL of their own.
+func (r *resolution) linkEntry(srv server, l link) schemes.Entry {
+	e := schemes.Entry{Title: l.name, Size: -1, Kind: schemes.EntryFile}
+	e.SetName(l.name)
+	e.Extra.Set("target", l.target)
+	if l.target == "DIRECTORY" {
+		e.Kind = schemes.EntryDir
+	}
+	for _, a := range l.attrs {
+		if a.name == "SIZE" && len(a.values) > 0 {
+			if n, err := strconv.ParseInt(strings.Fields(a.values[0] + " x")[0], 10, 64); err == nil {
+				e.Size = n
+			}
+		}
+	}
+	if l.target == "EXTERNAL" {
+		for _, m := range accessMethods(l.attrs) {
+			if u, _ := methodURL(m, l.host, l.hsoname); u != "" {
+				if loc, err := schemes.Parse(u); err == nil {
+					e.Kind, e.Target = schemes.EntryLink, loc.String()
+					e.Extra.Set("url", loc.String())
+				}
+				break
+			}
+		}
+		return e
+	}
+	s := serverOf(l.host, srv)
+	raw := "prospero://" + netJoin(s.host, s.port) + "/" + schemes.Escape(l.hsoname, ";")
+	if u, err := schemes.Parse(raw); err == nil {
+		if p, err := Parse(u); err == nil {
+			e.Locator = p
+		}
+	}
+	return e
+}
+
+func locator(req *schemes.Request) (*URL, error) {
+	p, ok := req.URL.(*URL)
+	if !ok {
+		return nil, &schemes.Error{Scheme: "prospero", Phase: "request", Kind: schemes.KindOther,
+			Msg: fmt.Sprintf("prospero handler given a %T, want *prospero.URL", req.URL)}
+	}
+	return p, nil
+}
