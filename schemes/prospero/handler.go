@@ -246,12 +246,49 @@ func (r *resolution) object(ctx context.Context, srv server, hsoname, version st
 		return r.object(ctx, next, fw.args[3], version, hops+1)
 	}
 	if err := r.failure(rp); err != nil {
+		if schemes.KindOf(err) == schemes.KindNotFound {
+			if resp, ok, lerr := r.viaParent(ctx, srv, hsoname, hops); ok || lerr != nil {
+				return resp, lerr
+			}
+		}
 		return nil, err
 	}
 	if _, ok := statusOf(rp, "NONE-FOUND"); ok || len(accessMethods(rp.objectAttrs)) == 0 {
 		return r.directory(ctx, srv, hsoname)
 	}
 	return r.pick(ctx, srv, hsoname, accessMethods(rp.objectAttrs), srv.host)
+}
+
+// viaParent resolves hsoname as a link of its parent directory, for
+// names that are no object of their own (a virtual directory's EXTERNAL
+// links, notes §8): DIRECTORY <parent> + LIST ATTRIBUTES COMPONENTS
+// <last>. ok is false when the parent has no such link.
+func (r *resolution) viaParent(ctx context.Context, srv server, hsoname string, hops int) (*schemes.Response, bool, error) {
+	i := strings.LastIndexByte(strings.TrimSuffix(hsoname, "/"), '/')
+	if i <= 0 {
+		return nil, false, nil
+	}
+	parent, last := hsoname[:i], strings.TrimSuffix(hsoname[i+1:], "/")
+	r.note("no object " + hsoname + ": looking for a link " + last + " in " + parent)
+	rp, _, err := r.ask(ctx, srv, "DIRECTORY ASCII "+quote(parent), "LIST ATTRIBUTES COMPONENTS "+quote(last))
+	if err != nil {
+		return nil, false, err
+	}
+	if r.failure(rp) != nil || len(rp.links) == 0 {
+		return nil, false, nil
+	}
+	l := rp.links[0]
+	r.chain = append(r.chain, "LINK "+l.target+" "+l.name)
+	next := serverOf(l.host, srv)
+	if l.target == "EXTERNAL" {
+		resp, err := r.pick(ctx, next, l.hsoname, accessMethods(l.attrs), l.host)
+		return resp, true, err
+	}
+	if hops >= maxForwards {
+		return nil, true, r.fail(schemes.KindProtocol, fmt.Sprintf("more than %d hops", maxForwards))
+	}
+	resp, err := r.object(ctx, next, l.hsoname, "0", hops+1)
+	return resp, true, err
 }
 
 // pick takes the first supported access method (FTP last).

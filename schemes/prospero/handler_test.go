@@ -101,3 +101,42 @@ func TestResolve(t *testing.T) {
 		t.Errorf("NOT-AUTHORIZED: %v", err)
 	}
 }
+
+// TestForwardedAndParentLinks: FORWARDED leads to another server; a name
+// that is no object of its own is found as a link of its parent (an
+// EXTERNAL link's access method, a FILE link resolved on its own server).
+func TestForwardedAndParentLinks(t *testing.T) {
+	const am = "GET-OBJECT-INFO ACCESS-METHOD ASCII "
+	const all = "GET-OBJECT-INFO #ALL ASCII "
+	b := textPeer(t, map[string]string{
+		am + "/pfs/there 0": "ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE TELNET INTERNET-D h(2323) ASCII '' ''\n",
+	})
+	bHost := "127.0.0.1(" + strings.TrimPrefix(b.addr().String(), "127.0.0.1:") + ")"
+	a := textPeer(t, map[string]string{
+		am + "/pfs/moved 0":            "FORWARDED INTERNET-D " + bHost + " ASCII /pfs/there 0\n",
+		am + "/pfs/root/ftp-readme 0":  "FAILURE NOT-FOUND\n",
+		all + "/pfs/root/ftp-readme 0": "FAILURE NOT-FOUND\n",
+		"LIST ATTRIBUTES COMPONENTS ftp-readme": "LINK  L EXTERNAL ftp-readme INTERNET-D 127.0.0.1(2121) ASCII '/README.txt' 0\n" +
+			"ATTRIBUTE CACHED FIELD ACCESS-METHOD AFTP '' '' '' '' BINARY\n",
+		am + "/pfs/root/far 0":            "FAILURE NOT-FOUND\n",
+		all + "/pfs/root/far 0":           "FAILURE NOT-FOUND\n",
+		"LIST ATTRIBUTES COMPONENTS far":  "LINK  L FILE far INTERNET-D " + bHost + " ASCII '/pfs/there' 0\n",
+		am + "/pfs/root/none 0":           "FAILURE NOT-FOUND\n",
+		all + "/pfs/root/none 0":          "FAILURE NOT-FOUND\n",
+		"LIST ATTRIBUTES COMPONENTS none": "NONE-FOUND\n",
+	})
+	base := "prospero://" + a.addr().String()
+	for _, tt := range []struct{ path, url string }{
+		{"//pfs/moved", "telnet://h:2323/"},
+		{"//pfs/root/ftp-readme", "ftp://127.0.0.1:2121/%2FREADME.txt;type=i"},
+		{"//pfs/root/far", "telnet://h:2323/"},
+	} {
+		resp, tr, err := fetchURL(t, base+tt.path)
+		if err != nil || resp.Resolved == nil || resp.Resolved.URL != tt.url {
+			t.Errorf("%s: %+v %v\n%s", tt.path, resp, err, tr)
+		}
+	}
+	if _, _, err := fetchURL(t, base+"//pfs/root/none"); schemes.KindOf(err) != schemes.KindNotFound {
+		t.Errorf("no such link: %v", err)
+	}
+}
