@@ -197,6 +197,11 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	if resp.Listing != nil {
 		return c.renderInto(loc, t, resp, res, opt.Render)
 	}
+	if resp.Body == nil && resp.Resolved != nil && resp.Resolved.URL != "" {
+		// Resolved to an interactive or sending scheme: nothing to save.
+		return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "resolve", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
+			Msg: "resolved to " + schemes.RedactString(resp.Resolved.URL) + ", which is started by hand, never downloaded"}
+	}
 	if err := c.refuseSize(loc, resp.Size); err != nil {
 		return err
 	}
