@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Separator ends each document of a multi-document file: a line of one
@@ -23,8 +25,11 @@ var pixelGIF, _ = base64.StdEncoding.DecodeString("R0lGODlhAQABAIAAAP///wAAACH5B
 // orchard is the 107-byte document of the captures (wais-notes §9).
 const orchard = "Orchard management\nPrune the apple trees in late winter; thin the fruit in early summer for larger apples.\n"
 
-// corpusFiles are the files WriteCorpus writes, by name.
-func corpusFiles() map[string][]byte {
+// corpusFiles are the files WriteCorpus writes, by name, built once (the
+// server looks documents up on every request).
+var corpusFiles = sync.OnceValue(buildCorpus)
+
+func buildCorpus() map[string][]byte {
 	var big strings.Builder
 	for i := 0; big.Len() <= 150_000; i++ {
 		fmt.Fprintf(&big, "Line %05d of the leviathan chronicle: the whale surfaced, and the crew counted the waves.\n", i)
@@ -70,14 +75,16 @@ type Document struct {
 }
 
 // Documents returns the corpus's documents, each sub-document of
-// MultiFile on its own, in file-name order.
-func Documents() []Document {
+// MultiFile on its own, in file-name order. Callers must not modify them.
+var Documents = sync.OnceValue(documents)
+
+func documents() []Document {
 	files := corpusFiles()
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
 	}
-	sortStrings(names)
+	slices.Sort(names)
 	var docs []Document
 	for _, n := range names {
 		docs = append(docs, split(n, files[n])...)
@@ -126,12 +133,4 @@ func headline(name, typ string, b []byte) string {
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
 	return line
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }

@@ -383,7 +383,8 @@ func (r *resolution) linkEntry(srv server, l link) schemes.Entry {
 	}
 	for _, a := range l.attrs {
 		if a.name == "SIZE" && len(a.values) > 0 {
-			if n, err := strconv.ParseInt(strings.Fields(a.values[0] + " x")[0], 10, 64); err == nil {
+			num, _, _ := strings.Cut(a.values[0], " ") // "52 bytes"
+			if n, err := strconv.ParseInt(num, 10, 64); err == nil {
 				e.Size = n
 			}
 		}

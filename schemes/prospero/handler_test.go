@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -28,7 +29,7 @@ func textPeer(t *testing.T, replies map[string]string) *peer {
 	})
 }
 
-func fetchURL(t *testing.T, raw string) (*schemes.Response, *recorder, error) {
+func fetchURL(t *testing.T, raw string) (*schemes.Response, *schemestest.Trace, error) {
 	t.Helper()
 	u, err := schemes.Parse(raw)
 	if err != nil {
@@ -38,18 +39,10 @@ func fetchURL(t *testing.T, raw string) (*schemes.Response, *recorder, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &recorder{}
+	tr := &schemestest.Trace{}
 	resp, err := (&Handler{first: 50 * time.Millisecond}).Fetch(context.Background(), &schemes.Request{URL: p, Dialer: &transport.Dialer{AllowPorts: []int{0}}, Trace: tr})
 	return resp, tr, err
 }
-
-type recorder struct{ lines []string }
-
-func (r *recorder) Sent(l string)     { r.lines = append(r.lines, "> "+l) }
-func (r *recorder) Received(l string) { r.lines = append(r.lines, "< "+l) }
-func (r *recorder) Info(l string)     { r.lines = append(r.lines, "* "+l) }
-func (r *recorder) Secret(string)     {}
-func (r *recorder) String() string    { return strings.Join(r.lines, "\n") }
 
 func TestResolve(t *testing.T) {
 	const am = "GET-OBJECT-INFO ACCESS-METHOD ASCII "
