@@ -7,11 +7,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/integration/waisd"
 	"github.com/urlget/urlget/schemes"
@@ -171,4 +174,31 @@ func TestWAISCancelMidDocument(t *testing.T) {
 	if schemes.KindOf(err) != schemes.KindCanceled || n > 10000 {
 		t.Errorf("after cancel: %d more bytes, %v", n, err)
 	}
+}
+
+// waisFixtureURL is the URL of fixture p in waisd's "fixtures" database,
+// written by the server's own code (waisd.DocID, waisd.DocURL) from what
+// the compose service gives it: its name 127.0.0.1:2210, its corpus
+// /srv/wais, the tree at /srv/fixtures. A missing fixture gets length 0.
+func waisFixtureURL(p string) string {
+	size := 0
+	if info, err := os.Stat(filepath.Join(testbed.FixtureDir(), filepath.FromSlash(p))); err == nil {
+		size = int(info.Size())
+	}
+	addr := testbed.Addr(testbed.WAISPort)
+	id := waisd.DocID(addr, "/srv/wais/index/"+waisd.FixturesDatabase, "/srv/fixtures/"+p, 0, size)
+	return waisd.DocURL(addr, waisd.FixturesDatabase, waisd.FixtureType(p), size, id)
+}
+
+// TestConformanceWAIS runs the suite against waisd's fixtures database:
+// each fixture by the URL of its DocID, a directory as a search for its
+// path (names/ lists the files whose paths hold "names/").
+func TestConformanceWAIS(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	conformance.Run(t, conformance.Target{
+		Name:            "waisd",
+		URL:             waisFixtureURL,
+		DirURL:          func(p string) string { return waisURL(waisd.FixturesDatabase + "?" + schemes.Escape(p, "?#+")) },
+		EmptyIsNotFound: true,
+	})
 }

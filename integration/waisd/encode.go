@@ -1,6 +1,10 @@
 package waisd
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
 
 // This file is the server's own encoder, written from wais-notes §2 and
 // shared with nothing in the client.
@@ -69,3 +73,36 @@ func putDiagnostic(w *bytes.Buffer, code, msg string) {
 
 // counter3 writes a 3-byte big-endian fixed field.
 func counter3(w *bytes.Buffer, n int) { w.Write([]byte{byte(n >> 16), byte(n >> 8), byte(n)}) }
+
+// DocURL is the URL of a document as wais-notes §7 writes it, with the
+// server's own escaping: wais://addr/db/TYPE/LENGTH/docname, docname each
+// DocID record as "tag=value;" with every byte outside A–Z a–z 0–9 . / - _ $
+// written %XX. The integration tests build the URLs of the fixtures with
+// it, so a client's parsing is checked against the server's writing.
+func DocURL(addr, db, typ string, length int, id []byte) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "wais://%s/%s/%s/%d/", addr, escapeURL(db), escapeURL(typ), length)
+	c := &cursor{buf: id}
+	for c.more() {
+		f, err := c.next()
+		if err != nil {
+			break
+		}
+		fmt.Fprintf(&b, "%d=%s;", f.tag, escapeURL(string(f.val)))
+	}
+	return b.String()
+}
+
+func escapeURL(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', strings.IndexByte("./-_$", c) >= 0:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}

@@ -3,6 +3,7 @@ package waisd
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -39,7 +40,11 @@ func (cn *conn) retrieve(db string, ext []byte, refID []byte) (*built, error) {
 	start, err1 := strconv.Atoi(string(ro))
 	end, err2 := strconv.Atoi(string(rl))
 	cn.s.logf("Retrieve db=%s type=%s bytes %s-%s", db, wtype, ro, rl)
-	if db != Database {
+	index := cn.s.indexPath()
+	switch {
+	case db == FixturesDatabase && cn.s.Fixtures != "":
+		index = cn.s.fixturesIndex()
+	case db != Database:
 		var e bytes.Buffer
 		putDiagnostic(&e, "S1", "The following database is not available: "+db)
 		return &built{apdu: append(responseHead(0, 1, refID), wrapExt(&e)...)}, nil
@@ -49,33 +54,44 @@ func (cn *conn) retrieve(db string, ext []byte, refID []byte) (*built, error) {
 		return nil, fmt.Errorf("%w: DocID without its database record", errDrop)
 	}
 	var e bytes.Buffer
-	text, found := []byte(nil), false
+	var doc io.ReaderAt
+	size, found := 0, false
 	switch {
 	case !ok || err1 != nil || err2 != nil || start < 0 || end < start:
 		putDiagnostic(&e, "SF", "Bad DocID in request")
-	case string(recs[2]) != cn.s.indexPath():
+	case string(recs[2]) != index:
 		putDiagnostic(&e, "SF", "Request out of range")
 	default:
-		text, found = cn.lookup(recs)
+		var done func()
+		if db == Database {
+			doc, done, size, found = cn.lookup(recs)
+		} else {
+			doc, done, size, found = cn.s.fixture(string(recs[3]))
+		}
 		if !found {
 			putDiagnostic(&e, "SF", "Bad DocID in request")
+		} else {
+			defer done()
 		}
 	}
 	records := 0
 	var out bytes.Buffer
 	if found {
 		switch {
-		case start >= len(text):
+		case start >= size:
 			putDiagnostic(&e, "SF", "Request out of range")
 		default:
-			part := text[start:min(end, len(text))]
+			part := make([]byte, min(end, size)-start)
+			if _, err := doc.ReadAt(part, int64(start)); err != nil {
+				return nil, fmt.Errorf("%w: reading the document: %v", errDrop, err)
+			}
 			var g bytes.Buffer
 			putString(&g, 116, id)
 			putString(&g, 117, []byte{0})
 			putString(&g, 127, part)
 			putGroup(&out, 153, &g)
 			records++
-			if end > len(text) {
+			if end > size {
 				putDiagnostic(&e, "SF", "Request out of range")
 			}
 		}
@@ -101,10 +117,15 @@ func records(id []byte) (map[int][]byte, bool) {
 	return m, true
 }
 
-// lookup finds the document a DocID's local id names: "start end file"
-// of a corpus document, or the source and catalog documents.
-func (cn *conn) lookup(recs map[int][]byte) ([]byte, bool) {
-	local := string(recs[3])
+// lookup finds the document of the corpus a DocID's local id names:
+// "start end file" of a corpus document, or the source and catalog
+// documents; it returns it as fixture does.
+func (cn *conn) lookup(recs map[int][]byte) (io.ReaderAt, func(), int, bool) {
+	text, ok := cn.corpusText(string(recs[3]))
+	return bytes.NewReader(text), func() {}, len(text), ok
+}
+
+func (cn *conn) corpusText(local string) ([]byte, bool) {
 	switch local {
 	case "source":
 		return sourceText(), true

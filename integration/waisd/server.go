@@ -17,6 +17,9 @@
 // with msg_len 0. Unknown tags drop the connection, as the real server's
 // readers skip nothing. The hex encodings ('h', 'i') are not implemented.
 //
+// With Fixtures set it also serves the test bed's fixture tree as the
+// database "fixtures" (fixtures.go), so the conformance suite runs on it.
+//
 // Three databases misbehave for the client's error tests:
 // "hostile-truncated" (half a reply, then the connection closes),
 // "hostile-garbage" (a reply that is no APDU) and "hostile-overflow" (every
@@ -54,6 +57,9 @@ type Server struct {
 	// Index is the database field of DocIDs, the server-side index path;
 	// "" means Corpus/index/demo.
 	Index string
+	// Fixtures, when set, is the test bed's fixture tree, served as the
+	// database FixturesDatabase.
+	Fixtures string
 	// Log, when set, receives a line per request.
 	Log *log.Logger
 
@@ -308,15 +314,20 @@ func responseHead(status, records int, refID []byte) []byte {
 	return withF(w.Bytes())
 }
 
-// hit is a scored document.
+// hit is a scored document of the database whose index path is index,
+// in the server's file file.
 type hit struct {
-	doc   Document
-	score int
+	doc         Document
+	score       int
+	index, file string
 }
 
 // searchReply scores the corpus against seed and writes the reply,
 // dropping the lowest hits until it fits the buffer.
 func (cn *conn) searchReply(db, seed string, max int, refID []byte) []byte {
+	if db == FixturesDatabase && cn.s.Fixtures != "" {
+		return cn.fixturesReply(seed, max, refID)
+	}
 	if db != Database {
 		var ext bytes.Buffer
 		putDiagnostic(&ext, "S1", "The following database is not available: "+db)
@@ -324,8 +335,8 @@ func (cn *conn) searchReply(db, seed string, max int, refID []byte) []byte {
 	}
 	words := strings.Fields(strings.ToLower(seed))
 	if len(words) == 0 {
-		return cn.headersReply([]*bytes.Buffer{cn.specialHeader("source", "WSRC", Database+".src", sourceText()),
-			cn.specialHeader("catalog", "TEXT", "Catalog for database: "+Database, catalogText())}, refID)
+		return cn.headersReply([]*bytes.Buffer{cn.specialHeader(cn.s.indexPath(), "source", "WSRC", Database+".src", sourceText()),
+			cn.specialHeader(cn.s.indexPath(), "catalog", "TEXT", "Catalog for database: "+Database, catalogText())}, refID)
 	}
 	var hits []hit
 	for _, d := range Documents() {
@@ -335,7 +346,7 @@ func (cn *conn) searchReply(db, seed string, max int, refID []byte) []byte {
 			score += 100 * strings.Count(text, w)
 		}
 		if score > 0 {
-			hits = append(hits, hit{d, score})
+			hits = append(hits, hit{d, score, cn.s.indexPath(), path.Join(cn.s.Corpus, d.File)})
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
@@ -343,9 +354,15 @@ func (cn *conn) searchReply(db, seed string, max int, refID []byte) []byte {
 		hits = hits[:max]
 	}
 	if len(hits) == 0 {
-		return cn.headersReply([]*bytes.Buffer{cn.specialHeader("catalog", "TEXT",
+		return cn.headersReply([]*bytes.Buffer{cn.specialHeader(cn.s.indexPath(), "catalog", "TEXT",
 			"Search produced no result. Here's the Catalog for database: "+Database, catalogText())}, refID)
 	}
+	return cn.hitsReply(hits, refID)
+}
+
+// hitsReply is the reply listing hits, the lowest dropped until it fits
+// the buffer.
+func (cn *conn) hitsReply(hits []hit, refID []byte) []byte {
 	for {
 		groups := make([]*bytes.Buffer, len(hits))
 		for i, h := range hits {
@@ -375,15 +392,20 @@ func wrapExt(inner *bytes.Buffer) []byte {
 	return w.Bytes()
 }
 
-// docID writes a document's DocID (wais-notes §5): server, database and
-// "start end file", their copies as the distributor's, and the copyright
-// disposition.
+// docID writes the DocID of a document of the corpus (wais-notes §5).
 func (cn *conn) docID(d Document) []byte {
+	return DocID(cn.s.Name, cn.s.indexPath(), path.Join(cn.s.Corpus, d.File), d.Start, d.End)
+}
+
+// DocID is a DocID as the server writes it (wais-notes §5): server name,
+// database index path and local id "start end file", their copies as the
+// distributor's, and the copyright disposition.
+func DocID(server, index, file string, start, end int) []byte {
 	var w bytes.Buffer
-	local := fmt.Sprintf("%d %d %s", d.Start, d.End, path.Join(cn.s.Corpus, d.File))
+	local := fmt.Sprintf("%d %d %s", start, end, file)
 	for _, base := range []int{0, 3} {
-		putString(&w, base+1, []byte(cn.s.Name))
-		putString(&w, base+2, []byte(cn.s.indexPath()))
+		putString(&w, base+1, []byte(server))
+		putString(&w, base+2, []byte(index))
 		putString(&w, base+3, []byte(local))
 	}
 	putString(&w, 7, []byte{0})
@@ -393,16 +415,16 @@ func (cn *conn) docID(d Document) []byte {
 // hitHeader is a hit's DocumentHeaderGroup.
 func (cn *conn) hitHeader(h hit) *bytes.Buffer {
 	var g bytes.Buffer
-	putString(&g, 116, cn.docID(h.doc))
+	putString(&g, 116, DocID(cn.s.Name, h.index, h.file, h.doc.Start, h.doc.End))
 	putNumber(&g, 118, h.score)
 	putNumber(&g, 119, 0)
-	putNumber(&g, 120, len(h.doc.Text))
+	putNumber(&g, 120, h.doc.End-h.doc.Start)
 	putNumber(&g, 131, bytes.Count(h.doc.Text, []byte("\n")))
 	var types, t bytes.Buffer
 	putString(&t, 133, []byte(h.doc.Type))
 	types.Write(t.Bytes())
 	putGroup(&g, 132, &types)
-	putString(&g, 121, []byte(cn.s.indexPath()))
+	putString(&g, 121, []byte(h.index))
 	putString(&g, 122, []byte("0"))
 	putString(&g, 123, []byte(h.doc.Headline))
 	return &g
@@ -410,9 +432,9 @@ func (cn *conn) hitHeader(h hit) *bytes.Buffer {
 
 // specialHeader is the header of the WSRC or catalog document: DocID
 // records 2, 3 and 7 only, no BestMatch, no Date.
-func (cn *conn) specialHeader(local, typ, headline string, text []byte) *bytes.Buffer {
+func (cn *conn) specialHeader(index, local, typ, headline string, text []byte) *bytes.Buffer {
 	var id bytes.Buffer
-	putString(&id, 2, []byte(cn.s.indexPath()))
+	putString(&id, 2, []byte(index))
 	putString(&id, 3, []byte(local))
 	putString(&id, 7, []byte{0})
 	var g bytes.Buffer
@@ -423,7 +445,7 @@ func (cn *conn) specialHeader(local, typ, headline string, text []byte) *bytes.B
 	var types bytes.Buffer
 	putString(&types, 133, []byte(typ))
 	putGroup(&g, 132, &types)
-	putString(&g, 121, []byte(cn.s.indexPath()))
+	putString(&g, 121, []byte(index))
 	putString(&g, 123, []byte(headline))
 	return &g
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -27,17 +28,21 @@ type docReader struct {
 }
 
 // Read returns buffered bytes, fetching the next chunk when none are.
+// After its context ends it returns the context's error, even with bytes
+// buffered or the document read whole: a caller that asked to stop must
+// not see the fetch succeed.
 func (r *docReader) Read(p []byte) (int, error) {
-	for len(r.buf) == 0 {
+	if r.err == nil {
+		if err := r.ctx.Err(); err != nil {
+			r.err = r.s.ioError("retrieve", err)
+		}
+	}
+	for len(r.buf) == 0 || r.err != nil {
 		if r.err != nil {
 			return 0, r.err
 		}
 		if r.done {
 			return 0, io.EOF
-		}
-		if err := r.ctx.Err(); err != nil {
-			r.err = r.s.ioError("retrieve", err)
-			return 0, r.err
 		}
 		if err := r.next(); err != nil {
 			r.err = err
@@ -88,8 +93,14 @@ func (r *docReader) next() error {
 		text = text[:want] // never more than asked
 	}
 	if r.pos == 0 && len(text) == 0 && len(rp.diags) > 0 {
-		// "Bad DocID", "Request out of range": no such document.
-		return r.s.diagError("retrieve", rp.diags[0], schemes.KindNotFound)
+		// "Bad DocID", "Request out of range": no such document. The
+		// second is also what an empty document's byte 0 gets, and
+		// nothing on the wire tells them apart (wais-notes §6).
+		err := r.s.diagError("retrieve", rp.diags[0], schemes.KindNotFound)
+		if se, ok := err.(*schemes.Error); ok && strings.Contains(strings.ToLower(rp.diags[0].msg), "out of range") {
+			se.Msg = "the server has no byte 0 of this document (" + se.Msg + "): its DocID is not one the server serves, or the document is empty"
+		}
+		return err
 	}
 	r.pos += int64(len(text))
 	r.buf = text

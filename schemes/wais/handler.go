@@ -122,6 +122,13 @@ type session struct {
 // session returns a connection to the URL's server: an idle one, or a new
 // one.
 func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
+	if err := ctx.Err(); err != nil { // ended before it began: no connection
+		err = schemes.IOError("wais", "dial", err)
+		if se, ok := err.(*schemes.Error); ok {
+			se.URL = w.Redacted()
+		}
+		return nil, err
+	}
 	if s := h.pool.get(ctx, w.u.HostPort(), req); s != nil {
 		s.w = w
 		return s, nil

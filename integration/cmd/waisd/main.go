@@ -1,7 +1,7 @@
 // Command waisd runs the in-repo WAIS test server (package
 // integration/waisd) for the container test bed, or probes one:
 //
-//	waisd -listen 127.0.0.1:2210 -corpus DIR [-write-corpus]
+//	waisd -listen 127.0.0.1:2210 -corpus DIR [-write-corpus] [-fixtures DIR]
 //	waisd -probe 127.0.0.1:2210   (health check: exit 0 when a search is answered)
 package main
 
@@ -22,6 +22,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:2210", "address to listen on (also the server name in DocIDs)")
 	corpus := flag.String("corpus", "/srv/wais", "directory of the corpus")
 	write := flag.Bool("write-corpus", false, "write the fixture corpus into -corpus first")
+	fixtures := flag.String("fixtures", "", "serve this fixture tree as the database \"fixtures\"")
 	probe := flag.String("probe", "", "probe the server at this address and exit")
 	flag.Parse()
 	if *probe != "" {
@@ -40,7 +41,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := &waisd.Server{Corpus: *corpus, Name: *listen, Log: log.New(os.Stderr, "waisd: ", log.LstdFlags)}
+	s := &waisd.Server{Corpus: *corpus, Fixtures: *fixtures, Name: *listen, Log: log.New(os.Stderr, "waisd: ", log.LstdFlags)}
 	log.Printf("waisd serving %q on %s", *corpus, *listen)
 	log.Fatal(s.Serve(ln))
 }
