@@ -94,6 +94,9 @@ type Result struct {
 	// NotModified says the server answered IfModifiedSince: the resource
 	// did not change, and nothing was written.
 	NotModified bool
+	// Resolution is how a resolving scheme (prospero) reached URL: its
+	// chain, from the URL given to the URL fetched; nil without one.
+	Resolution []string
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -190,6 +193,9 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	defer resp.Close()
 	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
 	res.Mode, res.ModeGuessed = resp.Mode, resp.ModeGuessed
+	if resp.Resolved != nil {
+		res.Resolution = resp.Resolved.Chain
+	}
 	if resp.NotModified {
 		res.NotModified = true
 		return nil

@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-urlget-testbed}
 run=integration/.run
-services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus pygopherd gopherplus waisd inn2 telnetd tinyproxy aiosmtpd)
+services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus pygopherd gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd)
 
 log() { echo "stack: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -64,6 +64,9 @@ prepare() {
 	# starts).
 	CGO_ENABLED=0 go build -o "$run/bin/waisd" ./integration/cmd/waisd
 	mkdir -p "$run/wais"
+	# And its Prospero server (it writes its native tree into $run/prospero).
+	CGO_ENABLED=0 go build -o "$run/bin/dirsrv" ./integration/cmd/dirsrv
+	mkdir -p "$run/prospero"
 	# So does toxiproxy's server, a module of its own (its dependencies stay
 	# out of urlget's go.mod).
 	(cd integration/cmd/toxiproxyd && CGO_ENABLED=0 go build -o "$root/$run/bin/toxiproxyd" .)

@@ -24,7 +24,7 @@ import (
 func TestStackHealth(t *testing.T) {
 	for _, c := range testbed.Checks {
 		t.Run(c.Name, func(t *testing.T) {
-			err := testbed.CheckOnce(testbed.Addr(c.Port), c.Probe, 10*time.Second)
+			err := c.Run(10 * time.Second)
 			if err == nil {
 				return
 			}

@@ -69,6 +69,8 @@ func shortLine(e schemes.Entry) string {
 	}
 	if e.Locator != nil {
 		s += "  <" + printable(e.Locator.Redacted()) + ">"
+	} else if e.Target != "" {
+		s += " -> " + printable(e.Target) // a link to a URL (Prospero EXTERNAL)
 	}
 	return s
 }

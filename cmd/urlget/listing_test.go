@@ -40,12 +40,14 @@ func TestListingTextForms(t *testing.T) {
 		{Title: "drwx?? what is this", Kind: schemes.EntryRaw, Size: -1},
 		{Name: "Orchard management", Title: "Orchard management", Kind: schemes.EntryFile, Size: 107,
 			Locator: loc(t, "wais://h/demo/TEXT/107/3=x;"), Extra: schemes.Extras{{Key: "score", Value: "462"}, {Key: "type", Value: "TEXT"}}},
+		{Name: "ftp-readme", Title: "ftp-readme", Kind: schemes.EntryLink, Size: -1, Target: "ftp://h/%2FREADME;type=i"},
 	}
 	short := strings.Join([]string{
 		"a b.txt", "sub/", "ln", "Welcome!",
 		"[file] About this server  <gopher://u:****@h/0/about.txt>",
 		"evil?name", "drwx?? what is this",
-		"   462       107 TEXT  Orchard management  <wais://h/demo/TEXT/107/3=x;>", ""}, "\n")
+		"   462       107 TEXT  Orchard management  <wais://h/demo/TEXT/107/3=x;>",
+		"[link] ftp-readme -> ftp://h/%2FREADME;type=i", ""}, "\n")
 	long := strings.Join([]string{
 		"-           12 2024-01-02 03:04 a b.txt",
 		"d            - 2024-01-02       sub/",
@@ -54,7 +56,8 @@ func TestListingTextForms(t *testing.T) {
 		"-            -                  About this server",
 		"-            1                  evil?name",
 		"drwx?? what is this",
-		"-          107                  Orchard management", ""}, "\n")
+		"-          107                  Orchard management",
+		"l            -                  ftp-readme -> ftp://h/%2FREADME;type=i", ""}, "\n")
 	for _, tc := range []struct {
 		long bool
 		want string

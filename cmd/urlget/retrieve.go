@@ -318,6 +318,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		if res != nil { // what is known of a failed download too
 			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
 			rep.Mode, rep.ModeGuessed = res.Mode, res.ModeGuessed
+			rep.Resolution = res.Resolution
 		}
 		if err != nil {
 			return false, err

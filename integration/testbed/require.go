@@ -27,7 +27,7 @@ func Require(t testing.TB, name string) {
 			continue
 		}
 		found = true
-		if err := CheckOnce(Addr(c.Port), c.Probe, 5*time.Second); err != nil {
+		if err := c.Run(5 * time.Second); err != nil {
 			msg := "test server " + c.Name + " at " + Addr(c.Port) + " not available (start it with integration/stack.sh up): " + err.Error()
 			if InCI() {
 				t.Fatal(msg)

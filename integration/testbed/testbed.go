@@ -57,6 +57,11 @@ const (
 	// WAISPort is urlget's WAIS server (integration/waisd), a stand-in
 	// for freeWAIS-sf 2.2.10 serving the database "demo".
 	WAISPort = 2210
+	// ProsperoPort is urlget's Prospero server (integration/dirsrv), a
+	// stand-in for the ISI dirsrv, on UDP; ProsperoAltPort is its second
+	// listener (redirects, forwards, links to "another server").
+	ProsperoPort    = 1525
+	ProsperoAltPort = 1526
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -135,6 +140,8 @@ const (
 	SMTP = "aiosmtpd"
 	// WAIS is the compose service of urlget's WAIS server.
 	WAIS = "waisd"
+	// Prospero is the compose service of urlget's Prospero server.
+	Prospero = "dirsrv"
 )
 
 // RunDir returns the host directory shared with the containers

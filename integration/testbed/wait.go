@@ -110,9 +110,24 @@ func ioReadFull(c net.Conn, buf []byte) (int, error) {
 	return n, nil
 }
 
-// CheckOnce dials addr and runs probe with a deadline of timeout.
+// CheckOnce dials addr over TCP and runs probe with a deadline of
+// timeout.
 func CheckOnce(addr string, probe Probe, timeout time.Duration) error {
-	c, err := net.DialTimeout("tcp", addr, timeout)
+	return checkOnce("tcp", addr, probe, timeout)
+}
+
+// Run runs the check once: it dials the endpoint (over UDP for a UDP
+// check: the probe's request and reply are datagrams) and runs the probe.
+func (c Check) Run(timeout time.Duration) error {
+	network := "tcp"
+	if c.UDP {
+		network = "udp"
+	}
+	return checkOnce(network, Addr(c.Port), c.Probe, timeout)
+}
+
+func checkOnce(network, addr string, probe Probe, timeout time.Duration) error {
+	c, err := net.DialTimeout(network, addr, timeout)
 	if err != nil {
 		return err
 	}
@@ -153,7 +168,16 @@ type Check struct {
 	Port int
 	// Probe checks the first bytes the server sends.
 	Probe Probe
+	// UDP says Port is a UDP port: the probe writes one datagram and
+	// reads the first of the reply.
+	UDP bool
 }
+
+// prosperoProbe is one ARDP packet (header length 9, CID 0x1234, packet 1
+// of 1, prospero-notes §2) holding a bare VERSION line, which the server
+// answers with its version first; the reply is one packet ("03" and the
+// CID).
+const prosperoProbe = "\x09\x12\x34\x00\x01\x00\x01\x00\x00VERSION\n"
 
 // waisProbe is an empty-seed search of the database "demo": the 25-byte
 // header (msg_len 32, type z, version 2, "wais", blanks, checksum 0) and
@@ -168,28 +192,28 @@ const waisProbe = "0000000032z2wais        0" +
 // Checks lists the health probe of every endpoint of the stack (the same
 // checks as the compose health checks).
 var Checks = []Check{
-	{Vsftpd, "vsftpd", VsftpdPort, ReadPrefix("", "220")},
-	{VsftpdFTPS, "vsftpd-ftps", VsftpdFTPSPort, TLSReadPrefix(FTPSCertFile(VsftpdFTPS), "220")},
-	{Proftpd, "proftpd", ProftpdPort, ReadPrefix("", "220")},
-	{Pureftpd, "pure-ftpd", PureftpdPort, ReadPrefix("", "220")},
-	{Nginx, "http", HTTPPort, ReadPrefix("HEAD / HTTP/1.0\r\n\r\n", "HTTP/1.1 200")},
-	{Nginx, "https", HTTPSPort, nil}, // TLS: see the smoke test for a handshake
-	{Gophernicus, "gophernicus", GophernicusPort,
-		ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
-	{Pygopherd, "pygopherd", PygopherdPort, ReadPrefix("/about.txt\t+\r\n", "+44\r\nAbout")},
-	{GopherPlus, "gopherplus", GopherPlusPort, ReadPrefix("/plus/about.txt\t+\r\n", "+46\r\nAbout")},
-	{INN, "nntp", NNTPPort, ReadPrefix("", "200")},
-	{Telnetd, "telnet", TelnetPort, ReadPrefix("", "\xff\xfb\x25")},
-	{Telnetd, "line", LinePort, ReadPrefix("", "urlget line service ready\r\n")},
+	{Service: Vsftpd, Name: "vsftpd", Port: VsftpdPort, Probe: ReadPrefix("", "220")},
+	{Service: VsftpdFTPS, Name: "vsftpd-ftps", Port: VsftpdFTPSPort, Probe: TLSReadPrefix(FTPSCertFile(VsftpdFTPS), "220")},
+	{Service: Proftpd, Name: "proftpd", Port: ProftpdPort, Probe: ReadPrefix("", "220")},
+	{Service: Pureftpd, Name: "pure-ftpd", Port: PureftpdPort, Probe: ReadPrefix("", "220")},
+	{Service: Nginx, Name: "http", Port: HTTPPort, Probe: ReadPrefix("HEAD / HTTP/1.0\r\n\r\n", "HTTP/1.1 200")},
+	{Service: Nginx, Name: "https", Port: HTTPSPort, Probe: nil}, // TLS: see the smoke test for a handshake
+	{Service: Gophernicus, Name: "gophernicus", Port: GophernicusPort, Probe: ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
+	{Service: Pygopherd, Name: "pygopherd", Port: PygopherdPort, Probe: ReadPrefix("/about.txt\t+\r\n", "+44\r\nAbout")},
+	{Service: GopherPlus, Name: "gopherplus", Port: GopherPlusPort, Probe: ReadPrefix("/plus/about.txt\t+\r\n", "+46\r\nAbout")},
+	{Service: INN, Name: "nntp", Port: NNTPPort, Probe: ReadPrefix("", "200")},
+	{Service: Telnetd, Name: "telnet", Port: TelnetPort, Probe: ReadPrefix("", "\xff\xfb\x25")},
+	{Service: Telnetd, Name: "line", Port: LinePort, Probe: ReadPrefix("", "urlget line service ready\r\n")},
 	// Without credentials tinyproxy answers 407 and connects nowhere.
-	{Tinyproxy, "tinyproxy", ProxyPort,
-		ReadPrefix("GET http://"+Addr(ProxyPort)+"/ HTTP/1.0\r\n\r\n", "HTTP/1.0 407")},
-	{SMTP, "smtp", SMTPPort, ReadPrefix("", "220")},
+	{Service: Tinyproxy, Name: "tinyproxy", Port: ProxyPort, Probe: ReadPrefix("GET http://"+Addr(ProxyPort)+"/ HTTP/1.0\r\n\r\n", "HTTP/1.0 407")},
+	{Service: SMTP, Name: "smtp", Port: SMTPPort, Probe: ReadPrefix("", "220")},
 	// urlget's WAIS server: an empty-seed search of "demo" (the 25-byte
 	// header and a Search APDU, wais-notes §1 and §4), answered with a
 	// header whose msg_len starts with zeros.
-	{WAIS, "wais", WAISPort, ReadPrefix(waisProbe, "00000")},
+	{Service: WAIS, Name: "wais", Port: WAISPort, Probe: ReadPrefix(waisProbe, "00000")},
+	// urlget's Prospero server, over UDP: a bare VERSION answered.
+	{Service: Prospero, Name: "prospero", Port: ProsperoPort, Probe: ReadPrefix(prosperoProbe, "\x03\x12\x34VERSION 5 "), UDP: true},
 	// toxiproxy's API; its compose health check also wants every proxy
 	// listening (toxiproxyd -probe).
-	{Toxiproxy, "toxiproxy", ToxiproxyAPIPort, ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
+	{Service: Toxiproxy, Name: "toxiproxy", Port: ToxiproxyAPIPort, Probe: ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
 }

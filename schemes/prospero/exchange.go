@@ -77,6 +77,16 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 			}
 			left--
 			timeout *= 2
+			if int(r.peerRcvd) >= len(a.packets) {
+				// The server has the whole request: what is missing is
+				// reply packets, which it resends after the ACK's
+				// rcvd-thru (notes §3). A resent request would be empty.
+				a.note(fmt.Sprintf("no packet for a while: acknowledging packet %d again to have the rest resent (%d retries left)", r.inOrder, left))
+				if _, err := a.c.Write(r.ack()); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			a.note(fmt.Sprintf("no packet for a while: sending the request again (%d retries left)", left))
 			if err := a.send(r.peerRcvd); err != nil {
 				return nil, err

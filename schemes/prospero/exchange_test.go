@@ -121,6 +121,47 @@ func TestExchangeWindowOf16(t *testing.T) {
 	}
 }
 
+// TestExchangeLostAckWantedPacket: the packet that asks for the ACK is
+// lost after the server has acknowledged the request, so a resent request
+// would be empty: the client ACKs what it has when its timer runs out,
+// and the server resends the window after it (prospero-notes §3).
+func TestExchangeLostAckWantedPacket(t *testing.T) {
+	chunk := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, 1250) }
+	var mu sync.Mutex
+	var acks []uint16
+	var requests int
+	p := newPeer(t, func(pc *net.UDPConn, from *net.UDPAddr, pk []byte) {
+		cid := cidOf(pk)
+		h, _, _ := parseHeader(pk)
+		mu.Lock()
+		defer mu.Unlock()
+		first, last := 0, 0
+		switch {
+		case h.seq == 1:
+			requests++
+			if requests > 1 {
+				return // the ISI server drops a duplicate
+			}
+			first, last = 1, 15 // packet 16, the one asking for the ACK, is lost
+		case h.seq == 0 && h.rcvdThru == 15:
+			acks = append(acks, h.rcvdThru)
+			first, last = 16, 20
+		default:
+			return
+		}
+		for i := first; i <= last; i++ {
+			hdr := []byte{0x09, 0, 0, 0, byte(i), 0, 20, 0, 1} // rcvd-thru 1: it has the request
+			sendReply(pc, from, hdr, cid, chunk(i))
+		}
+	})
+	got, err := client(t, p).exchange(context.Background(), 0x1301, []byte("GET\n"))
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || len(got) != 20*1250 || len(acks) == 0 || requests != 1 {
+		t.Fatalf("%d bytes, %v, acks %v, %d requests", len(got), err, acks, requests)
+	}
+}
+
 func TestExchangeControl(t *testing.T) {
 	// A wait packet first: the client keeps waiting past its timeout.
 	w := newPeer(t, func(pc *net.UDPConn, from *net.UDPAddr, pk []byte) {

@@ -5,6 +5,9 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,5 +65,18 @@ func TestResolvedURLIsFetched(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if string(b) != "gopher text\n" || resp.URL.Generic().Scheme != "gopher" || resp.Resolved == nil || len(resp.Resolved.Chain) != 3 {
 		t.Errorf("%q from %v, resolution %+v", b, resp.URL, resp.Resolved)
+	}
+	// A download records the same chain, the access method written as
+	// the server writes it.
+	dest := filepath.Join(t.TempDir(), "g.txt")
+	res, err := c.Download(context.Background(), "prospero://"+pc.LocalAddr().String()+"//pfs/g", dest, fetch.DownloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(dest)
+	want := []string{"prospero://" + pc.LocalAddr().String() + "//pfs/g", "ACCESS-METHOD GOPHER INTERNET-D 127.0.0.1(" + port + ") ASCII '/t.txt' TEXT",
+		"gopher://127.0.0.1:" + port + "/0/t.txt"}
+	if string(got) != "gopher text\n" || !slices.Equal(res.Resolution, want) {
+		t.Errorf("downloaded %q, resolution %q; want %q", got, res.Resolution, want)
 	}
 }

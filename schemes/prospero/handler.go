@@ -16,6 +16,9 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
+// lastModified is the layout of a LAST-MODIFIED attribute (notes §6).
+const lastModified = "20060102150405Z"
+
 // maxForwards bounds the FORWARDED hops of one resolution (the 20;
 // not --max-redirs: resolution is its own step).
 const maxForwards = 20
@@ -319,7 +322,7 @@ func (r *resolution) pick(ctx context.Context, srv server, hsoname string, metho
 
 // resolved is the response naming the URL an access method gives.
 func (r *resolution) resolved(m []string, u string) *schemes.Response {
-	r.chain = append(r.chain, "ACCESS-METHOD "+strings.Join(m, " "), u)
+	r.chain = append(r.chain, "ACCESS-METHOD "+methodText(m), u)
 	r.note("resolved to " + u)
 	return &schemes.Response{Resolved: &schemes.Resolution{URL: u, Chain: r.chain}, Size: -1}
 }
@@ -382,10 +385,18 @@ func (r *resolution) linkEntry(srv server, l link) schemes.Entry {
 		e.Kind = schemes.EntryDir
 	}
 	for _, a := range l.attrs {
-		if a.name == "SIZE" && len(a.values) > 0 {
+		if len(a.values) == 0 {
+			continue
+		}
+		switch a.name {
+		case "SIZE":
 			num, _, _ := strings.Cut(a.values[0], " ") // "52 bytes"
 			if n, err := strconv.ParseInt(num, 10, 64); err == nil {
 				e.Size = n
+			}
+		case "LAST-MODIFIED":
+			if t, err := time.Parse(lastModified, a.values[0]); err == nil {
+				e.ModTime, e.Precision = t, time.Second
 			}
 		}
 	}
@@ -418,4 +429,14 @@ func locator(req *schemes.Request) (*URL, error) {
 			Msg: fmt.Sprintf("prospero handler given a %T, want *prospero.URL", req.URL)}
 	}
 	return p, nil
+}
+
+// methodText writes an ACCESS-METHOD value as the server does, each
+// element a token ('' for an empty one), for the chain and the trace.
+func methodText(m []string) string {
+	toks := make([]string, len(m))
+	for i, v := range m {
+		toks[i] = quote(v)
+	}
+	return strings.Join(toks, " ")
 }
