@@ -14,7 +14,7 @@ const quoteStarts = " \t\f\v\n\r/'+,"
 
 // writeToken writes tok as the ISI server does: plain up to the first byte
 // of quoteStarts, then quoted to the end with ' doubled; the empty token is
-// ''.
+// two quotes.
 func writeToken(b *bytes.Buffer, tok string) {
 	if tok == "" {
 		b.WriteString("''")
@@ -53,7 +53,8 @@ var errOpenQuote = errors.New("a quote is not closed")
 
 // readLines splits a request into lines of tokens: lines end at an
 // unquoted LF or CR, tokens at unquoted blanks, quotes may open and close
-// anywhere in a token, '' inside quotes is one ', outside an empty token.
+// anywhere in a token, two quotes inside quotes are one ', outside an
+// empty token.
 func readLines(msg []byte) ([][]string, error) {
 	var lines [][]string
 	var toks []string

@@ -432,7 +432,8 @@ func locator(req *schemes.Request) (*URL, error) {
 }
 
 // methodText writes an ACCESS-METHOD value as the server does, each
-// element a token ('' for an empty one), for the chain and the trace.
+// element a token (two quotes for an empty one), for the chain and the
+// trace.
 func methodText(m []string) string {
 	toks := make([]string, len(m))
 	for i, v := range m {
