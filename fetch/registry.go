@@ -23,12 +23,13 @@ type Config struct {
 	// RequireTLS (--ssl-reqd) is for the command's scheme flag sets: every
 	// scheme that can upgrade a connection to TLS must, or fail.
 	RequireTLS bool
-	FTP        *ftp.Handler    // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
-	NNTP       *nntp.Handler   // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
-	Gopher     *gopher.Handler // gopher settings (--search, --form, --views); nil means defaults
-	Telnet     *telnet.Handler // telnet sessions (--login, --telnet-idle); nil means defaults
-	Mailto     *mailto.Handler // mail submission (--smtp-server, --from, --dry-run); nil means defaults
-	WAIS       *wais.Handler   // wais searches (--max); nil means defaults
+	FTP        *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	NNTP       *nntp.Handler     // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
+	Gopher     *gopher.Handler   // gopher settings (--search, --form, --views); nil means defaults
+	Telnet     *telnet.Handler   // telnet sessions (--login, --telnet-idle); nil means defaults
+	Mailto     *mailto.Handler   // mail submission (--smtp-server, --from, --dry-run); nil means defaults
+	WAIS       *wais.Handler     // wais searches (--max); nil means defaults
+	Prospero   *prospero.Handler // prospero resolution (--prospero-local); nil means defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of
@@ -45,7 +46,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 		nntp.Schemes(cfg.NNTP),
 		telnet.Schemes(cfg.Telnet),
 		wais.Schemes(cfg.WAIS),
-		prospero.Schemes(nil),
+		prospero.Schemes(cfg.Prospero),
 	}
 	for _, g := range groups {
 		for _, s := range g {

@@ -22,5 +22,6 @@ func perSchemeFlags() []schemeFlags {
 		&gopherFlags{},
 		&ftpFlags{},
 		&mailtoFlags{},
+		&prosperoFlags{},
 	}
 }

@@ -2,6 +2,8 @@ package prospero
 
 import (
 	"fmt"
+	"net/netip"
+	"os"
 	"strings"
 
 	"github.com/urlget/urlget/schemes"
@@ -84,4 +86,36 @@ func methodURL(m []string, defHost, defHsoname string) (url, why string) {
 		return "", fmt.Sprintf("access method %s gives no valid URL (%v)", m[0], err)
 	}
 	return raw, ""
+}
+
+// localURL is the file: URL of a LOCAL access method (notes §7), when
+// allowed and the server is this host; why says otherwise.
+func localURL(m []string, server, hsoname string, allowed bool) (url, why string) {
+	if !allowed {
+		return "", "LOCAL names a file on the server's own host (--prospero-local uses it when that is this host)"
+	}
+	if !thisHost(server) {
+		return "", "LOCAL names a file on " + server + ", which is not this host"
+	}
+	p := hsoname
+	if len(m) > 4 && m[4] != "" {
+		p = m[4]
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", fmt.Sprintf("LOCAL path %q is not absolute", p)
+	}
+	return "file://" + schemes.Escape(p, "?#;"), ""
+}
+
+// thisHost says host is a loopback address, "localhost" or this host's
+// name.
+func thisHost(host string) bool {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.IsLoopback()
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	name, err := os.Hostname()
+	return err == nil && strings.EqualFold(host, name)
 }

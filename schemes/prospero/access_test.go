@@ -1,6 +1,7 @@
 package prospero
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,29 @@ func TestMethodURL(t *testing.T) {
 		url, why := methodURL(m, tt.host, tt.hsoname)
 		if url != tt.url || !strings.Contains(why, tt.why) {
 			t.Errorf("%s: %q (%q), want %q (%q)", tt.method, url, why, tt.url, tt.why)
+		}
+	}
+}
+
+// TestLocalURL: LOCAL only with the flag and only from this host.
+func TestLocalURL(t *testing.T) {
+	name, _ := os.Hostname()
+	for _, tt := range []struct {
+		server, hsoname, path string
+		allowed               bool
+		url, why              string
+	}{
+		{"127.0.0.1", "/srv/p/a b.txt", "", true, "file:///srv/p/a%20b.txt", ""},
+		{"::1", "/x", "/srv/other;1", true, "file:///srv/other%3B1", ""},
+		{"LOCALHOST", "/x", "", true, "file:///x", ""},
+		{name, "/x", "", true, "file:///x", ""},
+		{"127.0.0.1", "/x", "", false, "", "--prospero-local"},
+		{"192.0.2.1", "/x", "", true, "", "not this host"},
+		{"127.0.0.1", "x", "", true, "", "not absolute"},
+	} {
+		url, why := localURL([]string{"LOCAL", "", "", "", tt.path}, tt.server, tt.hsoname, tt.allowed)
+		if url != tt.url || !strings.Contains(why, tt.why) {
+			t.Errorf("%s %s %v: %q (%q), want %q (%q)", tt.server, tt.hsoname, tt.allowed, url, why, tt.url, tt.why)
 		}
 	}
 }

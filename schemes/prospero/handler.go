@@ -31,6 +31,10 @@ type Handler struct {
 	// User is the name sent with AUTHENTICATE '' UNAUTHENTICATED; ""
 	// means "anonymous".
 	User string
+	// Local lets the LOCAL access method be used: a path on the server's
+	// own host, read as a file: URL, only when the server is this host
+	// (a loopback address, "localhost" or this host's name).
+	Local bool
 
 	cid   atomic.Uint32 // the last connection id used
 	first time.Duration // the ARDP first timeout; 0: firstTimeout (tests shorten it)
@@ -305,6 +309,14 @@ func (r *resolution) pick(ctx context.Context, srv server, hsoname string, metho
 		}
 		if m[0] == methodContents {
 			return r.contents(ctx, srv, hsoname)
+		}
+		if m[0] == methodLocal {
+			u, why := localURL(m, srv.host, hsoname, r.h.Local)
+			if u != "" {
+				return r.resolved(m, u), nil
+			}
+			whys = append(whys, why)
+			continue
 		}
 		u, why := methodURL(m, defHost, hsoname)
 		if u != "" {
