@@ -247,6 +247,12 @@ func TestProsperoFailures(t *testing.T) {
 	if schemes.KindOf(err).ExitCode() != 4 || !strings.Contains(fmt.Sprint(err), "NOT-AUTHORIZED") {
 		t.Errorf("outside the roots: %v (exit %d), want NOT-AUTHORIZED, exit 4", err, schemes.KindOf(err).ExitCode())
 	}
+	// A file whose attributes list no access method is tried as a
+	// directory, which it is not: nothing to fetch.
+	_, _, err = prosperoGet(t, c, prosperoURL("/switch/nomethods"+prosperoRoot+"/README.txt"))
+	if schemes.KindOf(err).ExitCode() != 3 || !strings.Contains(fmt.Sprint(err), "no access method and is no directory") {
+		t.Errorf("no access method: %v (exit %d), want exit 3 saying why", err, schemes.KindOf(err).ExitCode())
+	}
 	_, _, err = prosperoGet(t, c, prosperoURL("/switch/refuse"+prosperoRoot+"/README.txt"))
 	if err == nil || !strings.Contains(fmt.Sprint(err), "refused") {
 		t.Errorf("refusal: %v", err)

@@ -188,7 +188,7 @@ func (r *request) objectInfo(attrs []string, hso string) {
 	if all || slices.Contains(attrs, "SIZE") {
 		r.infoAttrs(info)
 	}
-	if !info.IsDir() && all || slices.Contains(attrs, "ACCESS-METHOD") {
+	if (!info.IsDir() && all || slices.Contains(attrs, "ACCESS-METHOD")) && !r.sw.has("nomethods") {
 		r.methods()
 	}
 }

@@ -25,7 +25,8 @@
 // wait (a wait packet first, the reply a second later), refuse, redirect
 // (to AltPort), swap (the byte-swapped CID after the first ACK, notes
 // §9.1), drop (packets 2 and 17 lost the first time), dup (every packet
-// twice), silent (no reply at all).
+// twice), silent (no reply at all), nomethods (a file's attributes
+// without its access methods).
 package dirsrv
 
 import (
