@@ -231,8 +231,12 @@ func (r *request) list(attrs bool, name string) {
 			return
 		}
 		for _, c := range comps[:len(comps)-1] {
+			if c == ".." {
+				line(&r.out, "NONE-FOUND")
+				return
+			}
 			d = path.Join(d, c)
-			if info, err := os.Stat(d); err != nil || !info.IsDir() || strings.Contains(c, "/") || c == ".." {
+			if info, err := os.Stat(d); err != nil || !info.IsDir() {
 				line(&r.out, "NONE-FOUND")
 				return
 			}

@@ -164,11 +164,8 @@ func (s *Server) packet(pc net.PacketConn, peer net.Addr, alt bool, p []byte) {
 		s.exs[key] = ex
 	}
 	ex.last = time.Now()
-	if ex.reply != nil || h.seq == 0 || int(h.seq) > maxPackets {
-		return // a duplicate of a running request: dropped
-	}
-	if _, dup := ex.parts[int(h.seq)]; dup {
-		return
+	if _, dup := ex.parts[int(h.seq)]; dup || int(h.seq) > maxPackets {
+		return // a duplicate of a request still arriving: dropped
 	}
 	if h.total > 0 {
 		ex.reqTotal = int(h.total)
