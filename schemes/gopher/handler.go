@@ -369,10 +369,12 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 	}
 	switch {
 	case m == modeAttrs && x.plus:
-		l := &attrListing{ctx: ctx, h: h, g: g, c: x.c, lr: &lineReader{br: bufio.NewReaderSize(body, 4096)}, item: g.with(g.Search, nil)}
+		l := &attrListing{ctx: ctx, h: h, g: g, c: x.c, lr: &lineReader{br: bufio.NewReaderSize(body, 4096)}, item: g.with(g.Search, nil),
+			exact: x.hdr.Length >= 0}
 		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Size: -1, Name: g.FileName()}, nil
 	case asMenu || isMenu(g.Type):
-		l := &menuListing{ctx: ctx, h: h, g: g, c: x.c, m: newMenuReader(body), tr: x.tr, plus: x.plus}
+		l := &menuListing{ctx: ctx, h: h, g: g, c: x.c, m: newMenuReader(body), tr: x.tr, plus: x.plus,
+			exact: x.plus && x.hdr.Length >= 0}
 		if req.WantModTime && g.Type == '1' && (g.Search == nil || *g.Search == "") {
 			l.req = req
 		}

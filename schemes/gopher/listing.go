@@ -29,6 +29,12 @@ type menuListing struct {
 	plus bool   // a Gopher+ reply: no "." line is expected
 	held []Item // items read ahead by prefetch, returned first
 	done bool   // the menu ended; the connection is closed
+	// exact is set for a Gopher+ reply of known length (+N): its end is
+	// that length, so a "." line before it does not excuse the rest.
+	exact bool
+	// end is what ended the menu during prefetch (io.EOF, or the error of
+	// a menu cut short), returned once the held items are given.
+	end error
 	// req is set when the caller wants the entries' times
 	// (Request.WantModTime): at the first Gopher+ item, a `$` request
 	// fetches the Mod-Date of every item (dates) and entries carry them.
@@ -39,14 +45,16 @@ type menuListing struct {
 // prefetch reads the menu's leading info and error lines (at most
 // maxHeld), and fails with KindNotFound when the whole menu is such lines
 // with at least one error: UMN gopherd, pygopherd and gophernicus answer a
-// missing selector so.
+// missing selector so, some without a "." line (which is why a menu
+// without one still counts here).
 func (l *menuListing) prefetch() error {
 	for len(l.held) < maxHeld {
 		it, err := l.read()
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) || errors.Is(err, errNoEnd) {
 			if msg := onlyErrors(l.held); msg != "" {
 				return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: l.g.Redacted(), Msg: msg}
 			}
+			l.end = err
 			return nil
 		}
 		if err != nil {
@@ -66,6 +74,9 @@ func (l *menuListing) next() (schemes.Entry, error) {
 		it := l.held[0]
 		l.held = l.held[1:]
 		return l.entry(it), nil
+	}
+	if l.end != nil {
+		return schemes.Entry{}, l.end
 	}
 	it, err := l.read()
 	if err != nil {
@@ -94,6 +105,15 @@ func (l *menuListing) entry(it Item) schemes.Entry {
 // read returns the next item from the server. At the end of the menu, or
 // on an error, the connection is closed. Once the fetch's context is done
 // it fails even when the rest of the menu is already buffered.
+//
+// A plain menu is whole only with its "." line (RFC 1436): one that
+// ends without it fails with errNoEnd (as a *schemes.Error) after its
+// items, since a connection closed early looks no different, and a
+// mirror must not take the items it lacks for items deleted. A Gopher+
+// reply ends where its header says: a +N one at N bytes (read to there
+// even after a "." line, so that a short one fails), a +-1 one at its
+// "." line (dotReader fails without it), a +-2 one when the server
+// closes.
 func (l *menuListing) read() (Item, error) {
 	if l.done {
 		return Item{}, io.EOF
@@ -104,10 +124,17 @@ func (l *menuListing) read() (Item, error) {
 	}
 	it, err := l.m.next()
 	if errors.Is(err, io.EOF) {
-		if !l.m.terminated && !l.plus {
-			l.tr.Info(`menu ended without a "." line`)
+		if l.exact && l.m.terminated {
+			if _, err := io.Copy(io.Discard, l.m.lr.br); err != nil {
+				l.finish()
+				return Item{}, l.h.wrap(l.g, "menu", err)
+			}
 		}
 		l.finish()
+		if !l.m.terminated && !l.plus {
+			l.tr.Info(`menu ended without a "." line: it may be cut short`)
+			return Item{}, l.noEnd()
+		}
 		return Item{}, io.EOF
 	}
 	if err != nil {
@@ -115,6 +142,17 @@ func (l *menuListing) read() (Item, error) {
 		return Item{}, l.h.wrap(l.g, "menu", err)
 	}
 	return it, nil
+}
+
+// errNoEnd is what a plain menu without its "." line fails with, under
+// the *schemes.Error that noEnd makes of it.
+var errNoEnd = errors.New(`the menu ended without its "." line: it may be cut short`)
+
+// noEnd is the error of a plain menu that ended without its "." line:
+// KindProtocol (exit 6), not retryable by itself, since some servers
+// never send the line and a retry would end the same way.
+func (l *menuListing) noEnd() error {
+	return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "menu", Kind: schemes.KindProtocol, URL: l.g.Redacted(), Err: errNoEnd}
 }
 
 // finish closes the connection, once: the menu ended, or failed.
@@ -167,6 +205,11 @@ type attrListing struct {
 	item  *URL
 	block string // the name of the block being read, "" before the first
 	done  bool
+	// exact is set for a reply of known length (+N), read to that length
+	// even after a "." line: a short one fails rather than passing for
+	// whole. A +-1 reply's "." line is dotReader's to find (it fails
+	// without one); a +-2 reply ends when the server closes.
+	exact bool
 }
 
 // next returns the next entry, or io.EOF after the last.
@@ -180,6 +223,12 @@ func (l *attrListing) next() (schemes.Entry, error) {
 			return schemes.Entry{}, l.h.wrap(l.g, "attributes", err)
 		}
 		line, err := l.lr.next()
+		if err == nil && line == "." && l.exact {
+			_, err = io.Copy(io.Discard, l.lr.br)
+			if err == nil {
+				err = io.EOF
+			}
+		}
 		if errors.Is(err, io.EOF) || err == nil && line == "." {
 			l.close()
 			return schemes.Entry{}, io.EOF
