@@ -39,7 +39,9 @@ type header struct {
 var errPreARDP = errors.New("not an ARDP v0 packet (a pre-ARDP peer?)")
 
 // parseHeader reads a packet's header; missing trailing fields take
-// their defaults (seq 1; total 1 when the header stops before it).
+// their defaults (seq 1 and total 1 when the header stops before the
+// sequence number — a lone packet; total 0, not known yet, when it stops
+// after it).
 func parseHeader(p []byte) (header, []byte, error) {
 	if len(p) == 0 {
 		return header{}, nil, errors.New("empty packet")
@@ -60,7 +62,7 @@ func parseHeader(p []byte) (header, []byte, error) {
 	}
 	h.cid, _ = u16(1)
 	if v, ok := u16(3); ok {
-		h.seq = v
+		h.seq, h.total = v, 0
 	}
 	if v, ok := u16(5); ok {
 		h.total = v
@@ -124,17 +126,21 @@ type receiver struct {
 	packets  map[uint16][]byte
 	total    int // 0 until a packet tells it
 	inOrder  int // packets 1..inOrder are all here
+	highest  int // the highest packet number here
 	size     int
 	ackDue   bool // a packet asked for an ACK
 	wait     int  // seconds, from the last wait packet
 	redirect netip.AddrPort
 	peerRcvd uint16 // request packets the server has
+	sent     int    // request packets there are; 0: unknown (no check)
 	swapped  bool   // the peer used the byte-swapped connection id
 }
 
 func newReceiver(cid uint16) *receiver { return &receiver{cid: cid, packets: map[uint16][]byte{}} }
 
-// accept takes one packet from the peer.
+// accept takes one packet from the peer. Its errors are the packet's
+// breaches of ARDP, each saying what was wrong; a duplicate or another
+// connection's packet is dropped without one.
 func (r *receiver) accept(p []byte) (event, error) {
 	h, data, err := parseHeader(p)
 	if err != nil {
@@ -147,6 +153,9 @@ func (r *receiver) accept(p []byte) (event, error) {
 		r.swapped = true
 	default:
 		return evDropped, nil
+	}
+	if r.sent > 0 && int(h.rcvdThru) > r.sent {
+		return evDropped, fmt.Errorf("the server acknowledges request packet %d of %d", h.rcvdThru, r.sent)
 	}
 	if h.rcvdThru > r.peerRcvd {
 		r.peerRcvd = h.rcvdThru
@@ -182,9 +191,18 @@ func (r *receiver) accept(p []byte) (event, error) {
 		if int(h.total) > maxPackets {
 			return evDropped, fmt.Errorf("a reply of %d packets (more than %d)", h.total, maxPackets)
 		}
+		if r.highest > int(h.total) {
+			return evDropped, fmt.Errorf("packet %d says %d packets, after packet %d", h.seq, h.total, r.highest)
+		}
 		r.total = int(h.total)
 	}
-	if _, dup := r.packets[h.seq]; dup || (r.total != 0 && int(h.seq) > r.total) || int(h.seq) > maxPackets {
+	if r.total != 0 && int(h.seq) > r.total {
+		return evDropped, fmt.Errorf("packet %d of a reply of %d packets", h.seq, r.total)
+	}
+	if int(h.seq) > maxPackets {
+		return evDropped, fmt.Errorf("packet %d (a reply of more than %d packets)", h.seq, maxPackets)
+	}
+	if _, dup := r.packets[h.seq]; dup {
 		return evDropped, nil
 	}
 	if r.size+len(data) > maxMessage {
@@ -192,6 +210,7 @@ func (r *receiver) accept(p []byte) (event, error) {
 	}
 	r.packets[h.seq] = append([]byte(nil), data...)
 	r.size += len(data)
+	r.highest = max(r.highest, int(h.seq))
 	for {
 		if _, ok := r.packets[uint16(r.inOrder+1)]; !ok {
 			break

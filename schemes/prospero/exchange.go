@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"os"
 	"time"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // The ISI client's retry schedule (prospero-notes §3): a first timeout of
@@ -29,54 +31,78 @@ type redialFunc func(ctx context.Context, to netip.AddrPort) (net.Conn, error)
 
 // ardpClient carries one request message to the server and its reply
 // back, over c (a connected datagram socket): the schedule of §3, ACKs
-// when asked and after completion, waits, refusals and redirects. It
-// returns the socket in use at the end (a redirect replaces c; the caller
-// closes what it gets back).
+// when asked and after completion, waits, refusals and redirects, within
+// the bounds of limits.go. It returns the socket in use at the end (a
+// redirect replaces c; the caller closes what it gets back).
 type ardpClient struct {
 	c       net.Conn
 	redial  redialFunc
 	first   time.Duration // firstTimeout; tests shorten it
+	limit   time.Duration // exchangeTimeout; tests shorten it
 	note    func(string)  // trace notes
 	packets [][]byte      // the request, cut into packets
+	// local lists this host's networks, for the directed broadcast
+	// addresses a redirect may not name; nil: localNetworks.
+	local func() []netip.Prefix
 }
 
 func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]byte, error) {
 	if a.first == 0 {
 		a.first = firstTimeout
 	}
+	if a.limit == 0 {
+		a.limit = exchangeTimeout
+	}
 	if a.note == nil {
 		a.note = func(string) {}
 	}
+	if a.local == nil {
+		a.local = localNetworks
+	}
+	// One deadline for the whole exchange, which nothing the server sends
+	// moves: the caller's when it has one, else exchangeTimeout.
+	end, callers := ctx.Deadline()
+	if !callers {
+		end = time.Now().Add(a.limit)
+	}
 	a.packets = requestPackets(cid, msg)
 	r := newReceiver(cid)
+	r.sent = len(a.packets)
 	if err := a.send(r.peerRcvd); err != nil {
 		return nil, err
 	}
+	// The retry timer runs from the last packet that moved the exchange
+	// on (a new packet in order, a wait, a redirect): duplicates and
+	// strays do not restart it.
 	timeout, left := a.first, retries
-	buf := make([]byte, maxPacket)
+	retryAt := time.Now().Add(timeout)
+	redirects := 0
+	buf := make([]byte, maxPacket+1) // one more: an oversized packet shows
 	for {
-		deadline, ours := time.Now().Add(timeout), false
-		if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-			deadline, ours = d, true
-		}
-		a.c.SetReadDeadline(deadline)
+		a.c.SetReadDeadline(earlier(retryAt, end))
 		n, err := a.c.Read(buf)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if ours && errors.Is(err, os.ErrDeadlineExceeded) {
-				// The caller's deadline, a moment before its context says so.
-				return nil, context.DeadlineExceeded
-			}
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				return nil, err
+			}
+			now := time.Now()
+			if !now.Before(end) {
+				if callers {
+					// The caller's deadline, a moment before its context
+					// says so.
+					return nil, context.DeadlineExceeded
+				}
+				return nil, a.tooLong()
 			}
 			if left == 0 {
 				return nil, errNoReply
 			}
 			left--
 			timeout *= 2
+			retryAt = now.Add(timeout)
 			if int(r.peerRcvd) >= len(a.packets) {
 				// The server has the whole request: what is missing is
 				// reply packets, which it resends after the ACK's
@@ -93,31 +119,37 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 			}
 			continue
 		}
+		if n > maxPacket {
+			return nil, protocolError("a packet of more than %d octets", maxPacket)
+		}
 		before := r.inOrder
 		ev, err := r.accept(buf[:n])
 		if err != nil {
-			return nil, err
+			return nil, protocolError("%v", err)
 		}
 		switch ev {
 		case evRefused:
 			return nil, errRefused
 		case evWait:
-			a.note(fmt.Sprintf("the server asks to wait %d s", r.wait))
-			timeout, left = max(timeout, time.Duration(r.wait)*time.Second), retries
+			w := time.Duration(r.wait) * time.Second
+			if w > maxWait {
+				a.note(fmt.Sprintf("the server asks to wait %d s: waiting %v at most", r.wait, maxWait))
+				w = maxWait
+			} else {
+				a.note(fmt.Sprintf("the server asks to wait %d s", r.wait))
+			}
+			timeout, left = max(timeout, w), retries
+			retryAt = time.Now().Add(timeout)
 		case evRedirect:
-			a.note("the server redirects the request to " + r.redirect.String())
-			nc, err := a.redial(ctx, r.redirect)
-			if err != nil {
+			if err := a.follow(ctx, r.redirect, &redirects); err != nil {
 				return nil, err
 			}
-			a.c.Close()
-			a.c = nc
-			if err := a.send(0); err != nil {
-				return nil, err
-			}
+			timeout, left = a.first, retries
+			retryAt = time.Now().Add(timeout)
 		}
 		if r.inOrder > before {
 			timeout, left = a.first, retries
+			retryAt = time.Now().Add(timeout)
 		}
 		if r.ackDue || r.complete() && r.total > 1 {
 			if _, err := a.c.Write(r.ack()); err != nil {
@@ -131,6 +163,45 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 			return r.message(), nil
 		}
 	}
+}
+
+// follow takes the request to a redirect's address, if it is the
+// redirects'th of at most maxRedirects and checkRedirect allows it.
+func (a *ardpClient) follow(ctx context.Context, to netip.AddrPort, redirects *int) error {
+	*redirects++
+	if *redirects > maxRedirects {
+		return protocolError("more than %d redirects (the last to %s): a redirect loop?", maxRedirects, to)
+	}
+	var from netip.Addr
+	if ua, ok := a.c.RemoteAddr().(*net.UDPAddr); ok {
+		from = ua.AddrPort().Addr()
+	}
+	if err := checkRedirect(from, to, a.local()); err != nil {
+		return err
+	}
+	a.note("the server redirects the request to " + to.String())
+	nc, err := a.redial(ctx, to)
+	if err != nil {
+		return err
+	}
+	a.c.Close()
+	a.c = nc
+	return a.send(0)
+}
+
+// tooLong is the end of exchangeTimeout: a timeout, though the server
+// kept sending (duplicates, waits, a trickle).
+func (a *ardpClient) tooLong() error {
+	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, Retryable: true,
+		Msg: fmt.Sprintf("no complete reply within %v, urlget's bound on one ARDP exchange (--timeout sets another)", a.limit)}
+}
+
+// earlier is the earlier of two times.
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // send (re)sends the request packets above rcvd.

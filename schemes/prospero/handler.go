@@ -38,6 +38,7 @@ type Handler struct {
 
 	cid   atomic.Uint32 // the last connection id used
 	first time.Duration // the ARDP first timeout; 0: firstTimeout (tests shorten it)
+	limit time.Duration // one exchange's bound; 0: exchangeTimeout (tests shorten it)
 }
 
 var (
@@ -156,7 +157,7 @@ func (r *resolution) ask(ctx context.Context, srv server, commands ...string) (*
 	for _, l := range commands {
 		tr.Sent(l)
 	}
-	a := &ardpClient{c: c, note: tr.Info, first: r.h.first, redial: func(ctx context.Context, to netip.AddrPort) (net.Conn, error) {
+	a := &ardpClient{c: c, note: tr.Info, first: r.h.first, limit: r.h.limit, redial: func(ctx context.Context, to netip.AddrPort) (net.Conn, error) {
 		return r.req.Dialer.DialDatagram(tctx, "prospero", to.Addr().String(), int(to.Port()))
 	}}
 	defer func() { a.c.Close() }()
