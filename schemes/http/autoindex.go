@@ -74,6 +74,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 		return nil, err
 	}
 	ix := newIndexReader(ctx, loc, page)
+	ix.framing = framingOfBody(resp.Body)
 	return &schemes.Response{Listing: schemes.ListingFunc(ix.next, resp.Body.Close), Kind: schemes.EntryDir, Size: -1,
 		Type: resp.Type, Status: resp.Status, Name: ix.links.dirName()}, nil
 }
@@ -127,6 +128,12 @@ type indexReader struct {
 	inRow   bool            // inside a <tr>: a newline does not end the figures, </tr> does
 	figures strings.Builder // at most maxFigures bytes
 	ready   *schemes.Entry  // the entry finished by the token just read
+
+	// framing, and whether an <html> start tag (opened) and its end tag
+	// (closed) were seen, decide whether the page is whole at its end
+	// (pageEnd).
+	framing        framing
+	opened, closed bool
 }
 
 func newIndexReader(ctx context.Context, page *URL, body io.Reader) *indexReader {
@@ -166,6 +173,8 @@ func (ix *indexReader) step() error {
 	case html.StartTagToken, html.SelfClosingTagToken:
 		name, hasAttr := ix.z.TagName()
 		switch string(name) {
+		case "html":
+			ix.opened = true
 		case "a":
 			ix.finish()
 			e, err := ix.links.entry(ix.href(hasAttr))
@@ -188,6 +197,8 @@ func (ix *indexReader) step() error {
 	case html.EndTagToken:
 		name, _ := ix.z.TagName()
 		switch string(name) {
+		case "html":
+			ix.closed = true
 		case "a":
 			ix.after = ix.link != nil
 		case "td", "th":
@@ -232,11 +243,17 @@ func (ix *indexReader) finish() {
 	ix.figures.Reset()
 }
 
-// end is what the tokenizer's error means for the listing.
+// end is what the tokenizer's error means for the listing. The body's
+// end is the page's only when pageEnd says the page is whole: otherwise
+// the listing fails (KindProtocol), so that a mirror deletes nothing on
+// the word of a page that may be cut short.
 func (ix *indexReader) end(err error) error {
 	var se *schemes.Error
 	switch {
 	case errors.Is(err, io.EOF):
+		if why := pageEnd(ix.framing, ix.opened, ix.closed); why != "" {
+			return ix.links.fail(why)
+		}
 		return io.EOF
 	case errors.Is(err, html.ErrBufferExceeded):
 		return ix.links.fail(fmt.Sprintf("a tag or run of text of the index page is longer than %d bytes (the limit)", maxIndexToken))

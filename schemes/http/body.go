@@ -32,6 +32,9 @@ type body struct {
 	// end the body came to there, io.EOF or the failure.
 	taken bool
 	err   error
+	// framing is how the body's end is known (an index page cut at a
+	// connection's close is told from a whole one by it).
+	framing framing
 }
 
 // Read reads the body. A connection that breaks or stalls mid-body is

@@ -36,7 +36,8 @@ func (x *exchange) close() {
 // body hands the response body to the caller, who releases the request
 // by closing it.
 func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
-	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done, length: x.resp.ContentLength}
+	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done, length: x.resp.ContentLength,
+		framing: framingOf(x.resp)}
 	if b.raw = spliceConn(x.resp, x.tr.connection()); b.raw != nil {
 		b.size = x.resp.ContentLength
 	}
