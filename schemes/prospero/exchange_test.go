@@ -22,7 +22,13 @@ type peer struct {
 
 func newPeer(t *testing.T, script func(pc *net.UDPConn, from *net.UDPAddr, p []byte)) *peer {
 	t.Helper()
-	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	return newPeerAt(t, net.IPv4(127, 0, 0, 1), script)
+}
+
+// newPeerAt is newPeer on another loopback address (::1).
+func newPeerAt(t *testing.T, ip net.IP, script func(pc *net.UDPConn, from *net.UDPAddr, p []byte)) *peer {
+	t.Helper()
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: ip})
 	if err != nil {
 		t.Fatal(err)
 	}
