@@ -24,6 +24,9 @@ type ftpServer struct {
 	// (ftps://); silentData then never answers the TLS handshake of a
 	// data connection.
 	implicitTLS, silentData bool
+	// tree, when set, is served: directories, listings and files come
+	// from it (ftpTree), the rest of the session is as above.
+	tree *Tree
 }
 
 // greeting is the ordinary one-line greeting.
@@ -53,12 +56,25 @@ func (f ftpServer) serve(c *Conn) {
 	}
 	lr := newLineReader(ctl)
 	var data net.Listener
+	var tree *ftpTree
+	if f.tree != nil {
+		tree = &ftpTree{t: f.tree}
+	}
 	for {
 		line, err := lr.next()
 		if err != nil {
 			return
 		}
-		verb, _ := command(line)
+		verb, arg := command(line)
+		if handled, err := tree.command(c, verb, arg, data, reply); handled {
+			if err != nil {
+				return
+			}
+			if verb == "LIST" || verb == "NLST" || verb == "RETR" {
+				data = nil // each transfer has a data port of its own
+			}
+			continue
+		}
 		switch verb {
 		case f.long:
 			err = longReply(c, "250", f.longLines)
@@ -73,15 +89,8 @@ func (f ftpServer) serve(c *Conn) {
 		case "FEAT":
 			err = reply("211 no features")
 		case "EPSV", "PASV":
-			if data, err = c.listen(); err != nil {
-				reply("425 no data port")
+			if data, err = passive(c, verb, reply); data == nil {
 				return
-			}
-			port := data.Addr().(*net.TCPAddr).Port
-			if verb == "EPSV" {
-				err = reply("229 Entering Extended Passive Mode (|||" + strconv.Itoa(port) + "|)")
-			} else {
-				err = reply(fmt.Sprintf("227 Entering Passive Mode (127,0,0,1,%d,%d)", port>>8, port&0xff))
 			}
 		case "NLST", "LIST", "MLSD":
 			err = f.send(c, data, reply)
@@ -105,6 +114,21 @@ func (f ftpServer) serve(c *Conn) {
 			return
 		}
 	}
+}
+
+// passive answers EPSV or PASV (verb) with a new data port on 127.0.0.1,
+// returning its listener; nil (after a 425) when none could be opened.
+func passive(c *Conn, verb string, reply func(string) error) (net.Listener, error) {
+	data, err := c.listen()
+	if err != nil {
+		reply("425 no data port")
+		return nil, err
+	}
+	port := data.Addr().(*net.TCPAddr).Port
+	if verb == "EPSV" {
+		return data, reply("229 Entering Extended Passive Mode (|||" + strconv.Itoa(port) + "|)")
+	}
+	return data, reply(fmt.Sprintf("227 Entering Passive Mode (127,0,0,1,%d,%d)", port>>8, port&0xff))
 }
 
 // send answers a listing command: the listing over the data connection

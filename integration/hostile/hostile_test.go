@@ -63,23 +63,30 @@ type result struct {
 	rssKiB  int64
 	elapsed time.Duration
 	cpu     time.Duration // user and system time
+	stdout  string        // the first 1 MiB
 }
 
 // run starts urlget with args against s, with a clean environment (no
-// proxy, no netrc) and the server's port allowed, and waits for it.
+// proxy, no netrc) and the server's port allowed (after the word
+// "mirror", which must come first), and waits for it.
 func run(t *testing.T, s *hostile.Server, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
-	args = append([]string{"--allow-port", strconv.Itoa(s.Port())}, args...)
+	allow := []string{"--allow-port", strconv.Itoa(s.Port())}
+	if len(args) > 0 && args[0] == "mirror" {
+		args = append(append([]string{"mirror"}, allow...), args[1:]...)
+	} else {
+		args = append(allow, args...)
+	}
 	cmd := exec.CommandContext(ctx, urlget, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LC_ALL=C"}
-	var stderr bytes.Buffer
-	cmd.Stdout = io.Discard
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &limited{w: &stdout, n: 1 << 20}
 	cmd.Stderr = &limited{w: &stderr, n: 64 << 10}
 	start := time.Now()
 	err := cmd.Run()
-	r := result{elapsed: time.Since(start), stderr: stderr.String()}
+	r := result{elapsed: time.Since(start), stderr: stderr.String(), stdout: stdout.String()}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		t.Fatalf("urlget %q: %v", args, err)

@@ -52,21 +52,31 @@ func TestFakesWire(t *testing.T) {
 			"200 hostile news server\r\n215 groups follow\r\nhostile.0 1 1 y\r\nhostile.1 1 1 y\r\n.\r\n205 bye\r\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Start(tt.serve)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			c, err := net.Dial("tcp", s.HostPort())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			io.WriteString(c, tt.send)
-			got, err := io.ReadAll(c)
-			if string(got) != tt.get || err != nil {
-				t.Errorf("got %q, %v; want %q", got, err, tt.get)
+			if got := wire(t, tt.serve, tt.send); got != tt.get {
+				t.Errorf("got %q; want %q", got, tt.get)
 			}
 		})
 	}
+}
+
+// wire starts serve, sends send on a connection to it, and returns all
+// the fake answered until it closed the connection.
+func wire(t *testing.T, serve func(*Conn), send string) string {
+	t.Helper()
+	s, err := Start(serve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, err := net.Dial("tcp", s.HostPort())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, send)
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(got)
 }
