@@ -53,22 +53,28 @@ type request struct {
 	out bytes.Buffer
 	dir string
 	sw  switches
+	tag string // the first switched hsoname, its prefix stripped
 }
 
-// answer runs the lines of a request message and returns the reply text.
-func (s *Server) answer(msg []byte) ([]byte, switches) {
+// answer runs the lines of a request message and returns the reply
+// text, the switches asked for and the hsoname to count its packets
+// under ("" for none: no switch, or the count query itself).
+func (s *Server) answer(msg []byte) ([]byte, switches, string) {
 	r := &request{s: s, sw: switches{}}
 	lines, err := readLines(msg)
 	if err != nil {
 		line(&r.out, "ERROR", err.Error())
-		return r.out.Bytes(), r.sw
+		return r.out.Bytes(), r.sw, ""
 	}
 	for _, toks := range lines {
 		if stop := r.command(toks); stop {
 			break
 		}
 	}
-	return r.out.Bytes(), r.sw
+	if r.sw.has("count") {
+		r.tag = ""
+	}
+	return r.out.Bytes(), r.sw, r.tag
 }
 
 // command runs one line; true ends the message (a wrong version).
@@ -122,6 +128,9 @@ func (r *request) strip(hso string) string {
 	for _, n := range strings.Split(names, "+") {
 		r.sw[n] = true
 	}
+	if r.tag == "" {
+		r.tag = "/" + rest
+	}
 	return "/" + rest
 }
 
@@ -142,6 +151,9 @@ func (r *request) native(hso string) (string, fs.FileInfo, string) {
 // objectInfo answers GET-OBJECT-INFO for the attributes asked.
 func (r *request) objectInfo(attrs []string, hso string) {
 	switch {
+	case r.sw.has("count"):
+		r.countReply(attrs, hso)
+		return
 	case hso == Moved:
 		line(&r.out, "FORWARDED INTERNET-D", r.s.self(r.s.AltPort), "ASCII", path.Join(r.s.Root, "README.txt"), "0")
 		return

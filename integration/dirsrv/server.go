@@ -26,7 +26,8 @@
 // (to AltPort), swap (the byte-swapped CID after the first ACK, notes
 // §9.1), drop (packets 2 and 17 lost the first time), dup (every packet
 // twice), silent (no reply at all), nomethods (a file's attributes
-// without its access methods).
+// without its access methods); and the hostile ones of hostile.go, with
+// a count of the packets they got.
 package dirsrv
 
 import (
@@ -55,10 +56,11 @@ type Server struct {
 	// Log, when set, receives a line per request and per notable event.
 	Log *log.Logger
 
-	mu    sync.Mutex
-	exs   map[exKey]*exchange
-	done  []exKey // finished replies, oldest first (at most doneQueue)
-	conns []net.PacketConn
+	mu     sync.Mutex
+	exs    map[exKey]*exchange
+	counts map[string]int // packets of switched requests, by hsoname (hostile.go)
+	done   []exKey        // finished replies, oldest first (at most doneQueue)
+	conns  []net.PacketConn
 }
 
 const (
@@ -82,11 +84,12 @@ type exchange struct {
 	parts    map[int][]byte
 	reply    [][]byte // the reply's packets' data; nil until answered
 	sw       switches
-	acked    int  // the client's rcvd-thru
-	gotAck   bool // any ACK yet (headers change, swap begins)
-	stopped  bool // waiting for an ACK
-	waiting  bool // the wait switch's pause before the first window
-	finished bool // the reply is built: in the done queue
+	tag      string // the hsoname its packets are counted under, if any
+	acked    int    // the client's rcvd-thru
+	gotAck   bool   // any ACK yet (headers change, swap begins)
+	stopped  bool   // waiting for an ACK
+	waiting  bool   // the wait switch's pause before the first window
+	finished bool   // the reply is built: in the done queue
 	dropped  map[int]bool
 	resent   time.Time
 	last     time.Time
@@ -141,6 +144,9 @@ func (s *Server) packet(pc net.PacketConn, peer net.Addr, alt bool, p []byte) {
 	defer s.mu.Unlock()
 	key := exKey{peer.String(), h.cid}
 	ex := s.exs[key]
+	if ex != nil {
+		s.count(ex, 1)
+	}
 	if h.seq == 0 { // control: ACK, cancel
 		if ex == nil {
 			return
@@ -192,8 +198,9 @@ func (s *Server) packet(pc net.PacketConn, peer net.Addr, alt bool, p []byte) {
 // start answers a whole request: the switches first, then the reply's
 // first window.
 func (s *Server) start(ex *exchange, msg []byte) {
-	text, sw := s.answer(msg)
-	ex.sw = sw
+	text, sw, tag := s.answer(msg)
+	ex.sw, ex.tag = sw, tag
+	s.count(ex, len(ex.parts))
 	s.logf("%s CID %d: %q → %d bytes%s", ex.peer, ex.cid, clip(msg), len(text), sw)
 	for len(text) > 0 {
 		n := min(len(text), dataPerPacket)
@@ -204,6 +211,9 @@ func (s *Server) start(ex *exchange, msg []byte) {
 		ex.reply = [][]byte{{}}
 	}
 	s.finish(ex)
+	if s.hostile(ex) {
+		return
+	}
 	switch {
 	case sw.has("silent"):
 		return
@@ -281,7 +291,7 @@ func (s *Server) ack(ex *exchange, rcvd int) {
 // resend answers a duplicate of a finished request, or its ACK, with the
 // window after the client's rcvd-thru, at most once a second.
 func (s *Server) resend(ex *exchange) {
-	if time.Since(ex.resent) < time.Second || ex.reply == nil || ex.waiting || ex.sw.has("silent") || ex.sw.has("refuse") || (ex.sw.has("redirect") && !ex.alt) {
+	if time.Since(ex.resent) < time.Second || ex.reply == nil || ex.waiting || ex.sw.has("silent") || ex.sw.has("refuse") || ex.isHostile() || (ex.sw.has("redirect") && !ex.alt) {
 		return
 	}
 	ex.resent = time.Now()
