@@ -64,6 +64,10 @@ type DownloadOptions struct {
 	// from every name a server may list (a mirror). It must start with
 	// "." and hold no "/".
 	WorkSuffix string
+	// ContinueHint is how the error of a failed download that kept its
+	// partial copy tells a person to continue it; "" says "continue with
+	// -C -", the command's flag. A mirror says to run it again.
+	ContinueHint string
 	// Progress, if set, is called as data arrives, from the goroutine
 	// that called Download: after every pass of at most 1 MiB, and at
 	// least every 250 ms while data flows, with the bytes held so far
@@ -160,6 +164,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 	if err != nil {
 		return nil, err
 	}
+	t.hint = opt.ContinueHint
 	res := &Result{Path: dest, Offset: t.held}
 	err = c.retry(ctx, func() error { return c.transfer(ctx, loc, t, res, opt) }, func() string {
 		if t.held == 0 {

@@ -164,9 +164,9 @@ func (t *target) fail(err error) error {
 	}
 	switch {
 	case t.mode == intoPart && t.held > 0:
-		return kept(err, t.part)
+		return kept(err, t.part, t.hint)
 	case t.mode == appendDest && t.held > t.base:
-		return kept(err, t.dest)
+		return kept(err, t.dest, t.hint)
 	}
 	return err
 }
@@ -190,15 +190,15 @@ func (t *target) close() {
 	}
 }
 
-// kept adds to err how to continue the partial copy name holds, keeping
-// its *schemes.Error with its kind and fields.
-func kept(err error, name string) error {
+// kept adds to err how to continue the partial copy name holds (hint,
+// "" for -C -), keeping its *schemes.Error with its kind and fields.
+func kept(err error, name, hint string) error {
 	var se *schemes.Error
 	if !errors.As(err, &se) {
-		return &PartialKept{Path: name, Err: err}
+		return &PartialKept{Path: name, Hint: hint, Err: err}
 	}
 	e := *se
-	e.Err = &PartialKept{Path: name, Err: e.Err}
+	e.Err = &PartialKept{Path: name, Hint: hint, Err: e.Err}
 	return &e
 }
 
@@ -207,11 +207,18 @@ func kept(err error, name string) error {
 // or the NAME being continued). Its text ends with how to continue.
 type PartialKept struct {
 	Path string
+	// Hint says how to continue (DownloadOptions.ContinueHint); "" is
+	// "continue with -C -".
+	Hint string
 	Err  error // the cause, if any
 }
 
 func (p *PartialKept) Error() string {
-	note := "the partial copy is kept in " + p.Path + ": continue with -C -"
+	hint := p.Hint
+	if hint == "" {
+		hint = "continue with -C -"
+	}
+	note := "the partial copy is kept in " + p.Path + ": " + hint
 	if p.Err == nil {
 		return note
 	}

@@ -51,6 +51,7 @@ type target struct {
 	stale   bool
 	wrote   int64     // bytes this run wrote
 	listing bool      // a listing was rendered into the file
+	hint    string    // how to continue a kept partial copy (DownloadOptions.ContinueHint)
 	hash    hash.Hash // inPlace: the bytes as they went out, when there is a checksum
 }
 

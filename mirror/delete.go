@@ -1,12 +1,20 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
+
+	"github.com/urlget/urlget/schemes"
 )
+
+// shrinkFew is how many deletions in one directory are made whatever the
+// listing looks like: past it, a listing that names fewer than half of
+// the entries the local copy holds is not believed (see deleteStale).
+const shrinkFew = 5
 
 // deletion is a local file or directory the remote no longer has.
 type deletion struct {
@@ -18,9 +26,17 @@ type deletion struct {
 // deleteStale removes, with Delete, what the remote no longer has: only
 // in directories whose listing was read whole and understood, never the
 // mirror's own files, never what the patterns exclude, and not at all when
-// there are more than MaxDelete. A directory whose remote listing came
-// back empty while it holds files here is emptied only when MaxDelete was
-// given: that looks more like a server fault than a deliberate emptying.
+// there are more than MaxDelete.
+//
+// Two guards stand for the cases a listing cannot show on the wire (an
+// FTP listing cut at a line end and then confirmed with 226 reads like a
+// whole one): a directory whose remote listing came back empty while it
+// holds files here is not emptied, and one whose listing names fewer
+// than half of the entries here, with more than shrinkFew to delete, is
+// not deleted from — both unless MaxDelete was given and allows the
+// run's deletions (rclone's rule: a listing that suddenly shrinks is
+// more likely a broken server than a deliberate removal). The second
+// fails the run (KindSafety), so that a script sees it.
 func (e *engine) deleteStale(ctx context.Context) {
 	if !e.opt.Delete {
 		return
@@ -29,55 +45,47 @@ func (e *engine) deleteStale(ctx context.Context) {
 		e.sum.NoDelete = "the run was interrupted"
 		return
 	}
+	for _, le := range e.localErrs {
+		e.fail(le.rel, nil, le.err)
+	}
 	var plan []deletion
-	incomplete := 0
+	incomplete, held := 0, 0
 	for _, st := range e.states {
 		if !st.complete {
 			incomplete++
 			continue
 		}
-		locals, err := e.local.names(st.rel)
-		if err != nil {
-			e.fail(st.rel, nil, err)
+		d := e.localDirLocked(st.rel) // read now if the listing named nothing
+		stale := e.staleIn(st.rel, d)
+		switch {
+		case len(stale) == 0:
 			continue
-		}
-		var stale []deletion
-		for _, fi := range locals {
-			name := fi.Name()
-			rel := join(st.rel, name)
-			if st.names[name] || e.remote[rel] || reserved(name) || e.opt.excluded(rel) || (!fi.IsDir() && !e.opt.wantFile(rel)) {
-				continue
-			}
-			d := deletion{rel: rel, dir: fi.IsDir()}
-			if fi.Mode().IsRegular() {
-				d.size = fi.Size()
-			}
-			stale = append(stale, d)
-		}
-		if st.entries == 0 && len(stale) > 0 && !e.opt.MaxDeleteSet {
+		case st.entries == 0 && !e.opt.MaxDeleteSet:
 			e.emit(Event{Type: EventSkip, Path: st.rel, Reason: fmt.Sprintf(
 				"the remote listing is empty and %d entries are here: not emptied without --max-delete", len(stale))})
+			continue
+		case shrunk(d, len(stale)) && !e.opt.MaxDeleteSet:
+			held++
+			e.fail(st.rel, nil, &schemes.Error{Scheme: e.start.Generic().Scheme, Phase: "delete", Kind: schemes.KindSafety,
+				Msg: fmt.Sprintf("the remote listing names %d of the %d entries here: %d deletions held back "+
+					"(a listing this much shorter is more likely cut short by the server; --max-delete N allows them)",
+					d.total-len(stale), d.total, len(stale))})
 			continue
 		}
 		plan = append(plan, stale...)
 	}
-	if incomplete > 0 {
-		e.sum.NoDelete = fmt.Sprintf("nothing deleted in %d directories whose listing failed or was not understood", incomplete)
+	switch {
+	case incomplete > 0:
+		e.sum.NoDelete = fmt.Sprintf("nothing deleted in %d directories whose listing failed, was cut short or was not understood", incomplete)
+	case held > 0:
+		e.sum.NoDelete = fmt.Sprintf("nothing deleted in %d directories whose listing shrank to less than half", held)
 	}
 	if e.opt.MaxDeleteSet && len(plan) > e.opt.MaxDelete {
 		e.fail("", nil, fmt.Errorf("%d deletions planned, more than --max-delete %d: nothing deleted", len(plan), e.opt.MaxDelete))
 		e.sum.NoDelete = "more deletions than --max-delete"
 		return
 	}
-	slices.SortFunc(plan, func(a, b deletion) int {
-		if a.rel < b.rel {
-			return -1
-		}
-		if a.rel > b.rel {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(plan, func(a, b deletion) int { return cmp.Compare(a.rel, b.rel) })
 	for _, d := range plan {
 		if e.opt.DryRun {
 			e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
@@ -95,4 +103,33 @@ func (e *engine) deleteStale(ctx context.Context) {
 		}
 		e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
 	}
+}
+
+// staleIn is what the directory rel holds that no listing named and the
+// patterns do not protect, as it is on the disk now.
+func (e *engine) staleIn(rel string, d *localDir) []deletion {
+	var stale []deletion
+	for name := range d.unnamed {
+		p := join(rel, name)
+		fi, err := e.local.stat(p)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		if e.opt.excluded(p) || (!fi.IsDir() && !e.opt.wantFile(p)) {
+			continue
+		}
+		del := deletion{rel: p, dir: fi.IsDir()}
+		if fi.Mode().IsRegular() {
+			del.size = fi.Size()
+		}
+		stale = append(stale, del)
+	}
+	return stale
+}
+
+// shrunk says whether deleting n of the entries d held would leave fewer
+// than half of them, with more than shrinkFew to delete: a listing that
+// names so few of them is not believed.
+func shrunk(d *localDir, n int) bool {
+	return n > shrinkFew && d.total-n < (d.total+1)/2
 }

@@ -114,6 +114,14 @@ func kindOf(fi fs.FileInfo) string {
 	return "special file"
 }
 
+// removeWork removes the work file of rel, if there is one and it is a
+// regular file.
+func (l *local) removeWork(rel string) {
+	if fi, err := l.root.Lstat(rel + WorkSuffix); err == nil && fi.Mode().IsRegular() {
+		l.root.Remove(rel + WorkSuffix)
+	}
+}
+
 // stat describes rel without following a link.
 func (l *local) stat(rel string) (fs.FileInfo, error) { return l.root.Lstat(rel) }
 

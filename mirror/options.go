@@ -36,11 +36,24 @@ type Options struct {
 	// directory is walked unless it matches an Exclude. Deletions obey
 	// the same rules: an excluded local file is left alone.
 	Include, Exclude []string
-	// MaxDepth limits how many directory levels below the top are
-	// walked: 0 means the default (unlimited for ftp and file, 10 for
-	// crawls of http index pages and gopher menus, which can loop),
-	// negative means unlimited.
+	// MaxDepth limits how deep the walk goes: for trees listed by a file
+	// system (ftp, file) the directory levels below the top, for crawls
+	// (http index pages, gopher menus) the links followed from the start
+	// page, whatever the paths say (a chain /n1 → /n2 → … is as deep as
+	// it is long). 0 means the default (unlimited for ftp and file, 10
+	// for crawls, which can loop), negative means unlimited.
 	MaxDepth int
+	// MaxListings stops the walk after this many listings: the
+	// directories, menus and pages beyond are not walked, and the run
+	// fails (KindSafety) saying so. 0 means the default
+	// (DefaultMaxListings for crawls, which a server can make endless;
+	// unlimited for ftp and file), negative means unlimited.
+	MaxListings int
+	// MaxEntries is the most entries one listing may hold: past it the
+	// listing is abandoned (what came before is mirrored, nothing in that
+	// directory is deleted) and the run fails (KindSafety). 0 means
+	// DefaultMaxEntries, negative means unlimited.
+	MaxEntries int
 	// Restart makes partial files of an earlier run start over instead
 	// of being continued (--continue=false).
 	Restart bool
@@ -60,6 +73,26 @@ type Options struct {
 	// (Walked set): for a progress display's percentage and time left.
 	// Calls never overlap with each other or with Events.
 	Planned func(p Plan)
+}
+
+// The defaults of the walk's bounds: generous for real trees (a
+// directory of a million files lists; so does a gopher site of ten
+// thousand menus), and what stops a server that never ends one.
+const (
+	DefaultMaxListings = 10_000
+	DefaultMaxEntries  = 1_000_000
+)
+
+// limit is a bound's value with its default: 0 is def, negative is none
+// (-1).
+func limit(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return -1
+	}
+	return v
 }
 
 // parallel is Options.Parallel with its default.

@@ -2,8 +2,11 @@ package mirror
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"hash/maphash"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
@@ -83,21 +86,34 @@ type engine struct {
 	local *local
 	start schemes.Locator
 	scope scope
-	depth int  // the most directory levels walked below the top; < 0 for no limit
-	crawl bool // the tree is crawled (HTML links, gopher menus): local paths come from URLs
+	// depth is the deepest a walk goes (Options.MaxDepth): directory
+	// levels below the top, or for a crawl links followed; < 0 for no
+	// limit.
+	depth       int
+	crawl       bool // the tree is crawled (HTML links, gopher menus): local paths come from URLs
+	maxListings int  // the most listings a run makes; < 0 for no limit
+	maxEntries  int  // the most entries one listing may hold; < 0 for no limit
 
 	evmu sync.Mutex // serializes Options.Events and the Summary
 
 	mu      sync.Mutex
 	wake    *sync.Cond
-	dirs    []dirJob        // directories waiting to be listed
-	files   *fileQueue      // files waiting to be fetched
-	busy    int             // jobs being carried out
-	listing int             // listings among them
-	seen    map[string]bool // URLs listed or fetched
-	rels    map[string]bool // local directories walked
-	remote  map[string]bool // relative paths the remote has (for deletions)
-	states  []*dirState     // the directories listed, for deletion
+	dirs    []dirJob   // directories waiting to be listed
+	files   *fileQueue // files waiting to be fetched
+	busy    int        // jobs being carried out
+	listing int        // listings among them
+	// seen holds a 128-bit key of each URL listed or fetched, under
+	// seeds drawn for the run: 16 bytes a URL however long, where the
+	// URLs themselves were most of a large crawl's memory; a server
+	// cannot choose URLs that collide.
+	seen      map[[2]uint64]struct{}
+	seeds     [2]maphash.Seed
+	rels      map[string]bool      // local directories walked
+	locals    map[string]*localDir // local directories met, for deletions (Delete only)
+	localErrs []localErr           // local directories that could not be read
+	states    []*dirState          // the directories listed, for deletion
+	queued    int                  // listings queued so far, the start's included
+	stopped   bool                 // the walk reached maxListings
 
 	sum     Summary
 	first   error
@@ -105,14 +121,17 @@ type engine struct {
 }
 
 func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *engine {
-	e := &engine{c: c, opt: opt, local: l, start: start, scope: newScope(start), seen: map[string]bool{},
-		rels: map[string]bool{"": true}, remote: map[string]bool{}, files: newFileQueue()}
+	e := &engine{c: c, opt: opt, local: l, start: start, scope: newScope(start), seen: map[[2]uint64]struct{}{},
+		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		rels:  map[string]bool{"": true}, locals: map[string]*localDir{}, files: newFileQueue()}
 	e.wake = sync.NewCond(&e.mu)
-	e.depth = opt.MaxDepth
-	if e.depth == 0 {
-		e.depth = defaultDepth(start.Generic().Scheme)
-	}
 	e.crawl = crawled(start.Generic().Scheme)
+	e.depth = limit(opt.MaxDepth, defaultDepth(start.Generic().Scheme))
+	e.maxListings = limit(opt.MaxListings, -1)
+	if e.crawl {
+		e.maxListings = limit(opt.MaxListings, DefaultMaxListings)
+	}
+	e.maxEntries = limit(opt.MaxEntries, DefaultMaxEntries)
 	return e
 }
 
@@ -147,11 +166,13 @@ func (e *engine) emit(ev Event) {
 	}
 }
 
-// fail reports err about rel.
+// fail reports err about rel. A name longer than the local file system
+// takes is skipped instead, and said so: no later run could write it
+// either, and a run that fails on it every time is never clean.
 func (e *engine) fail(rel string, loc schemes.Locator, err error) {
-	ev := Event{Type: EventError, Path: rel, Err: err}
-	if loc != nil {
-		ev.URL = loc.Redacted()
+	ev := Event{Type: EventError, Path: rel, URL: redacted(loc), Err: err}
+	if errors.Is(err, syscall.ENAMETOOLONG) {
+		ev = Event{Type: EventSkip, Path: rel, URL: redacted(loc), Reason: "name too long for the local file system"}
 	}
 	e.emit(ev)
 }
@@ -160,13 +181,14 @@ func (e *engine) fail(rel string, loc schemes.Locator, err error) {
 // the same remote object reached twice (links, menu loops) is handled
 // once.
 func (e *engine) firstVisit(loc schemes.Locator) bool {
-	key := loc.String()
+	s := loc.String()
+	key := [2]uint64{maphash.String(e.seeds[0], s), maphash.String(e.seeds[1], s)}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.seen[key] {
+	if _, ok := e.seen[key]; ok {
 		return false
 	}
-	e.seen[key] = true
+	e.seen[key] = struct{}{}
 	return true
 }
 
@@ -183,13 +205,11 @@ func (e *engine) firstVisitRel(rel string) bool {
 	return true
 }
 
-// present records that the remote has rel (and the directories above it).
-func (e *engine) present(rel string) {
+// named records that the remote has rel (present).
+func (e *engine) named(rel string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for ; rel != "" && !e.remote[rel]; rel = dir(rel) {
-		e.remote[rel] = true
-	}
+	e.present(rel)
 }
 
 // walkAndTransfer lists the tree and fetches what the plan says, with
@@ -198,6 +218,7 @@ func (e *engine) present(rel string) {
 func (e *engine) walkAndTransfer(ctx context.Context) {
 	e.firstVisit(e.start)
 	e.dirs = append(e.dirs, dirJob{loc: e.start, rel: ""})
+	e.queued = 1
 	var wg sync.WaitGroup
 	for range e.opt.parallel() {
 		wg.Add(1)
@@ -246,6 +267,7 @@ func (e *engine) work(ctx context.Context) {
 		} else {
 			j, _ := e.files.pop(&cur, &on)
 			f = &j
+			e.wake.Broadcast() // a listing may wait for room in the queue
 		}
 		e.busy++
 		e.mu.Unlock()
@@ -275,26 +297,68 @@ func (e *engine) work(ctx context.Context) {
 }
 
 // canList says whether a worker may start a listing now: one is waiting,
-// and fewer than maxListings are under way. Listings are not spread over
-// every worker: each would open (and log in) a connection of its own, and
-// a run that finds nothing to fetch would pay a login per worker for
+// fewer than a quarter of the workers (at least 2) are listing, and the
+// file queue has room (a full one wants its files fetched first, and a
+// listing would only wait for room). Listings are not spread over every
+// worker: each would open (and log in) a connection of its own, and a
+// run that finds nothing to fetch would pay a login per worker for
 // listings that one or two connections serve faster; the workers that
 // transfer open theirs as files come. The caller holds e.mu.
 func (e *engine) canList() bool {
-	return len(e.dirs) > 0 && e.listing < max(2, e.opt.parallel()/4)
+	return len(e.dirs) > 0 && e.listing < max(2, e.opt.parallel()/4) && e.files.n < maxQueued
 }
 
-// queueDir adds a directory to list.
+// queueDir adds a directory to list, unless the run has made
+// maxListings already: then the walk stops there, which the first such
+// directory reports as a failure and the others as skips.
 func (e *engine) queueDir(j dirJob) {
 	e.mu.Lock()
+	if e.maxListings >= 0 && e.queued >= e.maxListings {
+		first := !e.stopped
+		e.stopped = true
+		e.mu.Unlock()
+		reason := fmt.Sprintf("not walked: the run has made %d listings (--max-listings)", e.maxListings)
+		if first {
+			e.fail(j.rel, j.loc, &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
+				URL: j.loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d listings (--max-listings): "+
+					"this and the directories after it are not mirrored", e.maxListings)})
+			return
+		}
+		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(), Reason: reason})
+		return
+	}
+	e.queued++
 	e.dirs = append(e.dirs, j)
 	e.wake.Signal()
 	e.mu.Unlock()
 }
 
-// queueFile adds a file to fetch.
-func (e *engine) queueFile(j fileJob) {
+// maxQueued bounds the files waiting to be fetched: a listing that
+// finds the queue full waits until a transfer takes one, so what a run
+// holds does not grow with a listing's length (a million entries, or a
+// listing that never ends), only the pace of the listing slows to that
+// of the transfers. A variable for the tests.
+var maxQueued = 10_000
+
+// queueFile adds a file to fetch, first waiting for room in the queue.
+// When every worker is listing, none would make room: the caller then
+// fetches a queued file itself (its connection is the listing's, so the
+// file takes another).
+func (e *engine) queueFile(ctx context.Context, j fileJob) {
 	e.mu.Lock()
+	for e.files.n >= maxQueued && ctx.Err() == nil {
+		if e.listing < e.opt.parallel() {
+			e.wake.Wait()
+			continue
+		}
+		var cur string
+		var on bool
+		f, _ := e.files.pop(&cur, &on)
+		e.files.leave(cur, &on)
+		e.mu.Unlock()
+		e.transfer(ctx, f)
+		e.mu.Lock()
+	}
 	e.files.push(j)
 	e.wake.Signal()
 	e.mu.Unlock()

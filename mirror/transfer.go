@@ -58,12 +58,20 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 		// Without a listed time: the server sends the file only if it
 		// changed after the local copy's time.
 		IfModifiedSince: j.since,
+		ContinueHint:    "run the mirror again to continue it",
 	}
 	if p := e.opt.Progress; p != nil {
 		opt.Progress = func(done, total int64) { p(j.rel, done, total) }
 	}
 	res, err := e.c.DownloadLocator(ctx, loc, e.local.path(dest), opt)
 	if err != nil {
+		if fi, serr := e.local.stat(j.rel); serr == nil && fi.IsDir() {
+			// A directory of the same name took the place meanwhile (a
+			// listing that names both): the work file would never be
+			// renamed, nor removed by a later run.
+			e.local.removeWork(j.rel)
+			err = fmt.Errorf("%s is a directory here, not a file: left as it is", j.rel)
+		}
 		e.fail(j.rel, loc, err)
 		return
 	}

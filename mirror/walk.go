@@ -16,8 +16,9 @@ import (
 
 // dirJob is a remote directory to list, and where it goes locally.
 type dirJob struct {
-	loc schemes.Locator
-	rel string
+	loc  schemes.Locator
+	rel  string
+	hops int // listings from the start's to this one (0 for the start)
 }
 
 // dirState is what the listing of one directory said, for the deletions
@@ -29,15 +30,14 @@ type dirState struct {
 	// every line of it was understood. Nothing is deleted in a
 	// directory whose listing is not complete.
 	complete bool
-	names    map[string]bool // names the listing gave that no path came of (refused ones)
-	entries  int             // entries the listing held that name something in the tree
+	entries  int // entries the listing held that name something in the tree
 }
 
 // list lists one directory and sends each entry where it belongs: a
 // directory to the queue, a file to the plan, anything else to the log.
 func (e *engine) list(ctx context.Context, j dirJob) {
 	begin := time.Now()
-	st := &dirState{rel: j.rel, names: map[string]bool{}}
+	st := &dirState{rel: j.rel}
 	e.mu.Lock()
 	e.states = append(e.states, st)
 	e.mu.Unlock()
@@ -66,7 +66,12 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 			e.fail(j.rel, j.loc, fmt.Errorf("listing cut short after %d entries: %w", n, err))
 			return
 		}
-		n++
+		if n++; e.maxEntries >= 0 && n > e.maxEntries {
+			e.fail(j.rel, j.loc, &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindSafety,
+				URL: j.loc.Redacted(), Msg: fmt.Sprintf("the listing holds more than %d entries (--max-entries): "+
+					"the rest is not mirrored, and nothing in this directory is deleted", e.maxEntries)})
+			return
+		}
 		if ent.Kind == schemes.EntryRaw {
 			raw++
 		}
@@ -86,6 +91,10 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 			e.fail(j.rel, j.loc, err)
 			return
 		}
+		// A work file of a file by this name (an earlier run's, cut
+		// short) is of no use now that the name is a directory, and
+		// no later run would continue it or remove it.
+		e.local.removeWork(j.rel)
 	}
 	e.emit(Event{Type: EventListed, Path: j.rel, URL: j.loc.Redacted(), Bytes: int64(n), Duration: time.Since(begin)})
 }
@@ -115,11 +124,13 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 	}
 	rel, err := e.relOf(j, ent)
 	if err != nil {
-		st.names[ent.Label()] = true // a local file of that name is not stale
+		e.mu.Lock()
+		e.presentIn(j.rel, ent.Label()) // a local file of that name is not stale
+		e.mu.Unlock()
 		e.emit(Event{Type: EventSkip, Path: j.rel, URL: redacted(ent.Locator), Reason: err.Error()})
 		return false
 	}
-	e.present(rel)
+	e.named(rel)
 	skip := func(reason string) {
 		e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: reason})
 	}
@@ -135,12 +146,12 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 			// itself, a menu item for the menu).
 		case e.opt.excluded(rel):
 			skip("excluded")
-		case e.depth >= 0 && depth(rel) > e.depth:
-			skip(fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth))
+		case e.tooDeep(j, rel):
+			skip(e.depthReason())
 		case !e.firstVisit(ent.Locator) || !e.firstVisitRel(rel):
 			skip("already walked in this run")
 		default:
-			e.queueDir(dirJob{loc: ent.Locator, rel: rel})
+			e.queueDir(dirJob{loc: ent.Locator, rel: rel, hops: j.hops + 1})
 		}
 	case schemes.EntryFile:
 		switch {
@@ -149,7 +160,7 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		case !e.firstVisit(ent.Locator):
 			skip("already fetched in this run")
 		default:
-			e.plan(rel, ent)
+			e.plan(ctx, rel, ent)
 		}
 	case schemes.EntryLink:
 		if !e.opt.FollowSymlinks {
@@ -189,7 +200,7 @@ func (e *engine) relOf(j dirJob, ent schemes.Entry) (string, error) {
 
 // plan compares a remote file with the local one and queues the fetch,
 // or says why there is none.
-func (e *engine) plan(rel string, ent schemes.Entry) {
+func (e *engine) plan(ctx context.Context, rel string, ent schemes.Entry) {
 	j := fileJob{entry: ent, rel: rel}
 	fi, err := e.local.stat(rel)
 	switch {
@@ -222,7 +233,27 @@ func (e *engine) plan(rel string, ent schemes.Entry) {
 		e.emit(Event{Type: EventGet, Path: rel, URL: ent.Locator.Redacted(), Bytes: max(ent.Size, 0), Reason: j.reason})
 		return
 	}
-	e.queueFile(j)
+	e.queueFile(ctx, j)
+}
+
+// tooDeep says whether the directory rel, found in the listing of j, is
+// beyond MaxDepth: for a crawl, one link more than j; else its path.
+func (e *engine) tooDeep(j dirJob, rel string) bool {
+	if e.depth < 0 {
+		return false
+	}
+	if e.crawl {
+		return j.hops+1 > e.depth
+	}
+	return depth(rel) > e.depth
+}
+
+// depthReason is the skip's reason for a directory tooDeep refuses.
+func (e *engine) depthReason() string {
+	if e.crawl {
+		return fmt.Sprintf("more than %d links from the start (--max-depth)", e.depth)
+	}
+	return fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth)
 }
 
 // redacted is loc's redacted form, "" for none.
@@ -269,12 +300,12 @@ func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.
 			skip(fmt.Sprintf("symbolic link to %q: %v", link.Target, err))
 		case e.opt.excluded(rel):
 			skip("excluded")
-		case e.depth >= 0 && depth(rel) > e.depth:
-			skip(fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth))
+		case e.tooDeep(j, rel):
+			skip(e.depthReason())
 		case !e.firstVisit(dirLoc):
 			skip(fmt.Sprintf("symbolic link to %q, a directory walked anyway", link.Target))
 		default:
-			e.queueDir(dirJob{loc: dirLoc, rel: rel})
+			e.queueDir(dirJob{loc: dirLoc, rel: rel, hops: j.hops + 1})
 		}
 	case schemes.EntryFile:
 		desc.Name, desc.Locator = link.Name, link.Locator
@@ -282,7 +313,7 @@ func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.
 			skip("excluded")
 			return
 		}
-		e.plan(rel, desc)
+		e.plan(ctx, rel, desc)
 	default:
 		skip(fmt.Sprintf("symbolic link to %q, a %s", link.Target, desc.Kind))
 	}

@@ -24,6 +24,8 @@ type mirrorFlags struct {
 	include        []string
 	exclude        []string
 	maxDepth       int
+	maxListings    int
+	maxEntries     int
 	cont           bool
 	followSymlinks bool
 	maxDeleteSet   bool
@@ -35,7 +37,9 @@ func (m *mirrorFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&m.maxDelete, "max-delete", 0, "mirror: delete nothing, and fail, when more than `N` deletions are planned")
 	fs.StringArrayVar(&m.include, "include", nil, "mirror: only mirror files matching `GLOB` (relative path, or last segment when it has no /); repeat")
 	fs.StringArrayVar(&m.exclude, "exclude", nil, "mirror: skip files and directories matching `GLOB`; repeat")
-	fs.IntVar(&m.maxDepth, "max-depth", 0, "mirror: walk at most `N` levels below the top (default: no limit for ftp and file, 10 for http and gopher)")
+	fs.IntVar(&m.maxDepth, "max-depth", 0, "mirror: walk at most `N` levels below the top, or for http and gopher N links from the start (default: no limit for ftp and file, 10 for http and gopher)")
+	fs.IntVar(&m.maxListings, "max-listings", 0, "mirror: stop the walk after `N` listings and fail (default: 10000 for http and gopher, no limit for ftp and file; -1: none)")
+	fs.IntVar(&m.maxEntries, "max-entries", 0, "mirror: abandon a listing of more than `N` entries and fail (default 1000000; -1: none)")
 	fs.BoolVar(&m.cont, "continue", true, "mirror: continue partial files of an earlier run (--continue=false starts them over)")
 	fs.BoolVar(&m.followSymlinks, "follow-symlinks", false, "mirror: follow remote symbolic links that stay inside the tree")
 }
@@ -68,6 +72,7 @@ func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
 func (m *mirrorFlags) options() mirror.Options {
 	return mirror.Options{Parallel: m.parallel, Delete: m.delete, MaxDelete: m.maxDelete, MaxDeleteSet: m.maxDeleteSet,
 		DryRun: m.dryRun, Include: m.include, Exclude: m.exclude, MaxDepth: m.maxDepth, Restart: !m.cont,
+		MaxListings: m.maxListings, MaxEntries: m.maxEntries,
 		FollowSymlinks: m.followSymlinks}
 }
 
