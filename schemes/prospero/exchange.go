@@ -91,9 +91,11 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 			now := time.Now()
 			if !now.Before(end) {
 				if callers {
-					// The caller's deadline, a moment before its context
-					// says so.
-					return nil, context.DeadlineExceeded
+					// The caller's deadline, which has passed: its context
+					// says so a moment later, and then the caller sees its
+					// own cause (urlget: "--max-time 3s expired").
+					<-ctx.Done()
+					return nil, ctx.Err()
 				}
 				return nil, a.tooLong()
 			}
