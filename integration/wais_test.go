@@ -18,6 +18,7 @@ import (
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/integration/waisd"
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/wais"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -151,6 +152,41 @@ func TestWAISErrors(t *testing.T) {
 		_, tr, err := waisGet(tt.url)
 		if schemes.KindOf(err) != tt.kind || err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s: %v (kind %v), want %v %q\n%s", tt.url, err, schemes.KindOf(err), tt.kind, tt.msg, tr)
+		}
+	}
+}
+
+// TestWAISFloodKeepsMax: the flood database answers every search with
+// 116,000 hits whatever it was asked; the listing holds the first --max of
+// them (40 by default), in the server's order, and -v says the server sent
+// more than asked.
+func TestWAISFloodKeepsMax(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	for _, max := range []int{0, 7} {
+		var tr strings.Builder
+		c := waisClient(&tr)
+		c.Registry = fetch.NewRegistry(fetch.Config{WAIS: &wais.Handler{Max: max}})
+		resp, err := c.List(context.Background(), waisURL(waisd.FloodDatabase+"?apple"))
+		if err != nil {
+			t.Fatalf("max %d: %v\n%s", max, err, tr.String())
+		}
+		ents, err := schemes.ReadAll(resp.Listing)
+		want := max
+		if want == 0 {
+			want = wais.DefaultMax
+		}
+		if err != nil || len(ents) != want {
+			t.Fatalf("max %d: %d hits (%v), want %d", max, len(ents), err, want)
+		}
+		// The last hit kept is the server's hit want-1, as the server's
+		// own code writes its URL.
+		raw := waisd.DocURL(testbed.Addr(testbed.WAISPort), waisd.FloodDatabase, "TEXT", 0, []byte{3, 2, 0, byte(want - 1)})
+		if u, err := c.Parse(raw); err != nil || ents[want-1].Locator == nil || ents[want-1].Locator.String() != u.String() {
+			t.Errorf("max %d: the last hit is %v, want %s (%v)", max, ents[want-1].Locator, raw, err)
+		}
+		note := fmt.Sprintf("the server sent %d hits, more than the %d asked for", waisd.FloodHits, want)
+		if !strings.Contains(tr.String(), note) {
+			t.Errorf("max %d: no %q in the trace:\n%s", max, note, tr.String())
 		}
 	}
 }

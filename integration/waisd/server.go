@@ -20,10 +20,11 @@
 // With Fixtures set it also serves the test bed's fixture tree as the
 // database "fixtures" (fixtures.go), so the conformance suite runs on it.
 //
-// Three databases misbehave for the client's error tests:
+// Four databases misbehave for the client's error tests:
 // "hostile-truncated" (half a reply, then the connection closes),
-// "hostile-garbage" (a reply that is no APDU) and "hostile-overflow" (every
-// reply the empty msg_len 0 one).
+// "hostile-garbage" (a reply that is no APDU), "hostile-overflow" (every
+// reply the empty msg_len 0 one) and "hostile-flood" (116,000 hits for any
+// search, past the maximum asked and the buffer; flood.go).
 package waisd
 
 import (
@@ -155,7 +156,7 @@ func (s *Server) serveConn(nc net.Conn) {
 // over the buffer goes as msg_len 0 with no APDU.
 func (cn *conn) send(req [25]byte, r *built) error {
 	apdu := r.apdu
-	if len(apdu) > cn.buffer || r.mode == "hostile-overflow" {
+	if len(apdu) > cn.buffer && r.mode != FloodDatabase || r.mode == "hostile-overflow" {
 		apdu = nil
 	}
 	out := fmt.Appendf(nil, "%010d", len(apdu))
@@ -327,6 +328,9 @@ type hit struct {
 func (cn *conn) searchReply(db, seed string, max int, refID []byte) []byte {
 	if db == FixturesDatabase && cn.s.Fixtures != "" {
 		return cn.fixturesReply(seed, max, refID)
+	}
+	if db == FloodDatabase {
+		return floodReply(refID)
 	}
 	if db != Database {
 		var ext bytes.Buffer

@@ -129,21 +129,24 @@ func TestCaptureSearchAndRetrieval(t *testing.T) {
 	}
 }
 
+// search is the message of a Search of db for seed, asking for 40 hits
+// (wais-notes §4).
+func search(db, seed string) []byte {
+	var f bytes.Buffer
+	f.Write([]byte{22, 0, 0, 30, 0, 0x13, 0x88, 0, 0, 30, 1})
+	putString(&f, 17, nil)
+	putString(&f, 18, []byte(db))
+	putString(&f, 20, []byte("3"))
+	var in bytes.Buffer
+	putString(&in, 106, []byte(seed))
+	putNumber(&in, 111, 1)
+	putNumber(&in, 114, 40)
+	apdu := append(withF(f.Bytes()), wrapExt(&in)...)
+	return append([]byte(strconv.FormatInt(int64(1e10+len(apdu)), 10)[1:]+"z2wais        0"), apdu...)
+}
+
 func TestSearchSpecialReplies(t *testing.T) {
 	_, addr := start(t)
-	search := func(db, seed string) []byte {
-		var f bytes.Buffer
-		f.Write([]byte{22, 0, 0, 30, 0, 0x13, 0x88, 0, 0, 30, 1})
-		putString(&f, 17, nil)
-		putString(&f, 18, []byte(db))
-		putString(&f, 20, []byte("3"))
-		var in bytes.Buffer
-		putString(&in, 106, []byte(seed))
-		putNumber(&in, 111, 1)
-		putNumber(&in, 114, 40)
-		apdu := append(withF(f.Bytes()), wrapExt(&in)...)
-		return append([]byte(strconv.FormatInt(int64(1e10+len(apdu)), 10)[1:]+"z2wais        0"), apdu...)
-	}
 	r := exchange(t, addr, search("demo", ""), search("demo", "zebra"), search("nope", "x"))
 	if !bytes.Contains(r[0], []byte("demo.src")) || !bytes.Contains(r[0], []byte("WSRC")) || !bytes.Contains(r[0], []byte("Catalog for database: demo")) {
 		t.Errorf("empty seed: %q", r[0])

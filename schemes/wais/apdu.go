@@ -93,19 +93,39 @@ type diagnostic struct{ code, msg string }
 
 func (d diagnostic) String() string { return fmt.Sprintf("%s %q", d.code, d.msg) }
 
+// maxDiags and maxTypes bound the diagnostics of a reply and the TYPEs of
+// a hit that are kept: a server sends one or two of each (wais-notes §4),
+// and a hostile one must not make the client hold one for every few
+// bytes of its reply.
+const (
+	maxDiags = 8
+	maxTypes = 16
+)
+
 // reply is a decoded SearchResponse.
 type reply struct {
 	status  int
 	records int
-	hits    []searchHit
-	texts   [][]byte // DocumentText of each DocumentTextGroup
+	hits    []searchHit // the first maxHits header groups
+	texts   [][]byte    // DocumentText of each DocumentTextGroup
 	diags   []diagnostic
+
+	maxHits   int // header groups kept; the rest are only counted
+	moreHits  int // header groups beyond maxHits, skipped undecoded
+	moreDiags int // diagnostics beyond maxDiags
 }
+
+// groups is how many header groups the reply held, kept or not.
+func (rp *reply) groups() int { return len(rp.hits) + rp.moreHits }
 
 // decodeReply reads a SearchResponse APDU (wais-notes §4): the fixed part
 // and its fields, then the extension's header groups, text groups and
-// diagnostics, in any order; unknown tags are skipped.
-func decodeReply(b []byte) (*reply, error) {
+// diagnostics, in any order; unknown tags are skipped. Only the first
+// maxHits header groups are decoded and kept: a search asks for that many,
+// and a server that ignores it must not make the client hold a hit for
+// every nine bytes of a 1 MiB reply (116,000 of them). The rest are
+// counted, their framing still checked.
+func decodeReply(b []byte, maxHits int) (*reply, error) {
 	if len(b) < 2 {
 		return nil, protoErr("a reply of %d bytes", len(b))
 	}
@@ -116,7 +136,7 @@ func decodeReply(b []byte) (*reply, error) {
 	if b[2] != pduSearchResponse {
 		return nil, protoErr("PDU type %d, want %d (SearchResponse)", b[2], pduSearchResponse)
 	}
-	rp := &reply{status: int(b[3]), records: int(b[7])<<16 | int(b[8])<<8 | int(b[9])}
+	rp := &reply{status: int(b[3]), records: int(b[7])<<16 | int(b[8])<<8 | int(b[9]), maxHits: max(maxHits, 0)}
 	if err := rp.fields(&reader{b: b[13 : 2+f]}, 0); err != nil {
 		return nil, err
 	}
@@ -143,6 +163,10 @@ func (rp *reply) fields(r *reader, depth int) error {
 				return err
 			}
 		case tagHeaderGroup:
+			if len(rp.hits) >= rp.maxHits {
+				rp.moreHits++
+				continue
+			}
 			h, err := decodeHit(val)
 			if err != nil {
 				return err
@@ -155,6 +179,10 @@ func (rp *reply) fields(r *reader, depth int) error {
 			}
 			rp.texts = append(rp.texts, t)
 		case tagDiagnostic:
+			if len(rp.diags) >= maxDiags {
+				rp.moreDiags++
+				continue
+			}
 			d := diagnostic{}
 			if len(val) >= 2 {
 				d.code, val = string(val[:2]), val[2:]
@@ -194,7 +222,7 @@ func decodeHit(b []byte) (searchHit, error) {
 			for !tr.done() && err == nil {
 				var t int
 				var tv []byte
-				if t, tv, err = tr.field(); err == nil && t == tagType {
+				if t, tv, err = tr.field(); err == nil && t == tagType && len(h.types) < maxTypes {
 					h.types = append(h.types, string(tv))
 				}
 			}

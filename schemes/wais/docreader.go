@@ -77,7 +77,7 @@ func (r *docReader) next() error {
 	}
 	want := end - r.pos
 	rp, err := r.h.exchangeOn(r.ctx, r.req, &r.s, "retrieve", fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(r.d.docID), r.d.wtype, r.pos, end),
-		retrieveAPDU(r.db, r.d.docID, r.d.wtype, r.pos, end))
+		retrieveAPDU(r.db, r.d.docID, r.d.wtype, r.pos, end), 0) // a retrieval lists no hits
 	if err != nil {
 		return err
 	}
@@ -88,6 +88,9 @@ func (r *docReader) next() error {
 	r.s.tr.Received(fmt.Sprintf("DocumentText %d bytes", len(text)))
 	for _, d := range rp.diags {
 		r.s.tr.Received("Diagnostic " + d.String())
+	}
+	if rp.moreDiags > 0 {
+		r.s.tr.Info(fmt.Sprintf("%d more diagnostics not shown", rp.moreDiags))
 	}
 	if int64(len(text)) > want {
 		text = text[:want] // never more than asked

@@ -138,9 +138,10 @@ func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*s
 
 // exchangeOn sends one APDU on a session from h.session; a reused
 // connection the server has closed meanwhile (its idle timeout) is
-// replaced by a new one and the APDU sent again.
-func (h *Handler) exchangeOn(ctx context.Context, req *schemes.Request, s **session, phase, what string, apdu []byte) (*reply, error) {
-	rp, err := (*s).exchange(phase, what, apdu)
+// replaced by a new one and the APDU sent again. Of the reply's hits the
+// first maxHits are kept (decodeReply).
+func (h *Handler) exchangeOn(ctx context.Context, req *schemes.Request, s **session, phase, what string, apdu []byte, maxHits int) (*reply, error) {
+	rp, err := (*s).exchange(phase, what, apdu, maxHits)
 	if err == nil || !(*s).reused || schemes.KindOf(err) != schemes.KindConnect {
 		return rp, err
 	}
@@ -151,7 +152,7 @@ func (h *Handler) exchangeOn(ctx context.Context, req *schemes.Request, s **sess
 		return nil, err
 	}
 	*s = n
-	return n.exchange(phase, what, apdu)
+	return n.exchange(phase, what, apdu, maxHits)
 }
 
 // close ends the session's connection.
@@ -182,8 +183,11 @@ func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	return s, nil
 }
 
-// exchange sends one APDU, described by what, and reads the reply.
-func (s *session) exchange(phase, what string, apdu []byte) (*reply, error) {
+// exchange sends one APDU, described by what, and reads the reply, of
+// whose hits it keeps the first maxHits. The reply is at most maxReplyLen
+// bytes (readMessage), and it is dropped once decoded: what stays is the
+// kept hits, copied out of it.
+func (s *session) exchange(phase, what string, apdu []byte, maxHits int) (*reply, error) {
 	s.tr.Sent(what)
 	msg := append(header(len(apdu)), apdu...)
 	if _, err := s.c.Write(msg); err != nil {
@@ -196,7 +200,7 @@ func (s *session) exchange(phase, what string, apdu []byte) (*reply, error) {
 		}
 		return nil, s.ioError(phase, err)
 	}
-	rp, err := decodeReply(b)
+	rp, err := decodeReply(b, maxHits)
 	if err != nil {
 		return nil, s.ioError(phase, err)
 	}
@@ -247,15 +251,24 @@ func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*sc
 	if err != nil {
 		return nil, err
 	}
-	rp, err := h.exchangeOn(ctx, req, &s, "search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, h.max()), searchAPDU(w.Database, seed, h.max()))
+	limit := h.max()
+	rp, err := h.exchangeOn(ctx, req, &s, "search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, limit), searchAPDU(w.Database, seed, limit), limit)
 	if err != nil {
 		s.close()
 		return nil, err
 	}
 	h.pool.put(s) // the whole reply is read: the connection is free
-	s.tr.Received(fmt.Sprintf("SearchResponse status=%d records=%d groups=%d diagnostics=%d", rp.status, rp.records, len(rp.hits), len(rp.diags)))
+	s.tr.Received(fmt.Sprintf("SearchResponse status=%d records=%d groups=%d diagnostics=%d", rp.status, rp.records, rp.groups(), len(rp.diags)+rp.moreDiags))
 	for _, d := range rp.diags {
 		s.tr.Received("Diagnostic " + d.String())
+	}
+	if rp.moreDiags > 0 {
+		s.tr.Info(fmt.Sprintf("%d more diagnostics not shown", rp.moreDiags))
+	}
+	if rp.moreHits > 0 {
+		// MaxDocumentsRetrieved asked for at most limit: a server that
+		// ignores it gets no more room in the listing than one that obeys.
+		s.tr.Info(fmt.Sprintf("the server sent %d hits, more than the %d asked for (--max): listing the first %d", rp.groups(), limit, len(rp.hits)))
 	}
 	if len(rp.hits) == 0 && len(rp.diags) > 0 {
 		return nil, s.diagError("search", rp.diags[0], schemes.KindProtocol)

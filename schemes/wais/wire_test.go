@@ -116,7 +116,7 @@ func notesSearchReply(t testing.TB) []byte {
 }
 
 func TestDecodeSearchReply(t *testing.T) {
-	rp, err := decodeReply(notesSearchReply(t))
+	rp, err := decodeReply(notesSearchReply(t), DefaultMax)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestDecodeTextAndDiagnostic(t *testing.T) {
 	b := unhex(t, "00 11 17 00 00 00 00 00 00 02 00 00 00 1b 01 00 02 01 33")
 	b = append(b, 0x63, byte(len(ext)))
 	b = append(b, ext...)
-	rp, err := decodeReply(b)
+	rp, err := decodeReply(b, DefaultMax)
 	if err != nil {
 		t.Fatal(err)
 	}
