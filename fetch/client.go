@@ -162,7 +162,9 @@ func (c *Client) Parse(raw string) (schemes.Locator, error) { return c.registry(
 // Get retrieves raw and returns the response with its body streaming from
 // the server. Failures before the body starts are retried as the Client
 // says; failures while reading the body are the caller's to handle (Download
-// handles them).
+// handles them). An error's *schemes.Error names in URL the request that
+// failed: after redirects, the URL they led to (List, Stat and Download
+// alike), which is all a caller learns of where a failed request went.
 func (c *Client) Get(ctx context.Context, raw string) (*Response, error) {
 	loc, err := c.Parse(raw)
 	if err != nil {
@@ -447,7 +449,8 @@ func (c *Client) resolved(loc schemes.Locator, r *schemes.Response, n int) (sche
 }
 
 // withURL names the URL in errors that lack it: the dialer, for one, never
-// sees the URL it dials for.
+// sees the URL it dials for. Handlers name their request's URL, so after
+// redirects an error names the one that failed (Get).
 func withURL(err error, loc schemes.Locator) error {
 	var se *schemes.Error
 	if errors.As(err, &se) && se.URL == "" {

@@ -321,6 +321,9 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 			rep.Resolution = res.Resolution
 		}
 		if err != nil {
+			if res == nil {
+				rep.failedAt(err)
+			}
 			return false, err
 		}
 		return res.Listing, nil
@@ -331,6 +334,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	resp, err := c.GetLocator(ctx, loc, fetch.Resume{})
 	if err != nil {
+		rep.failedAt(err)
 		return false, err
 	}
 	defer resp.Close()
@@ -413,6 +417,16 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// failedAt makes the report's url that of the request that failed, which
+// the fetch error names (after redirects, the URL they led to), when no
+// response or result said where the data came from.
+func (rep *report) failedAt(err error) {
+	var se *schemes.Error
+	if errors.As(err, &se) && se.URL != "" {
+		rep.URL = se.URL
+	}
 }
 
 func (o *options) fillReport(rep *report, loc schemes.Locator, n, size int64, typ string, mod time.Time) {
