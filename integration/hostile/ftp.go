@@ -56,6 +56,11 @@ func (f ftpServer) serve(c *Conn) {
 	}
 	lr := newLineReader(ctl)
 	var data net.Listener
+	// A data port the client never used (the one opened for a refused
+	// RETR) is closed when the next one opens or the session ends: a
+	// session of a million refused transfers holds one port, not a
+	// million.
+	defer func() { c.unlisten(data) }()
 	var tree *ftpTree
 	if f.tree != nil {
 		tree = &ftpTree{t: f.tree}
@@ -89,6 +94,7 @@ func (f ftpServer) serve(c *Conn) {
 		case "FEAT":
 			err = reply("211 no features")
 		case "EPSV", "PASV":
+			c.unlisten(data)
 			if data, err = passive(c, verb, reply); data == nil {
 				return
 			}

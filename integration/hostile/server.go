@@ -151,3 +151,11 @@ func (c *Conn) listen() (net.Listener, error) {
 	}
 	return ln, nil
 }
+
+// unlisten closes a listener of listen's (nil: none) and forgets it.
+func (c *Conn) unlisten(ln net.Listener) {
+	if ln != nil {
+		c.s.untrack(ln)
+		ln.Close()
+	}
+}
