@@ -5,8 +5,10 @@ package integration
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -78,12 +80,15 @@ func TestConformanceGophernicus(t *testing.T) {
 
 // TestConformancePygopherd runs the suite against pygopherd, plain Gopher
 // and Gopher+ (`+N` headers, `--2` errors with code 1), on the fixture
-// tree it serves under /fixtures.
+// tree it serves under /fixtures. Its plain menus end without the "."
+// line RFC 1436 ends a menu with, so urlget cannot tell them from menus
+// cut short: they list every entry and then fail (exit 6). Its Gopher+
+// menus are `+-2` replies, whole at the close.
 func TestConformancePygopherd(t *testing.T) {
 	testbed.Require(t, testbed.Pygopherd)
 	t.Run("gopher", func(t *testing.T) {
 		conformance.Run(t, conformance.Target{Name: "pygopherd", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", ""),
-			DirURL: gopherURL(testbed.PygopherdPort, "1", "/fixtures/", "")})
+			DirURL: gopherURL(testbed.PygopherdPort, "1", "/fixtures/", ""), ListEndUnconfirmed: true})
 	})
 	t.Run("gopher+", func(t *testing.T) {
 		conformance.Run(t, conformance.Target{Name: "pygopherd+", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", "+"),
@@ -133,17 +138,25 @@ func gopherGet(t *testing.T, h *gopher.Handler, raw string) (string, *fetch.Resp
 // with handler h and returns its entries.
 func gopherList(t *testing.T, h *gopher.Handler, raw string) []schemes.Entry {
 	t.Helper()
+	ents, err := gopherListErr(t, h, raw)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return ents
+}
+
+// gopherListErr is gopherList for a listing that may fail after some
+// entries: it returns the entries given before the error, and the error.
+// Only the request itself failing ends the test.
+func gopherListErr(t *testing.T, h *gopher.Handler, raw string) ([]schemes.Entry, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	resp, err := gopherClient(h, nil).List(ctx, raw)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	ents, err := schemes.ReadAll(resp.Listing)
-	if err != nil {
-		t.Fatalf("%s: %v", raw, err)
-	}
-	return ents
+	return schemes.ReadAll(resp.Listing)
 }
 
 // gopherDest is where a menu entry leads: the destination of an `h` URL:
@@ -230,20 +243,35 @@ func TestGopherMenu(t *testing.T) {
 }
 
 // TestGopherListNames checks that the names/ menu of each server lists
-// every odd file name, by selector.
+// every odd file name, by selector. pygopherd's menu has no "." line:
+// its entries are all given all the same, and then the listing fails as
+// one that may be cut short (KindProtocol, exit 6, phase "menu").
 func TestGopherListNames(t *testing.T) {
 	for _, s := range []struct {
 		service string
 		port    int
 		prefix  string
+		noDot   bool // the server ends its menus without the "." line
 	}{
-		{testbed.Gophernicus, testbed.GophernicusPort, "/"},
-		{testbed.Pygopherd, testbed.PygopherdPort, "/fixtures/"},
-		{testbed.GopherPlus, testbed.GopherPlusPort, "/"},
+		{testbed.Gophernicus, testbed.GophernicusPort, "/", false},
+		{testbed.Pygopherd, testbed.PygopherdPort, "/fixtures/", true},
+		{testbed.GopherPlus, testbed.GopherPlusPort, "/", false},
 	} {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
-			ents := gopherList(t, &gopher.Handler{}, gopherURL(s.port, "1", s.prefix, "")("names"))
+			raw := gopherURL(s.port, "1", s.prefix, "")("names")
+			var ents []schemes.Entry
+			if s.noDot {
+				var err error
+				ents, err = gopherListErr(t, &gopher.Handler{}, raw)
+				var se *schemes.Error
+				if !errors.As(err, &se) || se.Kind != schemes.KindProtocol || se.Kind.ExitCode() != 6 || se.Phase != "menu" ||
+					!strings.Contains(err.Error(), `the menu ended without its "." line: it may be cut short`) {
+					t.Errorf("%s: %v (%#v), want the menu without its \".\" line to fail with KindProtocol (exit 6) in phase menu", raw, err, se)
+				}
+			} else {
+				ents = gopherList(t, &gopher.Handler{}, raw)
+			}
 			sels := map[string]bool{}
 			for _, e := range ents {
 				if g, ok := e.Locator.(*gopher.URL); ok {
@@ -259,7 +287,44 @@ func TestGopherListNames(t *testing.T) {
 					t.Errorf("menu lacks %s (has %v)", p, sels)
 				}
 			}
+			if s.noDot {
+				checkListCommandNoDot(t, raw, sels)
+			}
 		})
+	}
+}
+
+// checkListCommandNoDot runs `urlget --json` on raw, a menu that ends
+// without its "." line, and asserts what a script sees: exit 6, the JSON
+// object with every entry the library listed (sels, by selector) and the
+// protocol error naming the missing line.
+func checkListCommandNoDot(t *testing.T, raw string, sels map[string]bool) {
+	t.Helper()
+	out, code := runURLGetOutput(t, t.TempDir(), "--json", raw)
+	if code != 6 {
+		t.Errorf("urlget --json %s: exit %d, want 6", raw, code)
+	}
+	var obj struct {
+		Entries []struct{ URL string }
+		Error   struct{ Kind, Message string }
+	}
+	if err := json.Unmarshal([]byte(out), &obj); err != nil {
+		t.Fatalf("urlget --json %s: %v in %q", raw, err, out)
+	}
+	got := map[string]bool{}
+	var c fetch.Client
+	for _, e := range obj.Entries {
+		if loc, err := c.Parse(e.URL); err == nil {
+			if g, ok := loc.(*gopher.URL); ok {
+				got[strings.TrimPrefix(g.Selector, "/")] = true
+			}
+		}
+	}
+	if !maps.Equal(got, sels) {
+		t.Errorf("urlget --json listed %v, want %v", got, sels)
+	}
+	if obj.Error.Kind != "protocol" || !strings.Contains(obj.Error.Message, `the menu ended without its "." line: it may be cut short`) {
+		t.Errorf("urlget --json error %+v, want kind protocol naming the missing \".\" line", obj.Error)
 	}
 }
 

@@ -70,6 +70,21 @@ type Target struct {
 	// diagnostic "Request out of range" and no text. EmptyFile then wants
 	// the not-found error, naming that diagnostic.
 	EmptyIsNotFound bool
+	// ListEndUnconfirmed says the server ends its listings without the
+	// terminator the protocol defines (pygopherd's menus have no "."
+	// line): List gives every entry and then fails with KindProtocol
+	// (exit 6), naming the missing terminator, since a listing that ends
+	// so cannot be told from one cut short. The suite asserts exactly
+	// that, so that a client which took such a listing for whole (and a
+	// mirror which then deleted on its word) fails it.
+	ListEndUnconfirmed bool
+}
+
+// terminators is how the error of a listing that ended without its
+// terminator names it, by scheme, for targets with ListEndUnconfirmed.
+var terminators = map[string]string{
+	"gopher":  `without its "." line`,
+	"gophers": `without its "." line`,
 }
 
 // caps is what the target's scheme can do, as its Scheme declares: the
@@ -445,16 +460,40 @@ func headC(t *testing.T, p string, n int64, dest string) {
 	}
 }
 
-// list lists the fixture directory p (ending in "/") with u's form.
-func (e *env) list(t *testing.T, raw string) []schemes.Entry {
+// list lists the directory at raw and returns its entries. For a target
+// whose listings end without their terminator (ListEndUnconfirmed) the
+// listing must give its entries and then fail as one that may be cut
+// short; the entries it gave are returned for the caller to check.
+func (e *env) list(t *testing.T, tg Target, raw string) []schemes.Entry {
 	t.Helper()
 	resp, err := e.c.List(context.Background(), raw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	entries, err := schemes.ReadAll(resp.Listing)
-	if err != nil {
-		t.Fatalf("listing %s: %v", raw, err)
+	if !tg.ListEndUnconfirmed {
+		if err != nil {
+			t.Fatalf("listing %s: %v", raw, err)
+		}
+		return entries
+	}
+	loc, perr := e.c.Parse(raw)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	scheme := loc.Generic().Scheme
+	say, ok := terminators[scheme]
+	if !ok {
+		t.Fatalf("target %s: the suite does not know how a %s listing without its terminator fails", tg.Name, scheme)
+	}
+	var se *schemes.Error
+	switch {
+	case err == nil:
+		t.Errorf("listing %s ended as whole, but the server never sends its terminator: want a KindProtocol error after the entries", raw)
+	case !errors.As(err, &se) || se.Kind != schemes.KindProtocol || se.Kind.ExitCode() != 6:
+		t.Errorf("listing %s: %v (%#v), want KindProtocol (exit 6)", raw, err, se)
+	case !strings.Contains(err.Error(), say):
+		t.Errorf("listing %s: %q does not say %q", raw, err, say)
 	}
 	return entries
 }
@@ -464,7 +503,7 @@ func (e *env) list(t *testing.T, raw string) []schemes.Entry {
 // and time where the server tells them, within the listing's precision.
 func testList(t *testing.T, tg Target) {
 	e := newEnv(t, tg)
-	entries := e.list(t, tg.dirURL("names/"))
+	entries := e.list(t, tg, tg.dirURL("names/"))
 	got := map[string]schemes.Entry{}
 	for _, ent := range entries {
 		if ent.Name == "" {
@@ -510,7 +549,7 @@ func names(entries []schemes.Entry) []string {
 // the fixture's URL typed by hand.
 func testListLocators(t *testing.T, tg Target) {
 	e := newEnv(t, tg)
-	checkLocators(t, e, tg, e.list(t, tg.dirURL("names/")))
+	checkLocators(t, e, tg, e.list(t, tg, tg.dirURL("names/")))
 }
 
 // testListLocatorsSecret: listing a URL with a password gives Locators
@@ -521,7 +560,7 @@ func testListLocatorsSecret(t *testing.T, tg Target) {
 	if tg.DirURL != nil {
 		t.Fatalf("target %s has both DirURL and SecretURL: the suite cannot list with a password", tg.Name)
 	}
-	entries := e.list(t, dir)
+	entries := e.list(t, tg, dir)
 	n := checkLocators(t, e, tg, entries)
 	for _, ent := range entries {
 		if ent.Locator == nil {
