@@ -298,8 +298,14 @@ type runResult struct {
 // startURLGet starts urlget with args in dir; wait collects its result.
 func startURLGet(t *testing.T, dir string, args ...string) (wait func() runResult) {
 	t.Helper()
+	return startURLGetWithin(t, 2*time.Minute, dir, args...)
+}
+
+// startURLGetWithin is startURLGet killing urlget after limit.
+func startURLGetWithin(t *testing.T, limit time.Duration, dir string, args ...string) (wait func() runResult) {
+	t.Helper()
 	// A run that hangs fails the test instead of the whole package.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	cmd := exec.CommandContext(ctx, urlgetBinary(t), args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
