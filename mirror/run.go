@@ -26,8 +26,8 @@ import (
 // against the size the server or the listing gave, given the remote
 // time, and renamed to NAME. An item whose listing gives neither size nor
 // time (plain gopher) is fetched again on every run, and replaces NAME
-// only when its content differs. Within one run no URL is listed or
-// fetched twice. A run that is interrupted leaves whole files under final
+// only when its content differs. Within one run no URL is listed twice,
+// and a crawl fetches none twice. A run that is interrupted leaves whole files under final
 // names, and work files that the next run continues (unless Restart).
 func Run(ctx context.Context, c *fetch.Client, src, dst string, opt Options) (*Summary, error) {
 	loc, err := c.Parse(src)

@@ -157,7 +157,11 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		switch {
 		case !e.opt.wantFile(rel):
 			skip("excluded")
-		case !e.firstVisit(ent.Locator):
+		case e.crawl && !e.firstVisit(ent.Locator):
+			// A crawl's menus and pages can all link to one file; a
+			// file system lists a file in its directory only, under
+			// the name that is its place here, so a listing of a
+			// million files keeps no key for each.
 			skip("already fetched in this run")
 		default:
 			e.plan(ctx, rel, ent)
