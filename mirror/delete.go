@@ -55,7 +55,9 @@ func (e *engine) deleteStale(ctx context.Context) {
 			incomplete++
 			continue
 		}
-		d := e.localDirLocked(st.rel) // read now if the listing named nothing
+		// Read now if the listing named nothing; the workers have
+		// ended, so e.mu guards nothing any more.
+		d := e.localDirLocked(st.rel)
 		stale := e.staleIn(st.rel, d)
 		switch {
 		case len(stale) == 0:
