@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlget/urlget/integration/httpfake"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // TestErrorNamesTheRequestThatFailed: when a redirect's target fails, the
@@ -16,7 +16,7 @@ import (
 // what the command reports as the url after redirects; a failure without
 // redirects names the URL given.
 func TestErrorNamesTheRequestThatFailed(t *testing.T) {
-	srv := schemestest.NewRedirects(t)
+	srv := httpfake.NewRedirects(t)
 	c := &Client{Registry: NewRegistry(Config{})}
 	dir := t.TempDir()
 	calls := map[string]func(raw string) error{

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlget/urlget/schemes/schemestest"
+	"github.com/urlget/urlget/integration/httpfake"
 )
 
 // TestJSONURLIsTheRequestThatFailed: when a redirect's target fails, the
@@ -15,7 +15,7 @@ import (
 // whose port refuses the connection, and one reached by two redirects
 // whose URL holds a password; without a redirect url is the input.
 func TestJSONURLIsTheRequestThatFailed(t *testing.T) {
-	srv := schemestest.NewRedirects(t)
+	srv := httpfake.NewRedirects(t)
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		path, url string

@@ -1,4 +1,8 @@
-package schemestest
+// Package httpfake has in-process HTTP servers on 127.0.0.1 for the unit
+// tests of more than one package (a server of one package's tests stays in
+// its _test.go files). It lives under integration/ because it listens:
+// only transport/ and test infrastructure may open sockets.
+package httpfake
 
 import (
 	"net"
