@@ -176,3 +176,23 @@ func TestMirrorPartialKeptHint(t *testing.T) {
 		t.Fatalf("err %v\n%s", err, ev)
 	}
 }
+
+// TestMirrorMaxVisited: a run keeps track of at most maxVisited URLs;
+// past it the walk stops, said once as a failure (KindSafety), and what
+// comes after is skipped, not walked untracked.
+func TestMirrorMaxVisited(t *testing.T) {
+	defer func(n int) { maxVisited = n }(maxVisited)
+	maxVisited = 3 // the start and two directories
+	root := dirNode("")
+	for i := range 5 {
+		root.children = append(root.children, dirNode(fmt.Sprintf("d%d", i), fileNode("f", "f")))
+	}
+	h := newTree(root)
+	sum, ev, err := run(t, h, t.TempDir(), Options{Parallel: 1})
+	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "after 3 URLs") {
+		t.Fatalf("err %v\n%s", err, ev)
+	}
+	if sum.Listed != 3 || sum.Errors != 1 || sum.Skipped != 2 {
+		t.Errorf("summary %+v, want 3 listed, 1 error, 2 skipped\n%s", sum, ev)
+	}
+}

@@ -114,6 +114,7 @@ type engine struct {
 	states    []*dirState          // the directories listed, for deletion
 	queued    int                  // listings queued so far, the start's included
 	stopped   bool                 // the walk reached maxListings
+	forgetful bool                 // the walk reached maxVisited
 
 	sum     Summary
 	first   error
@@ -177,19 +178,40 @@ func (e *engine) fail(rel string, loc schemes.Locator, err error) {
 	e.emit(ev)
 }
 
-// firstVisit marks loc as visited and says whether it was not before:
-// the same remote object reached twice (links, menu loops) is handled
-// once.
-func (e *engine) firstVisit(loc schemes.Locator) bool {
+// maxVisited is the most URLs a run keeps track of (16 bytes each, some
+// 40 MB in all): past it the walk stops rather than hold more, which only
+// a crawl of millions of files reaches. A variable for the tests.
+var maxVisited = 2_000_000
+
+// visit marks loc as visited, so that the same remote object reached
+// twice (links, menu loops) is handled once. ok is true the first time.
+// Otherwise why says why loc is skipped: again, when it was visited
+// before, or that the run keeps track of no more URLs; why is "" when
+// visit reported that itself, as a failure (KindSafety) at rel, the
+// first time the run met the bound.
+func (e *engine) visit(loc schemes.Locator, rel, again string) (ok bool, why string) {
 	s := loc.String()
 	key := [2]uint64{maphash.String(e.seeds[0], s), maphash.String(e.seeds[1], s)}
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if _, ok := e.seen[key]; ok {
-		return false
+	if _, seen := e.seen[key]; seen {
+		e.mu.Unlock()
+		return false, again
 	}
-	e.seen[key] = struct{}{}
-	return true
+	if len(e.seen) < maxVisited {
+		e.seen[key] = struct{}{}
+		e.mu.Unlock()
+		return true, ""
+	}
+	first := !e.forgetful
+	e.forgetful = true
+	e.mu.Unlock()
+	if !first {
+		return false, fmt.Sprintf("not walked: the run has visited %d URLs, the most it keeps track of", maxVisited)
+	}
+	e.fail(rel, loc, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
+		URL: loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d URLs, the most one run keeps track of: "+
+			"this and what comes after it are not mirrored", maxVisited)})
+	return false, ""
 }
 
 // firstVisitRel marks the local directory rel as walked and says whether
@@ -216,7 +238,7 @@ func (e *engine) named(rel string) {
 // Parallel workers sharing one queue: listings first, so that the tree
 // is known early and the workers never run dry while it is walked.
 func (e *engine) walkAndTransfer(ctx context.Context) {
-	e.firstVisit(e.start)
+	e.visit(e.start, "", "")
 	e.dirs = append(e.dirs, dirJob{loc: e.start, rel: ""})
 	e.queued = 1
 	var wg sync.WaitGroup

@@ -148,23 +148,34 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 			skip("excluded")
 		case e.tooDeep(j, rel):
 			skip(e.depthReason())
-		case !e.firstVisit(ent.Locator) || !e.firstVisitRel(rel):
-			skip("already walked in this run")
 		default:
-			e.queueDir(dirJob{loc: ent.Locator, rel: rel, hops: j.hops + 1})
+			ok, why := e.visit(ent.Locator, rel, "already walked in this run")
+			switch {
+			case !ok && why != "":
+				skip(why)
+			case !ok:
+			case !e.firstVisitRel(rel):
+				skip("already walked in this run")
+			default:
+				e.queueDir(dirJob{loc: ent.Locator, rel: rel, hops: j.hops + 1})
+			}
 		}
 	case schemes.EntryFile:
 		switch {
 		case !e.opt.wantFile(rel):
 			skip("excluded")
-		case e.crawl && !e.firstVisit(ent.Locator):
-			// A crawl's menus and pages can all link to one file; a
-			// file system lists a file in its directory only, under
-			// the name that is its place here, so a listing of a
+		case !e.crawl:
+			// A file system lists a file in its directory only,
+			// under the name that is its place here: a listing of a
 			// million files keeps no key for each.
-			skip("already fetched in this run")
-		default:
 			e.plan(ctx, rel, ent)
+		default:
+			// A crawl's menus and pages can all link to one file.
+			if ok, why := e.visit(ent.Locator, rel, "already fetched in this run"); ok {
+				e.plan(ctx, rel, ent)
+			} else if why != "" {
+				skip(why)
+			}
 		}
 	case schemes.EntryLink:
 		if !e.opt.FollowSymlinks {
@@ -306,10 +317,12 @@ func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.
 			skip("excluded")
 		case e.tooDeep(j, rel):
 			skip(e.depthReason())
-		case !e.firstVisit(dirLoc):
-			skip(fmt.Sprintf("symbolic link to %q, a directory walked anyway", link.Target))
 		default:
-			e.queueDir(dirJob{loc: dirLoc, rel: rel, hops: j.hops + 1})
+			if ok, why := e.visit(dirLoc, rel, fmt.Sprintf("symbolic link to %q, a directory walked anyway", link.Target)); ok {
+				e.queueDir(dirJob{loc: dirLoc, rel: rel, hops: j.hops + 1})
+			} else if why != "" {
+				skip(why)
+			}
 		}
 	case schemes.EntryFile:
 		desc.Name, desc.Locator = link.Name, link.Locator
