@@ -196,3 +196,41 @@ func TestMirrorMaxVisited(t *testing.T) {
 		t.Errorf("summary %+v, want 3 listed, 1 error, 2 skipped\n%s", sum, ev)
 	}
 }
+
+// TestMirrorCrawlsByCaps: whether a tree is crawled is the scheme's
+// Crawls capability, not its name: crawled, an entry whose URL is another
+// file's is that file (fetched once, placed by its URL), and the walk
+// stops at DefaultCrawlDepth links; listed as a file system, the entry is
+// fetched into its own name and the depth is unlimited.
+func TestMirrorCrawlsByCaps(t *testing.T) {
+	mk := func() *node {
+		deep := dirNode("")
+		d := deep
+		for i := range DefaultCrawlDepth + 2 {
+			next := dirNode(fmt.Sprintf("l%d", i))
+			d.children = append(d.children, next)
+			d = next
+		}
+		deep.children = append(deep.children, fileNode("f", "f\n"), &node{name: "same-file", url: "tree://h/f"})
+		return deep
+	}
+	for _, tc := range []struct {
+		caps    schemes.Caps
+		fetches int
+		listed  int
+	}{
+		{0, 2, DefaultCrawlDepth + 3},
+		{schemes.Crawls, 1, DefaultCrawlDepth + 1},
+	} {
+		h := newTree(mk())
+		h.caps = tc.caps
+		sum, ev, err := run(t, h, t.TempDir(), Options{})
+		if err != nil {
+			t.Fatalf("caps %v: %v\n%s", tc.caps, err, ev)
+		}
+		if h.fetches("f") != tc.fetches || sum.Listed != tc.listed {
+			t.Errorf("caps %v: %d fetches of f, %d listed; want %d, %d\n%s", tc.caps, h.fetches("f"), sum.Listed,
+				tc.fetches, tc.listed, ev)
+		}
+	}
+}

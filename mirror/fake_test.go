@@ -50,6 +50,7 @@ type treeHandler struct {
 	failAt map[string]int  // a listing of this path fails after N entries
 	cut    map[string]int  // a fetch of this path sends N bytes, then fails (once)
 	raw    map[string]bool // a listing of this path has a line no parser understood
+	caps   schemes.Caps    // capabilities claimed beyond the file system's (Crawls)
 }
 
 func newTree(root *node) *treeHandler {
@@ -59,7 +60,7 @@ func newTree(root *node) *treeHandler {
 
 func (h *treeHandler) client() *fetch.Client {
 	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "tree", Handler: h, Caps: schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes,
+	r.Register(schemes.Scheme{Name: "tree", Handler: h, Caps: schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | h.caps,
 		Parse: func(u *schemes.URL) (schemes.Locator, error) { return schemestest.Loc{U: u}, nil }})
 	return &fetch.Client{Registry: r, RetryDelay: time.Millisecond}
 }

@@ -79,6 +79,7 @@ type Options struct {
 // directory of a million files lists; so does a gopher site of ten
 // thousand menus), and what stops a server that never ends one.
 const (
+	DefaultCrawlDepth  = 10 // links from the start page, for crawls, which can loop
 	DefaultMaxListings = 10_000
 	DefaultMaxEntries  = 1_000_000
 )

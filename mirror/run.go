@@ -126,8 +126,11 @@ func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *e
 		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
 		rels:  map[string]bool{"": true}, locals: map[string]*localDir{}, files: newFileQueue()}
 	e.wake = sync.NewCond(&e.mu)
-	e.crawl = crawled(start.Generic().Scheme)
-	e.depth = limit(opt.MaxDepth, defaultDepth(start.Generic().Scheme))
+	e.crawl = c.Caps(start).Has(schemes.Crawls)
+	e.depth = limit(opt.MaxDepth, -1)
+	if e.crawl {
+		e.depth = limit(opt.MaxDepth, DefaultCrawlDepth)
+	}
 	e.maxListings = limit(opt.MaxListings, -1)
 	if e.crawl {
 		e.maxListings = limit(opt.MaxListings, DefaultMaxListings)

@@ -85,20 +85,6 @@ func scopePath(g *schemes.URL) string {
 	return p
 }
 
-// crawled says whether a tree of scheme is crawled (its containers'
-// items can point anywhere) rather than listed by a file system.
-func crawled(scheme string) bool { return defaultDepth(scheme) > 0 }
-
-// defaultDepth is the MaxDepth of a crawl that can loop (HTML links,
-// gopher menus); trees listed by a file system have no default limit.
-func defaultDepth(scheme string) int {
-	switch scheme {
-	case "http", "https", "gopher", "gophers":
-		return 10
-	}
-	return -1
-}
-
 // below is the decoded path segments of loc below the scope's directory
 // (none for the directory itself). loc must be inside the scope.
 func (s scope) below(loc schemes.Locator) ([]string, error) {

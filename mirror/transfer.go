@@ -23,13 +23,6 @@ type fileJob struct {
 	since time.Time
 }
 
-// conditional says whether the server of loc can be asked for a file
-// only if it changed (HTTP If-Modified-Since).
-func conditional(loc schemes.Locator) bool {
-	s := loc.Generic().Scheme
-	return s == "http" || s == "https"
-}
-
 // transfer fetches one file into its place. The fetch Client writes it
 // through NAME.urlget-part (continued from an earlier run's unless
 // Restart), checks it against the size the server or the listing gave,

@@ -234,7 +234,7 @@ func (e *engine) plan(ctx context.Context, rel string, ent schemes.Entry) {
 	case !ent.ModTime.IsZero():
 		e.emit(Event{Type: EventSkip, Path: rel, URL: ent.Locator.Redacted(), Reason: ReasonUnchanged})
 		return
-	case conditional(ent.Locator):
+	case e.c.Caps(ent.Locator).Has(schemes.Conditional):
 		// No time listed (an index page without dates): the server
 		// sends it only if it changed since the local copy's time, which
 		// is the server's Last-Modified of the copy fetched before.

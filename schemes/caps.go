@@ -28,6 +28,16 @@ const (
 	// Local: Fetch reads this machine's files (file:); a server's redirect
 	// never reaches it.
 	Local
+	// Conditional: Fetch honours Request.IfModifiedSince, answering a
+	// resource that did not change since then with NotModified and no
+	// bytes (HTTP's 304).
+	Conditional
+	// Crawls: the scheme's containers are documents of links that may
+	// point anywhere on the server, and back (HTML index pages, gopher
+	// menus), not a file system's directories: a walk of them is a crawl,
+	// which places what it finds by its URL, and which can loop, so it is
+	// bounded by the links followed. Crawls needs Lists.
+	Crawls
 )
 
 var capNames = []struct {
@@ -36,6 +46,7 @@ var capNames = []struct {
 }{
 	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
+	{Conditional, "conditional"}, {Crawls, "crawls"},
 }
 
 // Has reports whether every capability in want is in c.

@@ -10,7 +10,8 @@ func TestCaps(t *testing.T) {
 		redirectable bool
 	}{
 		{"ftp-like", Retrieves | Lists | Stats | Resumes, "retrieves,lists,stats,resumes", true},
-		{"gopher-like", Retrieves | Lists, "retrieves,lists", true},
+		{"gopher-like", Retrieves | Lists | Crawls, "retrieves,lists,crawls", true},
+		{"http-like", Retrieves | Lists | Stats | Resumes | Conditional | Crawls, "retrieves,lists,stats,resumes,conditional,crawls", true},
 		{"http-like", Retrieves | Stats | Resumes, "retrieves,stats,resumes", true},
 		{"telnet-like", Retrieves | Interactive, "retrieves,interactive", false},
 		{"mailto-like", Retrieves | Sends, "retrieves,sends", false},

@@ -56,6 +56,12 @@ func (r *Registry) Register(s Scheme) {
 	if _, ok := s.Handler.(Stater); s.Caps.Has(Stats) && !ok {
 		panic(fmt.Sprintf("schemes: scheme %q claims stats but its handler is not a Stater", s.Name))
 	}
+	if s.Caps.Has(Crawls) && !s.Caps.Has(Lists) {
+		panic(fmt.Sprintf("schemes: scheme %q claims crawls but not lists", s.Name))
+	}
+	if s.Caps.Has(Conditional) && !s.Caps.Has(Retrieves) {
+		panic(fmt.Sprintf("schemes: scheme %q claims conditional but not retrieves", s.Name))
+	}
 	r.schemes[s.Name] = s
 }
 

@@ -53,6 +53,9 @@ func TestRegisterChecksCaps(t *testing.T) {
 		{"caps without a handler", Scheme{Caps: Retrieves}, "claims retrieves without a handler"},
 		{"lists without any handler", Scheme{Caps: Lists}, "without a handler"},
 		{"handler without Explainer", Scheme{Handler: noExplain{}}, "does not implement Explainer"},
+		{"crawls", Scheme{Handler: lister{}, Caps: Retrieves | Lists | Crawls | Conditional}, ""},
+		{"crawls without lists", Scheme{Handler: full{}, Caps: Retrieves | Crawls}, "claims crawls but not lists"},
+		{"conditional without retrieves", Scheme{Handler: full{}, Caps: Lists | Conditional}, "claims conditional but not retrieves"},
 	}
 	for _, tt := range tests {
 		tt.s.Name, tt.s.Parse = "x-test", parseTest

@@ -667,13 +667,13 @@ func TestCanceledBodyFails(t *testing.T) {
 	}
 }
 
-// TestSchemesCaps: both schemes retrieve and list, and the registry accepts
-// those claims.
+// TestSchemesCaps: both schemes retrieve and list, their menus are
+// crawled, and the registry accepts those claims.
 func TestSchemesCaps(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(nil) {
 		r.Register(s) // panics on a claim the handler does not back
-		if s.Caps != schemes.Retrieves|schemes.Lists || !s.Caps.Redirectable() {
+		if s.Caps != schemes.Retrieves|schemes.Lists|schemes.Crawls || !s.Caps.Redirectable() {
 			t.Errorf("%s: caps %v", s.Name, s.Caps)
 		}
 	}

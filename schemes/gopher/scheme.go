@@ -5,12 +5,13 @@ import "github.com/urlget/urlget/schemes"
 // Schemes returns the schemes this package serves: gopher (port 70) and
 // gophers, gopher over TLS (its default port is schemes.DefaultPort's),
 // both handled by h; a nil h means a Handler with default settings. Both
-// retrieve and list (menus, search results, Gopher+ attributes).
+// retrieve and list (menus, search results, Gopher+ attributes); a menu's
+// items may point anywhere, so a mirror crawls them.
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
-	caps := schemes.Retrieves | schemes.Lists
+	caps := schemes.Retrieves | schemes.Lists | schemes.Crawls
 	return []schemes.Scheme{
 		{Name: "gopher", Parse: parseLocator, Handler: h, Caps: caps},
 		{Name: "gophers", Parse: parseLocator, Handler: h, Caps: caps},

@@ -605,7 +605,8 @@ func TestSchemes(t *testing.T) {
 	h := &Handler{}
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
-		if s.Handler != h || s.Caps != schemes.Retrieves|schemes.Lists|schemes.Stats|schemes.Resumes || !s.Caps.Redirectable() {
+		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls
+		if s.Handler != h || s.Caps != want || !s.Caps.Redirectable() {
 			t.Errorf("%s: handler %v caps %v", s.Name, s.Handler, s.Caps)
 		}
 		r.Register(s)

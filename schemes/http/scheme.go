@@ -3,9 +3,10 @@ package http
 import "github.com/urlget/urlget/schemes"
 
 // caps is what the http and https handler can do: retrieve, list (an HTML
-// index page's links, see List), describe (HEAD) and resume (Range,
-// If-Range).
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes
+// index page's links, see List, which a mirror crawls), describe (HEAD),
+// resume (Range, If-Range) and ask only for a changed resource
+// (If-Modified-Since).
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls
 
 // Schemes returns the http and https schemes, both served by h. With h nil
 // they only parse.
