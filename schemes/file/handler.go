@@ -141,7 +141,7 @@ func open(f *URL) (*os.File, fs.FileInfo, error) {
 // for another host. Whether a path without a trailing "/" is a directory is
 // only known by looking, which Explain does not do.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	f, err := locator(req)
+	f, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 
 // start checks the request and returns its typed URL and a usable Trace.
 func (h *Handler) start(ctx context.Context, req *schemes.Request) (*URL, schemes.Trace, error) {
-	f, err := locator(req)
+	f, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -175,15 +175,6 @@ func (h *Handler) start(ctx context.Context, req *schemes.Request) (*URL, scheme
 		tr = schemes.NopTrace{}
 	}
 	return f, tr, nil
-}
-
-func locator(req *schemes.Request) (*URL, error) {
-	f, ok := req.URL.(*URL)
-	if !ok {
-		return nil, &schemes.Error{Scheme: "file", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("file handler given a %T, want *file.URL", req.URL)}
-	}
-	return f, nil
 }
 
 // remote answers a file URL on another host with a redirect to ftp.

@@ -17,7 +17,7 @@ import (
 // changes: CWD when the directory differs, TYPE when it changes, SIZE
 // while the server's 150 replies do not give the size.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}

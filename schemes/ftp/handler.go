@@ -48,15 +48,6 @@ var (
 // reuse and closes them.
 func (h *Handler) CloseIdleConnections() { h.pool.closeAll() }
 
-func locator(req *schemes.Request) (*URL, error) {
-	loc, ok := req.URL.(*URL)
-	if !ok {
-		return nil, &schemes.Error{Scheme: "ftp", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("ftp handler given a %T, want *ftp.URL", req.URL)}
-	}
-	return loc, nil
-}
-
 // Fetch carries out the access algorithm for req.URL. For a file, Body
 // streams it from the data connection (TYPE A data with CRLF turned into
 // LF); for a directory (a name ending in "/") or ";type=d", Listing
@@ -106,7 +97,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 // first command met the end of the connection or a 421 "Timeout") is
 // dropped, and step starts again on another one: nothing had happened yet.
 func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl, *URL) (*schemes.Response, error)) (*schemes.Response, error) {
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}

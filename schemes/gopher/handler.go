@@ -87,7 +87,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 
 // fetch is Fetch, and List when asMenu is set.
 func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) (*schemes.Response, error) {
-	g, err := locator(req)
+	g, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -539,7 +539,7 @@ func (g *URL) ioError(phase string, err error) error {
 // Explain returns the plan without any I/O: the connection and each line
 // sent, quoted so that TAB and CRLF show.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	g, err := locator(req)
+	g, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -581,13 +581,4 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		return nil, err
 	}
 	return []string{conn, "send " + Quote(line)}, nil
-}
-
-func locator(req *schemes.Request) (*URL, error) {
-	g, ok := req.URL.(*URL)
-	if !ok {
-		return nil, &schemes.Error{Scheme: "gopher", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("gopher handler given a %T, want *gopher.URL", req.URL)}
-	}
-	return g, nil
 }

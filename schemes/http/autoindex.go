@@ -63,7 +63,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	if err != nil || resp.Redirect != "" {
 		return resp, err
 	}
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil { // Fetch has checked it; kept for the type assertion
 		resp.Body.Close()
 		return nil, err

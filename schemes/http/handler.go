@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -57,7 +56,7 @@ type call struct {
 
 // newCall checks req and gathers what its requests need.
 func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, error) {
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +158,7 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 // headers Fetch would send (Range and If-Range when resuming), with
 // credentials as "****".
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -181,15 +180,6 @@ func (h *Handler) userAgent() string {
 		return h.UserAgent
 	}
 	return DefaultUserAgent
-}
-
-func locator(req *schemes.Request) (*URL, error) {
-	loc, ok := req.URL.(*URL)
-	if !ok {
-		return nil, &schemes.Error{Scheme: "http", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("http handler given a %T, want *http.URL", req.URL)}
-	}
-	return loc, nil
 }
 
 // credentials are the URL's user and password, else what req.Credentials

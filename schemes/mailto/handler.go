@@ -70,7 +70,7 @@ var (
 
 // Fetch sends the message (or, with DryRun, returns it); see Handler.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	m, err := locator(req)
+	m, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 // Explain returns the plan: the message's envelope and header, then the
 // SMTP exchange.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	m, err := locator(req)
+	m, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -175,15 +175,6 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		plan = append(plan, "RCPT TO:<"+r+">")
 	}
 	return append(plan, "DATA", "QUIT"), nil
-}
-
-func locator(req *schemes.Request) (*URL, error) {
-	m, ok := req.URL.(*URL)
-	if !ok || m == nil {
-		return nil, &schemes.Error{Scheme: "mailto", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("mailto handler given a %T", req.URL)}
-	}
-	return m, nil
 }
 
 func (h *Handler) getenv(k string) string {

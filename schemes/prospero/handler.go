@@ -84,7 +84,7 @@ func netJoin(host string, port int) string { return net.JoinHostPort(host, strco
 // Fetch resolves the URL: the resource's bytes (PROSPERO-CONTENTS), a
 // directory's listing, or the URL of its access method in Resolved.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	p, err := locator(req)
+	p, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 
 // List lists the directory the URL names.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	p, err := locator(req)
+	p, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 
 // Explain says what Fetch sends first; what follows depends on the reply.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	p, err := locator(req)
+	p, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -433,15 +433,6 @@ func (r *resolution) linkEntry(srv server, l link) schemes.Entry {
 		}
 	}
 	return e
-}
-
-func locator(req *schemes.Request) (*URL, error) {
-	p, ok := req.URL.(*URL)
-	if !ok {
-		return nil, &schemes.Error{Scheme: "prospero", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("prospero handler given a %T, want *prospero.URL", req.URL)}
-	}
-	return p, nil
 }
 
 // methodText writes an ACCESS-METHOD value as the server does, each

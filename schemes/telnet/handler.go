@@ -84,7 +84,7 @@ var (
 
 // Fetch runs a telnet session for req.URL; see Handler.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 // Explain returns the plan: the connection, the advisory login, what
 // urlget agrees to in option negotiation and how the session ends.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	loc, err := locator(req)
+	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -165,16 +165,6 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		}
 	}
 	return plan, nil
-}
-
-// locator returns the request's typed URL.
-func locator(req *schemes.Request) (*URL, error) {
-	loc, ok := req.URL.(*URL)
-	if !ok || loc == nil {
-		return nil, &schemes.Error{Scheme: "telnet", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("telnet handler given a %T", req.URL)}
-	}
-	return loc, nil
 }
 
 // unsupported refuses rlogin and tn3270, which need clients urlget lacks.

@@ -51,7 +51,7 @@ func (h *Handler) max() int {
 // Fetch retrieves a document, or lists a search's hits (a database URL:
 // its description and catalog).
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	w, err := locator(req)
+	w, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 // List lists a search's hits, or a database's description and catalog;
 // a document URL is no container.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	w, err := locator(req)
+	w, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 
 // Explain describes the APDUs Fetch would send, without connecting.
 func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
-	w, err := locator(req)
+	w, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
 	}
@@ -391,13 +391,4 @@ func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, w *URL) (*
 		size = d.length
 	}
 	return &schemes.Response{Body: r, Kind: schemes.EntryFile, Size: size, Type: mediaType(d.wtype)}, nil
-}
-
-func locator(req *schemes.Request) (*URL, error) {
-	w, ok := req.URL.(*URL)
-	if !ok {
-		return nil, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindOther,
-			Msg: fmt.Sprintf("wais handler given a %T, want *wais.URL", req.URL)}
-	}
-	return w, nil
 }
