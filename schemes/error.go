@@ -148,6 +148,13 @@ func IsRetryable(err error) bool {
 	return errors.As(err, &e) && e.Retryable
 }
 
+// SyntaxError returns a KindUsage error for u, a URL whose scheme-specific
+// syntax is malformed, naming the part at fault; the URL is stored
+// redacted.
+func (u *URL) SyntaxError(part, msg string) *Error {
+	return &Error{Scheme: u.Scheme, Phase: "parse", Kind: KindUsage, URL: u.Redacted(), Part: part, Msg: msg}
+}
+
 // SyntaxError returns a KindUsage error for a malformed URL, naming the part
 // at fault. raw is redacted before it is stored.
 func SyntaxError(scheme, raw, part, msg string) *Error {

@@ -53,10 +53,10 @@ var _ schemes.Locator = (*URL)(nil)
 // in cwd and name components (a name with a ";" is written %3B).
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "ftp" && u.Scheme != "ftps" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not ftp or ftps", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not ftp or ftps", u.Scheme))
 	}
 	if !u.Authority || u.Host == "" {
-		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://host/path)")
+		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://host/path)")
 	}
 	f := &URL{Cwd: []string{}, u: u}
 	if !u.HasPath {
@@ -77,11 +77,11 @@ func Parse(u *schemes.URL) (*URL, error) {
 			part = "name"
 		}
 		if strings.IndexByte(s, ';') >= 0 {
-			return nil, syntaxError(u, part, fmt.Sprintf(`literal ";" in %s component %q (write it as %%3B)`, part, s))
+			return nil, u.SyntaxError(part, fmt.Sprintf(`literal ";" in %s component %q (write it as %%3B)`, part, s))
 		}
 		d, err := schemes.Unescape(s)
 		if err != nil {
-			return nil, syntaxError(u, part, fmt.Sprintf("bad %s component %q: %v", part, s, err))
+			return nil, u.SyntaxError(part, fmt.Sprintf("bad %s component %q: %v", part, s, err))
 		}
 		if i == last {
 			f.Name = d
@@ -99,7 +99,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 func parseTypecode(u *schemes.URL, param string) (byte, error) {
 	key, code, ok := strings.Cut(param, "=")
 	if !ok || !strings.EqualFold(key, "type") {
-		return 0, syntaxError(u, "name",
+		return 0, u.SyntaxError("name",
 			fmt.Sprintf(`bad parameter ";%s" (only ";type=" may follow the name; write a ";" in a name as %%3B)`, param))
 	}
 	d, err := schemes.Unescape(code)
@@ -109,11 +109,7 @@ func parseTypecode(u *schemes.URL, param string) (byte, error) {
 			return c, nil
 		}
 	}
-	return 0, syntaxError(u, "typecode", fmt.Sprintf("bad typecode %q (want a, i or d)", code))
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.String(), part, msg)
+	return 0, u.SyntaxError("typecode", fmt.Sprintf("bad typecode %q (want a, i or d)", code))
 }
 
 // Generic returns the scheme-independent parts (user, password, host, port).

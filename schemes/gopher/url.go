@@ -50,14 +50,14 @@ var _ schemes.Locator = (*URL)(nil)
 // at fault: "scheme", "host", "user" or "type".
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "gopher" && u.Scheme != "gophers" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not gopher or gophers", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not gopher or gophers", u.Scheme))
 	}
 	if !u.Authority || u.Host == "" {
-		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://host/<type><selector>)")
+		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://host/<type><selector>)")
 	}
 	if u.User != nil {
 		// The BNF has only hostport: a user would be silently dropped.
-		return nil, syntaxError(u, "user", u.Scheme+" URLs have no user or password")
+		return nil, u.SyntaxError("user", u.Scheme+" URLs have no user or password")
 	}
 	g := &URL{Type: '1', u: u}
 	path := u.Path
@@ -70,7 +70,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	}
 	t, _ := schemes.Unescape(path[:n]) // the generic parser checked the escapes
 	if c := t[0]; c <= ' ' || c >= 0x7F {
-		return nil, syntaxError(u, "type", fmt.Sprintf("bad gopher type %q (want a printable character)", path[:n]))
+		return nil, u.SyntaxError("type", fmt.Sprintf("bad gopher type %q (want a printable character)", path[:n]))
 	}
 	g.Type = t[0]
 	parts := strings.SplitN(path[n:], tab, 3)
@@ -84,10 +84,6 @@ func Parse(u *schemes.URL) (*URL, error) {
 		g.Plus = &p
 	}
 	return g, nil
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.String(), part, msg)
 }
 
 // Generic returns the scheme-independent parts (host, port).

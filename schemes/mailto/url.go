@@ -67,10 +67,10 @@ var _ schemes.Locator = (*URL)(nil)
 // an error. A literal "=" in a value is kept as data.
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "mailto" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not mailto", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not mailto", u.Scheme))
 	}
 	if u.Authority {
-		return nil, syntaxError(u, "address", `a mailto URL has no "//" (write mailto:user@domain)`)
+		return nil, u.SyntaxError("address", `a mailto URL has no "//" (write mailto:user@domain)`)
 	}
 	toText, hText, _ := strings.Cut(u.Opaque, "?")
 	m := &URL{u: u}
@@ -90,12 +90,12 @@ func Parse(u *schemes.URL) (*URL, error) {
 		}
 		nameText, valueText, ok := strings.Cut(h, "=")
 		if !ok || nameText == "" {
-			return nil, syntaxError(u, "header", fmt.Sprintf("bad header field %q (want name=value)", h))
+			return nil, u.SyntaxError("header", fmt.Sprintf("bad header field %q (want name=value)", h))
 		}
 		name, err1 := schemes.Unescape(nameText)
 		value, err2 := schemes.Unescape(valueText)
 		if err1 != nil || err2 != nil {
-			return nil, syntaxError(u, "header", fmt.Sprintf("bad header field %q: malformed escape", h))
+			return nil, u.SyntaxError("header", fmt.Sprintf("bad header field %q: malformed escape", h))
 		}
 		if isAddressHeader(name) {
 			list, ok := addressList(value)
@@ -107,7 +107,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 		m.Headers = append(m.Headers, Header{Name: name, Value: value})
 	}
 	if recipients == 0 {
-		return nil, syntaxError(u, "address", "missing address (want mailto:user@domain)")
+		return nil, u.SyntaxError("address", "missing address (want mailto:user@domain)")
 	}
 	return m, nil
 }
@@ -120,7 +120,7 @@ func validAddress(a string) bool {
 }
 
 func badAddress(u *schemes.URL, a string) *schemes.Error {
-	return syntaxError(u, "address", fmt.Sprintf("bad address %q (want local-part@domain)", a))
+	return u.SyntaxError("address", fmt.Sprintf("bad address %q (want local-part@domain)", a))
 }
 
 // isAddressHeader reports whether a header field holds addresses that mail
@@ -145,10 +145,6 @@ func addressList(value string) ([]string, bool) {
 		list = append(list, a)
 	}
 	return list, true
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.Redacted(), part, msg)
 }
 
 // To returns the primary recipients: Addresses, then the addresses of

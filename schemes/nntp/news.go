@@ -43,21 +43,21 @@ var _ schemes.Locator = (*NewsURL)(nil)
 // and stored without them.
 func ParseNews(u *schemes.URL) (*NewsURL, error) {
 	if u.Scheme != "news" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not news", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not news", u.Scheme))
 	}
 	text := u.Opaque
 	if u.Authority {
 		if u.Host == "" {
-			return nil, syntaxError(u, "host", "empty host in news:// (write news:group, or news://host/group)")
+			return nil, u.SyntaxError("host", "empty host in news:// (write news:group, or news://host/group)")
 		}
 		text = u.Path
 	}
 	if text == "" {
-		return nil, syntaxError(u, "group", "missing newsgroup name or message-id (want news:group, news:id@domain or news:*)")
+		return nil, u.SyntaxError("group", "missing newsgroup name or message-id (want news:group, news:id@domain or news:*)")
 	}
 	d, err := schemes.Unescape(text)
 	if err != nil {
-		return nil, syntaxError(u, "group", fmt.Sprintf("bad news URL part %q: %v", text, err))
+		return nil, u.SyntaxError("group", fmt.Sprintf("bad news URL part %q: %v", text, err))
 	}
 	n := &NewsURL{u: u}
 	switch {
@@ -69,14 +69,14 @@ func ParseNews(u *schemes.URL) (*NewsURL, error) {
 		}
 		at := strings.LastIndexByte(d, '@')
 		if at <= 0 || at == len(d)-1 {
-			return nil, syntaxError(u, "message_id",
+			return nil, u.SyntaxError("message_id",
 				fmt.Sprintf("bad message-id %q (want unique@full_domain_name)", d))
 		}
 		n.MessageID = &d
 	case validGroup(d):
 		n.Group = &d
 	default:
-		return nil, syntaxError(u, "group",
+		return nil, u.SyntaxError("group",
 			fmt.Sprintf("bad newsgroup name %q (want a letter, then letters, digits, \"-\", \".\", \"+\" or \"_\"; a message-id has an \"@\")", d))
 	}
 	return n, nil

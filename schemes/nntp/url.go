@@ -57,15 +57,15 @@ var _ schemes.Locator = (*URL)(nil)
 // AUTHINFO.
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "nntp" && u.Scheme != "nntps" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not nntp or nntps", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not nntp or nntps", u.Scheme))
 	}
 	if !u.Authority || u.Host == "" {
 		// The 1994 draft's "nntp:group/digits" had no host; RFC 1738
 		// requires one, since article numbers are per server.
-		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://host/group/article-number)")
+		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://host/group/article-number)")
 	}
 	if u.Path == "" {
-		return nil, syntaxError(u, "group", "missing newsgroup name (want "+u.Scheme+"://host/group/article-number)")
+		return nil, u.SyntaxError("group", "missing newsgroup name (want "+u.Scheme+"://host/group/article-number)")
 	}
 	groupText, articleText, hasArticle := strings.Cut(u.Path, "/")
 	group, err := parseGroup(u, groupText)
@@ -88,10 +88,10 @@ func Parse(u *schemes.URL) (*URL, error) {
 func parseGroup(u *schemes.URL, text string) (string, error) {
 	g, err := schemes.Unescape(text)
 	if err != nil {
-		return "", syntaxError(u, "group", fmt.Sprintf("bad newsgroup name %q: %v", text, err))
+		return "", u.SyntaxError("group", fmt.Sprintf("bad newsgroup name %q: %v", text, err))
 	}
 	if !validGroup(g) {
-		return "", syntaxError(u, "group",
+		return "", u.SyntaxError("group",
 			fmt.Sprintf("bad newsgroup name %q (want a letter, then letters, digits, \"-\", \".\", \"+\" or \"_\")", g))
 	}
 	return g, nil
@@ -127,13 +127,9 @@ func parseArticle(u *schemes.URL, text string) (int64, error) {
 		bad = err != nil
 	}
 	if bad {
-		return 0, syntaxError(u, "article", fmt.Sprintf("bad article number %q (want decimal digits)", text))
+		return 0, u.SyntaxError("article", fmt.Sprintf("bad article number %q (want decimal digits)", text))
 	}
 	return n, nil
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.Redacted(), part, msg)
 }
 
 // Generic returns the scheme-independent parts (user, password, host, port).

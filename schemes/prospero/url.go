@@ -53,23 +53,23 @@ var _ schemes.Locator = (*URL)(nil)
 // check.
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "prospero" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not prospero", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not prospero", u.Scheme))
 	}
 	if !u.Authority || u.Host == "" {
-		return nil, syntaxError(u, "host", "missing host (want prospero://host:port/hsoname)")
+		return nil, u.SyntaxError("host", "missing host (want prospero://host:port/hsoname)")
 	}
 	if u.User != nil {
-		return nil, syntaxError(u, "user", "a prospero URL has no user name or password (RFC 1738 §3.11)")
+		return nil, u.SyntaxError("user", "a prospero URL has no user name or password (RFC 1738 §3.11)")
 	}
 	hsoText, fieldText, hasFields := strings.Cut(u.Path, ";")
 	hso, err := schemes.Unescape(hsoText)
 	switch {
 	case err != nil:
-		return nil, syntaxError(u, "hsoname", fmt.Sprintf("bad hsoname %q: %v", hsoText, err))
+		return nil, u.SyntaxError("hsoname", fmt.Sprintf("bad hsoname %q: %v", hsoText, err))
 	case hso == "":
-		return nil, syntaxError(u, "hsoname", "missing hsoname (want prospero://host:port/hsoname)")
+		return nil, u.SyntaxError("hsoname", "missing hsoname (want prospero://host:port/hsoname)")
 	case strings.IndexByte(hso, 0) >= 0:
-		return nil, syntaxError(u, "hsoname",
+		return nil, u.SyntaxError("hsoname",
 			fmt.Sprintf("NUL (%%00) in hsoname %q: the draft's hsoname%%00version form is obsolete, write ;OBJECT-VERSION=version", hsoText))
 	}
 	p := &URL{HSOName: hso, u: u}
@@ -92,22 +92,18 @@ func parseField(u *schemes.URL, f string) (Field, error) {
 	nameText, valueText, ok := strings.Cut(f, "=")
 	switch {
 	case !ok:
-		return Field{}, syntaxError(u, "field", fmt.Sprintf("bad field %q (want ;name=value)", ";"+f))
+		return Field{}, u.SyntaxError("field", fmt.Sprintf("bad field %q (want ;name=value)", ";"+f))
 	case nameText == "":
-		return Field{}, syntaxError(u, "field", fmt.Sprintf("empty field name in %q (want ;name=value)", ";"+f))
+		return Field{}, u.SyntaxError("field", fmt.Sprintf("empty field name in %q (want ;name=value)", ";"+f))
 	case strings.IndexByte(valueText, '=') >= 0:
-		return Field{}, syntaxError(u, "field", fmt.Sprintf(`literal "=" in the value of field %q (write it as %%3D)`, ";"+f))
+		return Field{}, u.SyntaxError("field", fmt.Sprintf(`literal "=" in the value of field %q (write it as %%3D)`, ";"+f))
 	}
 	name, err1 := schemes.Unescape(nameText)
 	value, err2 := schemes.Unescape(valueText)
 	if err1 != nil || err2 != nil {
-		return Field{}, syntaxError(u, "field", fmt.Sprintf("bad field %q: malformed escape", ";"+f))
+		return Field{}, u.SyntaxError("field", fmt.Sprintf("bad field %q: malformed escape", ";"+f))
 	}
 	return Field{Name: name, Value: value}, nil
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.Redacted(), part, msg)
 }
 
 // Field returns the value of the first field whose name equals name

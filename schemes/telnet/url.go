@@ -38,22 +38,18 @@ func Parse(u *schemes.URL) (*URL, error) {
 	switch u.Scheme {
 	case "telnet", "rlogin", "tn3270":
 	default:
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not telnet, rlogin or tn3270", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not telnet, rlogin or tn3270", u.Scheme))
 	}
 	if !u.Authority || u.Host == "" {
-		return nil, syntaxError(u, "host", "missing host (want "+u.Scheme+"://user:password@host:port/)")
+		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://user:password@host:port/)")
 	}
 	if u.Path != "" {
 		// The BNF allows only the final "/": a telnet URL designates a
 		// login, there is nothing on the server to name after it.
-		return nil, syntaxError(u, "path",
+		return nil, u.SyntaxError("path",
 			fmt.Sprintf("unexpected %q after the host (a %s URL ends at the host or its final \"/\")", "/"+u.Path, u.Scheme))
 	}
 	return &URL{u: u}, nil
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.Redacted(), part, msg)
 }
 
 // Generic returns the scheme-independent parts (user, password, host, port).

@@ -55,14 +55,14 @@ var _ schemes.Locator = (*URL)(nil)
 // "user", "database", "wtype" or "wpath".
 func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "wais" {
-		return nil, syntaxError(u, "scheme", fmt.Sprintf("scheme %q is not wais", u.Scheme))
+		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not wais", u.Scheme))
 	}
 	if !u.Authority || u.Host == "" {
-		return nil, syntaxError(u, "host", "missing host "+forms)
+		return nil, u.SyntaxError("host", "missing host "+forms)
 	}
 	if u.User != nil {
 		// The BNF has only hostport: a user would be silently dropped.
-		return nil, syntaxError(u, "user", "wais URLs have no user or password")
+		return nil, u.SyntaxError("user", "wais URLs have no user or password")
 	}
 	w := &URL{u: u}
 	path := u.Path
@@ -71,7 +71,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 		db, rest, sep = path[:i], path[i+1:], path[i]
 	}
 	if db == "" {
-		return nil, syntaxError(u, "database", "missing database "+forms)
+		return nil, u.SyntaxError("database", "missing database "+forms)
 	}
 	w.Database = unescape(db)
 	switch sep {
@@ -82,9 +82,9 @@ func Parse(u *schemes.URL) (*URL, error) {
 		wtype, wpath, ok := strings.Cut(rest, "/")
 		switch {
 		case wtype == "":
-			return nil, syntaxError(u, "wtype", "missing wtype "+forms)
+			return nil, u.SyntaxError("wtype", "missing wtype "+forms)
 		case !ok || wpath == "":
-			return nil, syntaxError(u, "wpath", "missing wpath "+forms)
+			return nil, u.SyntaxError("wpath", "missing wpath "+forms)
 		}
 		t, p := unescape(wtype), unescape(wpath)
 		w.WType, w.WPath, w.rawWPath = &t, &p, schemes.NormalizeEscapes(wpath, schemes.IsUnreserved)
@@ -96,10 +96,6 @@ func Parse(u *schemes.URL) (*URL, error) {
 func unescape(s string) string {
 	d, _ := schemes.Unescape(s)
 	return d
-}
-
-func syntaxError(u *schemes.URL, part, msg string) *schemes.Error {
-	return schemes.SyntaxError(u.Scheme, u.String(), part, msg)
 }
 
 // Generic returns the scheme-independent parts (host, port).
