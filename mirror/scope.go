@@ -22,7 +22,7 @@ type scope struct {
 // newScope is the scope of the directory start designates.
 func newScope(start schemes.Locator) scope {
 	g := canonical(start)
-	p := scopePath(g)
+	p := place(start, g)
 	if p != "" && !strings.HasSuffix(p, "/") {
 		p += "/"
 	}
@@ -36,7 +36,7 @@ func (s scope) contains(loc schemes.Locator) bool {
 	if g.Scheme != s.scheme || g.Host != s.host || g.EffectivePort() != s.port {
 		return false
 	}
-	p := scopePath(g)
+	p := place(loc, g)
 	if climbs(p) {
 		return false
 	}
@@ -66,29 +66,21 @@ func canonical(loc schemes.Locator) *schemes.URL {
 	return loc.Generic()
 }
 
-// scopePath is the part of g's path that says where in the tree it is:
-// the path without an FTP ";type=" parameter, and for gopher the selector
-// (the path after the item type character, which differs between a menu
-// and the items in it).
-func scopePath(g *schemes.URL) string {
-	p := g.Path
-	switch g.Scheme {
-	case "ftp", "ftps":
-		if i := strings.LastIndex(p, ";type="); i >= 0 {
-			p = p[:i]
-		}
-	case "gopher", "gophers":
-		if p != "" {
-			p = p[1:]
-		}
+// place is where in the server's tree loc is, g being its canonical
+// generic parts: its url-path, less what its scheme says is not the place
+// (schemes.TreePather: ftp's ";type=", gopher's item type, which differs
+// between a menu and the items in it).
+func place(loc schemes.Locator, g *schemes.URL) string {
+	if tp, ok := loc.(schemes.TreePather); ok {
+		return tp.TreePath()
 	}
-	return p
+	return g.Path
 }
 
 // below is the decoded path segments of loc below the scope's directory
 // (none for the directory itself). loc must be inside the scope.
 func (s scope) below(loc schemes.Locator) ([]string, error) {
-	p := strings.TrimPrefix(scopePath(canonical(loc)), s.prefix)
+	p := strings.TrimPrefix(place(loc, canonical(loc)), s.prefix)
 	p = strings.Trim(p, "/")
 	if p == "" {
 		return nil, nil
@@ -112,7 +104,7 @@ func (s scope) above(loc schemes.Locator) bool {
 	if g.Scheme != s.scheme || g.Host != s.host || g.EffectivePort() != s.port {
 		return false
 	}
-	p := scopePath(g)
+	p := place(loc, g)
 	if !strings.HasSuffix(p, "/") {
 		p += "/"
 	}

@@ -28,6 +28,16 @@ type Locator interface {
 	Fields() any
 }
 
+// TreePather is implemented by the Locators of schemes whose url-path
+// holds more than the resource's place in the server's tree: TreePath is
+// the url-path without its leading "/" and without the rest (ftp's
+// ";type=", gopher's item type), escaped as String writes it, so that a
+// mirror can tell what lies below a directory. For other Locators the
+// place is the url-path itself.
+type TreePather interface {
+	TreePath() string
+}
+
 // Handler carries out one scheme's access algorithm.
 //
 // Fetch retrieves the resource req.URL designates. On success the caller

@@ -130,17 +130,22 @@ func (f *URL) Redacted() string { return schemes.FormatLocator(f.u, true, f.path
 
 // path is the canonical url-path with its leading "/".
 func (f *URL) path() string {
+	p := "/" + f.TreePath()
+	if f.Type != 0 {
+		p += ";type=" + string(f.Type)
+	}
+	return p
+}
+
+// TreePath is the url-path without its leading "/" and its ";type=": the
+// directories and the name (schemes.TreePather).
+func (f *URL) TreePath() string {
 	var b strings.Builder
 	for _, c := range f.Cwd {
-		b.WriteByte('/')
 		b.WriteString(schemes.Escape(c, segmentReserved))
+		b.WriteByte('/')
 	}
-	b.WriteByte('/')
 	b.WriteString(schemes.Escape(f.Name, segmentReserved))
-	if f.Type != 0 {
-		b.WriteString(";type=")
-		b.WriteByte(f.Type)
-	}
 	return b.String()
 }
 

@@ -108,9 +108,15 @@ func (g *URL) path() string {
 	if g.Type == '1' && g.Selector == "" && g.Search == nil && g.Plus == nil {
 		return "/"
 	}
+	return "/" + schemes.Escape(string(g.Type), "") + g.TreePath()
+}
+
+// TreePath is the gopher-path without its item type: the selector, and
+// the search and Gopher+ strings after it, escaped (schemes.TreePather).
+// A menu and the items in it differ in their type, not in where their
+// selectors put them.
+func (g *URL) TreePath() string {
 	var b strings.Builder
-	b.WriteByte('/')
-	b.WriteString(schemes.Escape(string(g.Type), ""))
 	b.WriteString(schemes.Escape(g.Selector, ""))
 	if g.Search != nil || g.Plus != nil {
 		b.WriteString(tab)
