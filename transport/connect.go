@@ -53,7 +53,12 @@ func (d *Dialer) dialConnect(ctx context.Context, proxy *url.URL, scheme, host s
 	done := watch(ctx, c)
 	defer func() { err = done(err) }()
 	if proxy.Scheme == "https" {
-		tc := tls.Client(c, &tls.Config{ServerName: proxy.Hostname(), MinVersion: tls.VersionTLS12})
+		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+		if d.ProxyTLS != nil {
+			cfg = d.ProxyTLS.Clone()
+		}
+		cfg.ServerName = proxy.Hostname()
+		tc := tls.Client(c, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			return nil, tlsError(ctx, scheme, "proxy "+paddr, err)
 		}

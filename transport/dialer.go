@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/url"
@@ -33,6 +34,11 @@ type Dialer struct {
 	Proxy ProxyFunc
 	// AllowPorts are the user's exceptions to the port policy (CheckPort).
 	AllowPorts []int
+	// ProxyTLS is the TLS configuration of the handshake with an https
+	// proxy: the user's trusted roots (--cacert) and verification (-k),
+	// as for the servers dialed. nil means the system's roots, verified.
+	// The name verified is always the proxy's host.
+	ProxyTLS *tls.Config
 	// Trace, if set, receives notes about connections and proxy handshakes
 	// dialed with a context that carries no Trace (schemes.WithTrace).
 	Trace schemes.Trace

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
@@ -288,4 +289,59 @@ func TestUnsupportedProxyScheme(t *testing.T) {
 	d := &Dialer{Proxy: func(string, string, int) (*url.URL, error) { return nil, errors.New("broken") }}
 	_, err = d.Dial(t.Context(), "gopher", "127.0.0.1", 70)
 	wantKind(t, err, schemes.KindUsage)
+}
+
+// TestHTTPSProxyTLS: the handshake with an https proxy uses the Dialer's
+// ProxyTLS (the user's --cacert and -k), verifying the proxy's own name:
+// without it a proxy whose certificate the system does not trust is
+// refused; with its certificate trusted, or with checks off, the tunnel
+// carries the target's bytes.
+func TestHTTPSProxyTLS(t *testing.T) {
+	target := newServer(t, greeter)
+	p := &connectProxy{target: target.addr(), greets: true}
+	srvCfg, caFile := testCert(t)
+	ps := newServer(t, func(c net.Conn) {
+		tc := tls.Server(c, srvCfg)
+		if tc.Handshake() != nil {
+			return
+		}
+		p.handle(tc)
+	})
+	trusted, err := TLSConfig(caFile, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	insecure, _ := TLSConfig("", true, "")
+	for _, tc := range []struct {
+		name string
+		cfg  *tls.Config
+		ok   bool
+	}{
+		{"system roots", nil, false},
+		{"--cacert", trusted, true},
+		{"-k", insecure, true},
+	} {
+		d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, ProxyTLS: tc.cfg,
+			Proxy: fixedProxy("https://" + ps.addr())}
+		c, err := d.Dial(t.Context(), "ftp", "127.0.0.1", target.port())
+		if !tc.ok {
+			if err == nil || !strings.Contains(err.Error(), "certificate") {
+				c.Close()
+				t.Errorf("%s: err %v, want a certificate error", tc.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		line, err := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if err != nil || line != "220 hello\r\n" {
+			t.Errorf("%s: greeting %q, %v", tc.name, line, err)
+		}
+	}
+	if trusted.ServerName != "" {
+		t.Error("the Dialer changed the caller's ProxyTLS")
+	}
 }

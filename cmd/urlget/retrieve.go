@@ -171,6 +171,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 			return nil, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "cacert", Msg: "--cacert", Err: err}
 		}
 		c.TLS = cfg
+		d.ProxyTLS = cfg // an https proxy is checked as the servers are
 	}
 	if o.user != "" {
 		user, pass, _ := strings.Cut(o.user, ":")
