@@ -311,20 +311,28 @@ func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credent
 // do carries out o on loc with retries, following redirects under the
 // Client's policy, and scrubs every password it handled from the error.
 func (c *Client) do(ctx context.Context, loc schemes.Locator, o op, from Resume) (*Response, error) {
-	if err := c.allowed(loc); err != nil {
-		return nil, err
-	}
-	ch := &chain{first: loc}
 	var resp *Response
 	err := c.retry(ctx, func() error {
-		r, err := c.follow(ctx, loc, o, from, ch)
+		r, err := c.once(ctx, loc, o, from)
 		resp = r
-		return ch.scrub(err) // before retry's note shows it
+		return err
 	}, nil)
 	if err != nil {
 		return nil, err
 	}
 	return resp, nil
+}
+
+// once is one attempt of do, without retries: for a caller that retries
+// itself (Download, which continues what it holds between attempts), so
+// that retries are made in one layer and --retry N means N+1 attempts.
+func (c *Client) once(ctx context.Context, loc schemes.Locator, o op, from Resume) (*Response, error) {
+	if err := c.allowed(loc); err != nil {
+		return nil, err
+	}
+	ch := &chain{first: loc}
+	r, err := c.follow(ctx, loc, o, from, ch)
+	return r, ch.scrub(err) // before a retry's note shows it
 }
 
 // chain is what one call learns while it follows redirects: the URL the

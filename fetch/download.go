@@ -190,7 +190,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 
 // transfer makes one attempt: fetch from what is held, append, verify.
 func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
-	resp, err := c.GetLocator(ctx, loc, Resume{Offset: t.held, Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
+	resp, err := c.once(ctx, loc, opFetch, Resume{Offset: t.held, Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
 		Listed: opt.Listed, Exact: opt.Exact, IfModifiedSince: opt.IfModifiedSince})
 	if err != nil {
 		return err

@@ -469,3 +469,20 @@ func TestDownloadedFileHonoursUmask(t *testing.T) {
 		t.Fatalf("mode %v (%v), want -rw-r--r-- from umask 022", st.Mode(), err)
 	}
 }
+
+// TestDownloadRetriesInOneLayer: --retry N is N+1 attempts for a
+// download as for a Get, not (N+1)² (a retrying Get inside a retrying
+// download made 9 attempts of --retry 2).
+func TestDownloadRetriesInOneLayer(t *testing.T) {
+	h := &fakeHandler{data: map[string]string{"x": "ok"}, failFirst: 100}
+	c := newClient(h)
+	c.Retries = 2
+	_, err := c.Download(context.Background(), "t:x", filepath.Join(t.TempDir(), "x"), DownloadOptions{})
+	if schemes.KindOf(err) != schemes.KindConnect || h.fetches != 3 {
+		t.Fatalf("%d attempts (err %v), want 3", h.fetches, err)
+	}
+	h.failFirst, h.fetches = 2, 0
+	if _, err := c.Download(context.Background(), "t:x", filepath.Join(t.TempDir(), "x"), DownloadOptions{}); err != nil || h.fetches != 3 {
+		t.Fatalf("%d attempts (err %v), want 3, the last one whole", h.fetches, err)
+	}
+}
