@@ -23,13 +23,17 @@ type Config struct {
 	// RequireTLS (--ssl-reqd) is for the command's scheme flag sets: every
 	// scheme that can upgrade a connection to TLS must, or fail.
 	RequireTLS bool
-	FTP        *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
-	NNTP       *nntp.Handler     // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
-	Gopher     *gopher.Handler   // gopher settings (--search, --form, --views); nil means defaults
-	Telnet     *telnet.Handler   // telnet sessions (--login, --telnet-idle); nil means defaults
-	Mailto     *mailto.Handler   // mail submission (--smtp-server, --from, --dry-run); nil means defaults
-	WAIS       *wais.Handler     // wais searches (--max); nil means defaults
-	Prospero   *prospero.Handler // prospero resolution (--prospero-local); nil means defaults
+	// Max (--max) is the most entries a listing asks the server for,
+	// where a protocol asks for a number: a news group's newest articles,
+	// a WAIS search's hits. 0 means each scheme's own default.
+	Max      int
+	FTP      *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	NNTP     *nntp.Handler     // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
+	Gopher   *gopher.Handler   // gopher settings (--search, --form, --views); nil means defaults
+	Telnet   *telnet.Handler   // telnet sessions (--login, --telnet-idle); nil means defaults
+	Mailto   *mailto.Handler   // mail submission (--smtp-server, --from, --dry-run); nil means defaults
+	WAIS     *wais.Handler     // wais searches (--max); nil means defaults
+	Prospero *prospero.Handler // prospero resolution (--prospero-local); nil means defaults
 }
 
 // NewRegistry returns a registry of every scheme urlget knows: all ten of

@@ -55,6 +55,9 @@ type options struct {
 	// bytes; 0 means no limit.
 	limitRate   int64
 	maxFileSize int64
+	// max (--max) is the most entries a listing asks for; 0: each
+	// scheme's default.
+	max int
 	// con is stderr, and stdoutTerminal whether stdout is a terminal;
 	// retrieveAll sets them from the streams, not from flags.
 	con            *console
@@ -93,6 +96,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	fs.Float64Var(&retryDelay, "retry-delay", 1, "first wait between retries in `SECONDS` (doubles each time)")
 	fs.StringVar(&o.proxy, "proxy", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
 	fs.StringVar(&limitRate, "limit-rate", "", "read bodies at most `RATE` bytes a second (suffix k, m, g: powers of 1024)")
+	fs.IntVar(&o.max, "max", 0, "ask a listing for at most `N` entries where the protocol takes a number: the newest N articles of a news group (default 100), N hits of a WAIS search (default 40)")
 	fs.StringVar(&maxFileSize, "max-filesize", "", "refuse a resource larger than `SIZE` bytes (suffix k, m, g), before writing when its size is announced")
 	fs.StringVarP(&o.inputFile, "input-file", "i", "", "read URLs from `FILE` (- for stdin), one a line")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per URL on stdout")
@@ -131,6 +135,9 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	if showVersion {
 		fmt.Fprintln(stderr, "urlget", version)
 		return nil, errHelp
+	}
+	if fs.Changed("max") && o.max < 1 {
+		return nil, fmt.Errorf("--max %d: want a positive number of entries", o.max)
 	}
 	switch cont {
 	case "":

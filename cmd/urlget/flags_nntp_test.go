@@ -1,13 +1,10 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
-	"github.com/urlget/urlget/fetch"
-	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/nntp"
 )
 
@@ -35,12 +32,23 @@ func TestNNTPFlags(t *testing.T) {
 			t.Errorf("%v: handler %+v", tc.args, h)
 		}
 	}
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f := &nntpFlags{}
-	f.add(fs)
-	fs.Parse([]string{"--max", "0"})
-	if err := f.apply(&fetch.Config{}); schemes.KindOf(err) != schemes.KindUsage {
+	if _, err := parseFlags([]string{"--max", "0", "news:x"}, strings.NewReader(""), io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "--max 0") {
 		t.Errorf("--max 0: %v", err)
+	}
+}
+
+// TestMaxFlag: --max is the command's, read by each scheme's flags that
+// ask for a number of entries (news articles, WAIS hits), never one
+// scheme's flag configuring another's handler.
+func TestMaxFlag(t *testing.T) {
+	cfg := configFor(t)
+	if cfg.Max != 0 || cfg.WAIS != nil || cfg.NNTP.Max != nntp.DefaultMax {
+		t.Errorf("no --max: Max %d, WAIS %v, NNTP max %d", cfg.Max, cfg.WAIS, cfg.NNTP.Max)
+	}
+	cfg = configFor(t, "--max", "7")
+	if cfg.Max != 7 || cfg.WAIS == nil || cfg.WAIS.Max != 7 || cfg.NNTP.Max != 7 {
+		t.Errorf("--max 7: Max %d, WAIS %+v, NNTP max %d", cfg.Max, cfg.WAIS, cfg.NNTP.Max)
 	}
 }
 

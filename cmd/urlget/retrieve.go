@@ -185,7 +185,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 
 // config turns the parsed flags into the handlers' settings.
 func (o *options) config() (fetch.Config, error) {
-	cfg := fetch.Config{NoFileFTP: o.noFileFTP, RequireTLS: o.sslReqd}
+	cfg := fetch.Config{NoFileFTP: o.noFileFTP, RequireTLS: o.sslReqd, Max: o.max}
 	for _, s := range o.schemes {
 		if err := s.apply(&cfg); err != nil {
 			return cfg, err

@@ -23,5 +23,6 @@ func perSchemeFlags() []schemeFlags {
 		&ftpFlags{},
 		&mailtoFlags{},
 		&prosperoFlags{},
+		&waisFlags{},
 	}
 }
