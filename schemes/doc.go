@@ -7,4 +7,38 @@
 // type every layer returns, and an explicit Registry. It contains no protocol
 // code and never touches the network: each scheme lives in its own package
 // under schemes/<name>, and only package transport dials.
+//
+// # Adding a scheme
+//
+// An eleventh scheme is its own package and a few lines elsewhere; every
+// place it touches is listed here, so that none is found by accident.
+//
+//   - schemes/<name>: its syntax (Parse from the generic URL into a typed
+//     Locator whose String is canonical and whose Redacted hides the
+//     password; TreePather when its url-path holds more than the place
+//     in the server's tree; URL.SyntaxError for what does not parse), its
+//     access algorithm (a Handler and Explainer; a Lister or Stater if it
+//     lists or describes, taking its typed URL with LocatorOf), and a
+//     Schemes function returning its Scheme values with their Caps, which
+//     the Registry checks against the handler.
+//   - schemes/ports.go, its default port (if it names a host), and
+//     transport/ports.go, the well-known port the port policy lets it use.
+//   - schemes/extract.go, its name among the schemes found in free text,
+//     if it is one of RFC 1738's.
+//   - fetch/registry.go: one line in NewRegistry, and a Config field if
+//     the command configures its handler.
+//   - cmd/urlget/flags_<name>.go with its flags (or none), and one line in
+//     perSchemeFlags; a TLS variant's name in cmd/urlget/subcommands.go's
+//     objectName, so that `urlget parse` shows its parts under the base
+//     scheme's name.
+//   - integration/: a real server in docker-compose.yml (or, where none is
+//     packaged, a test server written from the protocol's notes, sharing
+//     no code with the client) and a conformance Target for it.
+//   - README.md: its row in the schemes table and its flags.
+//
+// The fetch Client and the mirror never switch on scheme names: they read
+// the capabilities (Caps: Lists, Crawls, Conditional, Resumes, ...). One
+// place still does: the command's -O cuts ftp's ";type=" and gopher's
+// search strings out of the URL text, until each Locator suggests its own
+// local name.
 package schemes
