@@ -20,6 +20,16 @@ func manyFiles(name string, n int) *node {
 	return d
 }
 
+// dirsOfOneFile is a top directory of n directories "d0"… holding one
+// file each.
+func dirsOfOneFile(n int) *node {
+	root := dirNode("")
+	for i := range n {
+		root.children = append(root.children, dirNode(fmt.Sprintf("d%d", i), fileNode("f", "f")))
+	}
+	return root
+}
+
 // TestMirrorShrinkGuard: a listing that names fewer than half of what is
 // here, with more than a few deletions, deletes nothing and fails with
 // KindSafety unless MaxDelete allows the deletions; a listing that drops
@@ -85,11 +95,7 @@ func TestMirrorMaxEntries(t *testing.T) {
 // TestMirrorMaxListings: the walk stops after MaxListings listings, says
 // so once as a failure (KindSafety) and skips the rest.
 func TestMirrorMaxListings(t *testing.T) {
-	root := dirNode("")
-	for i := range 6 {
-		root.children = append(root.children, dirNode(fmt.Sprintf("d%d", i), fileNode("f", "f")))
-	}
-	h := newTree(root)
+	h := newTree(dirsOfOneFile(6))
 	sum, ev, err := run(t, h, t.TempDir(), Options{MaxListings: 3})
 	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "--max-listings") {
 		t.Fatalf("err %v\n%s", err, ev)
@@ -183,11 +189,7 @@ func TestMirrorPartialKeptHint(t *testing.T) {
 func TestMirrorMaxVisited(t *testing.T) {
 	defer func(n int) { maxVisited = n }(maxVisited)
 	maxVisited = 3 // the start and two directories
-	root := dirNode("")
-	for i := range 5 {
-		root.children = append(root.children, dirNode(fmt.Sprintf("d%d", i), fileNode("f", "f")))
-	}
-	h := newTree(root)
+	h := newTree(dirsOfOneFile(5))
 	sum, ev, err := run(t, h, t.TempDir(), Options{Parallel: 1})
 	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "after 3 URLs") {
 		t.Fatalf("err %v\n%s", err, ev)
