@@ -208,8 +208,11 @@ type Prompter func(ctx context.Context, prompt string, secret bool) (string, err
 type Request struct {
 	URL    Locator
 	Dialer Dialer
-	Trace  Trace       // never nil when the fetch package builds the request
-	TLS    *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
+	// Conns keeps idle sessions between requests; nil means none: each
+	// request dials its own connection and closes it when done.
+	Conns Conns
+	Trace Trace       // never nil when the fetch package builds the request
+	TLS   *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
 	// Offset asks the server to start at this byte (0: from the start):
 	// the bytes of Partial already held. A handler honours it only when
 	// MayResume says so, and otherwise sends everything with

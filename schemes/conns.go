@@ -1,0 +1,132 @@
+package schemes
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"net"
+	"reflect"
+)
+
+// Conns keeps idle protocol sessions between requests, so that the next
+// request to the same server, with the same login and the same security,
+// needs no new connection, greeting or login (RFC 1738 §3.2.5 for FTP;
+// NNTP and WAIS servers answer on a connection until it is closed).
+// transport.Pool implements it; the fetch Client gives every request its
+// own.
+//
+// Lease and Keep are the whole contract of a pooled session's life: a
+// handler leases, uses the session for one request, and either keeps it
+// (the protocol state is known and the connection works) or closes it.
+type Conns interface {
+	// Lease takes an idle session that was kept under key and is still
+	// alive, bound to ctx (canceling ctx fails its I/O, see
+	// transport.Conn.Bind), or returns nil when there is none. When cost
+	// is not nil, the candidate of the lowest cost is taken (an FTP
+	// connection already in the right directory), the most recently kept
+	// among equals.
+	Lease(ctx context.Context, key ConnKey, cost func(Session) int) Session
+	// Keep makes s idle under key: its context is detached and its
+	// deadlines cleared. s is closed instead when its connection was
+	// canceled or the pool is full. A handler keeps only a session whose
+	// protocol state it knows; one it does not trust, it closes.
+	Keep(key ConnKey, s Session)
+}
+
+// Session is a protocol session over one connection, as a pool keeps it:
+// the scheme's own state (an FTP login and directory, a Gopher nothing)
+// is the handler's business.
+type Session interface {
+	// Conn is the connection the session reads and writes (a TLS one
+	// after an upgrade); the pool checks it is alive and binds it.
+	Conn() net.Conn
+	// Close ends the session politely where the protocol has a way (QUIT)
+	// and closes the connection.
+	Close() error
+}
+
+// ConnKey says which idle sessions may serve a request: two sessions are
+// interchangeable only when every part of their keys is equal. Make one
+// with NewConnKey; the zero ConnKey is never pooled.
+type ConnKey struct {
+	Scheme string
+	Host   string
+	Port   int
+	// dialer is the Dialer's identity: its port policy and proxy decide
+	// where a connection really goes.
+	dialer any
+	tls    tlsIdentity
+	// login is who the session is logged in as: the user and a digest of
+	// the password, so that a key never holds a secret.
+	login string
+}
+
+// tlsIdentity is everything in a TLS configuration that makes two
+// connections not interchangeable: one made without certificate checks
+// (-k) must never serve a request that verifies them.
+type tlsIdentity struct {
+	on         bool
+	insecure   bool
+	roots      *x509.CertPool
+	serverName string
+	clientCert string // digest of the client certificate chains
+	minVersion uint16
+	maxVersion uint16
+	// custom is the configuration itself when it has callbacks that
+	// cannot be compared (its own verification): then only connections
+	// made with the very same configuration match.
+	custom *tls.Config
+}
+
+// NewConnKey makes the key of a session to host:port for scheme, dialed
+// with req.Dialer, under req.TLS when useTLS says the session is (or will
+// be) protected, and logged in as user with password ("" for none). ok is
+// false when the Dialer's value cannot be compared (a struct holding a
+// slice): such sessions are not pooled.
+func NewConnKey(req *Request, scheme, host string, port int, useTLS bool, user, password string) (key ConnKey, ok bool) {
+	if req.Dialer != nil && !reflect.TypeOf(req.Dialer).Comparable() {
+		return ConnKey{}, false
+	}
+	key = ConnKey{Scheme: scheme, Host: host, Port: port, dialer: req.Dialer}
+	if useTLS {
+		key.tls = identityOf(req.TLS)
+	}
+	if user != "" || password != "" {
+		sum := sha256.Sum256([]byte(user + "\x00" + password))
+		key.login = user + "\x00" + hex.EncodeToString(sum[:])
+	}
+	return key, true
+}
+
+// identityOf reads the parts of cfg that decide what a connection trusts
+// and proves; nil is the defaults.
+func identityOf(cfg *tls.Config) tlsIdentity {
+	id := tlsIdentity{on: true}
+	if cfg == nil {
+		return id
+	}
+	id.insecure = cfg.InsecureSkipVerify
+	id.roots = cfg.RootCAs
+	id.serverName = cfg.ServerName
+	id.minVersion, id.maxVersion = cfg.MinVersion, cfg.MaxVersion
+	if len(cfg.Certificates) > 0 {
+		h := sha256.New()
+		for _, c := range cfg.Certificates {
+			for _, der := range c.Certificate {
+				h.Write(der)
+			}
+			h.Write([]byte{0})
+		}
+		id.clientCert = hex.EncodeToString(h.Sum(nil))
+	}
+	if cfg.VerifyPeerCertificate != nil || cfg.VerifyConnection != nil || cfg.GetClientCertificate != nil ||
+		cfg.GetConfigForClient != nil || cfg.ClientCAs != nil {
+		id.custom = cfg
+	}
+	return id
+}
+
+// Pooled reports whether k was made by NewConnKey (the zero key is not).
+func (k ConnKey) Pooled() bool { return k.Scheme != "" }
