@@ -59,6 +59,11 @@ type Client struct {
 	// Dialer opens every connection; nil means a transport.Dialer with
 	// proxies from the environment.
 	Dialer schemes.Dialer
+	// Conns keeps idle protocol sessions (FTP control connections, NNTP,
+	// WAIS) between requests, each under a key of its dialer, TLS
+	// settings, server and login; nil means a transport.Pool of the
+	// Client's own with the default limits. Clients may share one.
+	Conns schemes.Conns
 	// Trace receives the protocol exchange; nil discards it.
 	Trace schemes.Trace
 	// TLS configures certificate checks for TLS schemes; nil means defaults.
@@ -71,6 +76,16 @@ type Client struct {
 	// LocationTrusted sends Credentials to every host a redirect leads to
 	// (curl's --location-trusted).
 	LocationTrusted bool
+	// Netrc supplies logins by host when neither the URL nor Credentials
+	// has one (curl's --netrc, --netrc-file), under the same rule as
+	// Credentials: only at the URL the caller named, unless
+	// LocationTrusted. nil reads no netrc.
+	Netrc *Netrc
+	// RequireTLS refuses clear text (curl's --ssl-reqd): a scheme whose
+	// Caps lack TLS fails before it dials, as KindSafety, unless it opens
+	// no connection (Local); the others get Request.RequireTLS, and
+	// upgrade (FTP AUTH TLS, NNTP and SMTP STARTTLS) or fail.
+	RequireTLS bool
 	// Prompt asks at the terminal; nil means there is none.
 	Prompt schemes.Prompter
 	// Protocols are the schemes the caller's URLs may use (curl's --proto);
@@ -95,6 +110,17 @@ type Client struct {
 	// to 10 minutes. 0 means one second. A server's Retry-After, when
 	// longer, is honoured instead (up to the same 10 minutes).
 	RetryDelay time.Duration
+	// MaxTime bounds each attempt (curl's -m, --max-time): one try of the
+	// request and its transfer — for Download and Stream the copy of the
+	// body, for Get and List the reading of the Body or Listing until the
+	// Response is closed. An attempt it cuts short fails as KindTimeout,
+	// retryable, with a *MaxTimeExpired in its chain. 0 means no bound.
+	MaxTime time.Duration
+	// RetryMaxTime bounds retrying (curl's --retry-max-time): no try
+	// starts once this long has passed since the first began, nor when
+	// the wait before it would pass it. A try already running is not cut
+	// short (MaxTime bounds it). 0 means no bound.
+	RetryMaxTime time.Duration
 	// Notify receives notes a person should see (a retry, a partial copy
 	// started over); nil discards them. Redirects followed go to Trace.
 	Notify func(msg string)
@@ -112,13 +138,19 @@ type Client struct {
 	// limit is written, and Download removes what it wrote. 0 means no
 	// limit.
 	MaxFileSize int64
+
+	pool transport.Pool // Conns when nil
 }
 
-// Response is a retrieved resource. Close its Body.
+// Response is a retrieved resource. Close it (Close), which also ends the
+// attempt's MaxTime.
 type Response struct {
 	*schemes.Response
 	// URL is the URL the resource came from, after redirects.
 	URL schemes.Locator
+
+	release func() // ends the attempt that is reading the Response (MaxTime)
+	closed  bool
 }
 
 func (c *Client) registry() *schemes.Registry {
@@ -126,6 +158,13 @@ func (c *Client) registry() *schemes.Registry {
 		return c.Registry
 	}
 	return defaultRegistry()
+}
+
+func (c *Client) conns() schemes.Conns {
+	if c.Conns != nil {
+		return c.Conns
+	}
+	return &c.pool
 }
 
 func (c *Client) dialer() schemes.Dialer {
@@ -258,7 +297,9 @@ func (c *Client) Explain(raw string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Handler.(schemes.Explainer).Explain(c.request(loc, Resume{}, nil))
+	// The plan names the login the policy would give the handler (-u,
+	// netrc); its password is never shown.
+	return s.Handler.(schemes.Explainer).Explain(c.request(loc, Resume{}, c.credentialsFor(&chain{first: loc}, loc)))
 }
 
 // Caps returns what the scheme of loc can do (0 for a scheme urlget only
@@ -296,15 +337,15 @@ func (c *Client) scheme(loc schemes.Locator, o op) (schemes.Scheme, error) {
 		return s, &schemes.Error{Scheme: g.Scheme, Phase: "fetch", Kind: schemes.KindUnsupported,
 			URL: loc.Redacted(), Part: "scheme", Msg: msg}
 	}
-	return s, nil
+	return s, c.requireTLS(s, loc)
 }
 
 func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credentials) *schemes.Request {
 	return &schemes.Request{
-		URL: loc, Dialer: c.dialer(), Trace: c.trace(), TLS: c.TLS,
+		URL: loc, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(), TLS: c.TLS,
 		Offset: from.Offset, Partial: from.Partial, WantModTime: from.WantModTime,
 		Listed: from.Listed, Exact: from.Exact, IfModifiedSince: from.IfModifiedSince,
-		Credentials: creds, Prompt: c.Prompt,
+		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS,
 	}
 }
 
@@ -312,8 +353,11 @@ func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credent
 // Client's policy, and scrubs every password it handled from the error.
 func (c *Client) do(ctx context.Context, loc schemes.Locator, o op, from Resume) (*Response, error) {
 	var resp *Response
-	err := c.retry(ctx, func() error {
+	err := c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
 		r, err := c.once(ctx, loc, o, from)
+		if err == nil {
+			hold(r) // the caller reads it after this attempt returns
+		}
 		resp = r
 		return err
 	}, nil)
@@ -476,10 +520,14 @@ func drain(b io.ReadCloser) {
 	}
 }
 
-// CloseIdleConnections closes the connections handlers keep for reuse (HTTP
-// keep-alive, FTP control connections), so a caller that is done with the
-// Client leaves nothing open.
+// CloseIdleConnections closes the idle connections kept for reuse (the
+// Client's own Conns, or those of a shared one that has a CloseIdle
+// method; HTTP keep-alive in the http handler), so a caller that is done
+// with the Client leaves nothing open.
 func (c *Client) CloseIdleConnections() {
+	if ci, ok := c.conns().(interface{ CloseIdle() }); ok {
+		ci.CloseIdle()
+	}
 	r := c.registry()
 	for _, name := range r.Names() {
 		s, _ := r.Lookup(name)

@@ -94,7 +94,7 @@ func (b *body) finish() error {
 		return &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindProtocol, URL: b.loc.Redacted(),
 			Retryable: true, Msg: msg}
 	}
-	b.h.pool.put(b.c)
+	b.c.release()
 	return nil
 }
 

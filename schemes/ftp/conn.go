@@ -39,7 +39,8 @@ type ctrl struct {
 	host string          // control peer as dialed: data connections go there
 	port int
 
-	key      poolKey
+	key      schemes.ConnKey // what the pool keeps it under
+	conns    schemes.Conns   // where release keeps it; nil: nowhere
 	loginDir string // PWD after login ("" when the server did not say)
 	noEPSV   bool   // EPSV refused once: use PASV from then on
 	feat     map[string]string
@@ -84,14 +85,8 @@ func (r reply) Text() string {
 // String is the first line, as a server's own text for messages.
 func (r reply) String() string { return fmt.Sprintf("%d %s", r.Code, r.Text()) }
 
-func newCtrl(nc net.Conn, tr schemes.Trace, host string, port int) *ctrl {
-	tc, ok := transport.ConnOf(nc)
-	if !ok {
-		// A dialer that is not transport's: adopt the connection so that it
-		// still gets cancellation and byte counts.
-		tc = transport.Wrap(nil, nc, 0)
-		nc = tc
-	}
+func newCtrl(ctx context.Context, nc net.Conn, tr schemes.Trace, host string, port int) *ctrl {
+	nc, tc := transport.Bound(ctx, nc)
 	c := &ctrl{nc: nc, tc: tc, tr: tr, host: host, port: port}
 	c.r = bufio.NewReaderSize(nc, 4096)
 	return c
@@ -106,8 +101,26 @@ const (
 	no
 )
 
-// bind attaches ctx to the control connection for one request.
-func (c *ctrl) bind(ctx context.Context) { c.tc.Bind(ctx) }
+var _ schemes.Session = (*ctrl)(nil)
+
+// Conn is the connection commands go on (TLS after AUTH TLS), for the pool.
+func (c *ctrl) Conn() net.Conn { return c.nc }
+
+// Close ends the session (see close), for the pool.
+func (c *ctrl) Close() error {
+	c.close()
+	return nil
+}
+
+// release ends a request's use of c: kept in the request's Conns when its
+// state is known and it is logged in at a known directory, else closed.
+func (c *ctrl) release() {
+	if c.broken || c.loginDir == "" || c.conns == nil || !c.key.Pooled() {
+		c.close()
+		return
+	}
+	c.conns.Keep(c.key, c)
+}
 
 // send writes one command line. Arguments were checked for CR, LF and NUL
 // before connecting, so line is one line.

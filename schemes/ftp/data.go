@@ -64,9 +64,7 @@ func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Co
 		}
 		return nil, ioError(loc, "data", err)
 	}
-	if _, ok := transport.ConnOf(dc); !ok {
-		dc = transport.Wrap(ctx, dc, 0)
-	}
+	dc, _ = transport.Bound(ctx, dc)
 	return dc, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // Handler retrieves ftp and ftps URLs by the access algorithm of RFC 1738
@@ -15,26 +16,25 @@ import (
 // ";type=d") or a directory listing (for a name ending in "/").
 //
 // It speaks FTP itself, on connections from the request's Dialer, so that
-// every command is exactly the one the URL implies (see ctrl). Its only
-// state is a pool of idle control connections, shared by the URLs of a run
-// to the same server and login (RFC 1738 §3.2.5); it is safe for
-// concurrent use and must not be copied after first use.
+// every command is exactly the one the URL implies (see ctrl). Logged-in
+// control connections are kept between requests in the request's Conns,
+// under a key of the server, login and TLS settings (RFC 1738 §3.2.5
+// reuses a connection only for the same user). A Handler holds
+// configuration only and is safe for concurrent use.
 type Handler struct {
 	// AnonPassword is the password of anonymous logins (--ftp-anon-password);
 	// "" means $URLGET_EMAIL, $EMAIL, then user@host.
 	AnonPassword string
 	// ExplicitTLS upgrades ftp: control connections with AUTH TLS and
-	// protects data connections (--ftp-ssl). ftps: URLs always use TLS.
+	// protects data connections (--ftp-ssl), as Request.RequireTLS
+	// (--ssl-reqd) does for one request. ftps: URLs always use TLS.
+	// Logins come from the URL or Request.Credentials (-u, netrc), never
+	// from a file the handler reads.
 	ExplicitTLS bool
-	// Netrc, when set, supplies logins for hosts the URL names no user for
-	// (--netrc, --netrc-file): the path of a .netrc file.
-	Netrc string
 	// DefaultType, 'a' (--ascii) or 'i' (--binary), is the TYPE of files
 	// whose URL has no ";type=", in place of the guess from the name
 	// (RFC 1738 §3.2.3); 0 guesses. A typecode in the URL still wins.
 	DefaultType byte
-
-	pool pool
 }
 
 var (
@@ -43,10 +43,6 @@ var (
 	_ schemes.Lister    = (*Handler)(nil)
 	_ schemes.Stater    = (*Handler)(nil)
 )
-
-// CloseIdleConnections sends QUIT on the idle control connections kept for
-// reuse and closes them.
-func (h *Handler) CloseIdleConnections() { h.pool.closeAll() }
 
 // Fetch carries out the access algorithm for req.URL. For a file, Body
 // streams it from the data connection (TYPE A data with CRLF turned into
@@ -128,13 +124,13 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl
 		if err == nil {
 			return resp, nil
 		}
-		if reused && !c.heard && tries < maxIdlePerKey && ctx.Err() == nil && droppedIdle(err) {
+		if reused && !c.heard && tries < transport.DefaultMaxIdlePerKey && ctx.Err() == nil && droppedIdle(err) {
 			c.tr.Info("the server closed the idle control connection (" + errorText(err) + "): connecting again")
 			c.broken = true
 			c.close()
 			continue
 		}
-		h.pool.put(c)
+		c.release()
 		return nil, err
 	}
 }

@@ -196,7 +196,7 @@ func (l *listing) finish() error {
 		l.c.close()
 		return err
 	}
-	l.h.pool.put(l.c)
+	l.c.release()
 	return io.EOF
 }
 
@@ -227,7 +227,7 @@ func (l *listing) close() error {
 	rp, err := l.c.read()
 	l.c.nc.SetReadDeadline(time.Time{})
 	if err == nil && (rp.Code == 226 || rp.Code == 250) {
-		l.h.pool.put(l.c)
+		l.c.release()
 		return nil
 	}
 	l.c.close() // after QUIT when the reply came, at once when it did not (read marks it broken)

@@ -198,7 +198,7 @@ func TestEntryLocators(t *testing.T) {
 		}
 	}
 	// The directory's Locator lists it.
-	resp, err := e.h.List(context.Background(), &schemes.Request{URL: entries[0].Locator, Dialer: e.d, Trace: schemes.NopTrace{}})
+	resp, err := e.h.List(context.Background(), &schemes.Request{URL: entries[0].Locator, Dialer: e.d, Conns: e.pool, Trace: schemes.NopTrace{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestList(t *testing.T) {
 // fetchLoc fetches loc and reads its body.
 func (e *tenv) fetchLoc(t *testing.T, loc schemes.Locator) (string, *schemes.Response, error) {
 	t.Helper()
-	resp, err := e.h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: e.d, Trace: schemes.NopTrace{}})
+	resp, err := e.h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: e.d, Conns: e.pool, Trace: schemes.NopTrace{}})
 	if err != nil {
 		return "", nil, err
 	}

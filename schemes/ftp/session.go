@@ -3,47 +3,68 @@ package ftp
 import (
 	"context"
 	"net"
+	"slices"
 	"strconv"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// conn returns a logged-in control connection: an idle one from the pool
-// (reused), else a new one at the login directory. A pooled connection
-// keeps the trace scope it was dialed with, so that its lines read as one
-// conversation, and the directory and TYPE its last request left (see
-// chdir): nothing is sent to check it is still alive, since the first
-// command of the request does that (see Handler.run).
+// conn returns a logged-in control connection: an idle one from
+// req.Conns (reused), the one that needs the fewest CWD commands to reach
+// the directory (a mirror's parallel transfers then keep to their
+// directories), else a new one at the login directory. A pooled
+// connection keeps the trace scope it was dialed with, so that its lines
+// read as one conversation, and the directory and TYPE its last request
+// left (see chdir). The pool checks it is alive before lending it; a
+// server may still close it just then, which the request's first command
+// finds (see Handler.run).
 func (h *Handler) conn(ctx context.Context, loc *URL, req *schemes.Request, lg login) (c *ctrl, reused bool, err error) {
-	key := h.key(loc, lg)
-	if c := h.pool.get(key, loc.Cwd); c != nil {
-		c.bind(ctx)
-		c.tr.Info("reusing control connection to " + net.JoinHostPort(c.host, strconv.Itoa(c.port)))
-		return c, true, nil
+	key, _ := schemes.NewConnKey(req, loc.u.Scheme, loc.u.Host, loc.u.EffectivePort(), h.usesTLS(loc, req), lg.User, lg.password())
+	if req.Conns != nil {
+		cost := func(s schemes.Session) int { return cwdCost(s.(*ctrl).at, loc.Cwd) }
+		if s := req.Conns.Lease(ctx, key, cost); s != nil {
+			c := s.(*ctrl)
+			c.tr.Info("reusing control connection to " + net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+			return c, true, nil
+		}
 	}
 	c, err = h.dial(ctx, loc, req, lg, key)
 	return c, false, err
 }
 
-func (h *Handler) key(loc *URL, lg login) poolKey {
-	k := poolKey{scheme: loc.u.Scheme, host: loc.u.Host, port: loc.u.EffectivePort(), user: lg.User,
-		tls: h.ExplicitTLS || loc.u.Scheme == "ftps"}
-	if lg.Password != nil {
-		k.pass = *lg.Password
+// password is the login's password, "" when it has none.
+func (lg login) password() string {
+	if lg.Password == nil {
+		return ""
 	}
-	return k
+	return *lg.Password
+}
+
+// usesTLS says whether loc's control connection is protected: always for
+// ftps, with --ftp-ssl or --ssl-reqd for ftp (explicitTLS).
+func (h *Handler) usesTLS(loc *URL, req *schemes.Request) bool {
+	return h.explicitTLS(req) || loc.u.Scheme == "ftps"
+}
+
+// cwdCost is the number of CWD commands chdir sends to go from the
+// directory at to dir.
+func cwdCost(at, dir []string) int {
+	if len(at) > len(dir) || !slices.Equal(at, dir[:len(at)]) {
+		return 1 + len(dir)
+	}
+	return len(dir) - len(at)
 }
 
 // dial opens a control connection in a trace scope of its own: greeting,
 // TLS when asked, login, then PWD to record the login directory.
-func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg login, key poolKey) (*ctrl, error) {
+func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg login, key schemes.ConnKey) (*ctrl, error) {
 	tr := schemes.NewScope(req.Trace)
 	nc, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), loc.u.Scheme, loc.u.Host, loc.u.EffectivePort())
 	if err != nil {
 		return nil, err
 	}
-	c := newCtrl(nc, tr, loc.u.Host, loc.u.EffectivePort())
-	c.key = key
+	c := newCtrl(ctx, nc, tr, loc.u.Host, loc.u.EffectivePort())
+	c.key, c.conns = key, req.Conns
 	if lg.Password != nil {
 		c.secret = *lg.Password
 	}
@@ -54,7 +75,8 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 			c.close()
 		}
 	}()
-	if key.tls {
+	useTLS := h.usesTLS(loc, req)
+	if useTLS {
 		c.tlsCfg = tlsConfig(req.TLS)
 	}
 	if loc.u.Scheme == "ftps" {
@@ -65,7 +87,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	if err := c.greeting(loc); err != nil {
 		return nil, err
 	}
-	if h.ExplicitTLS && loc.u.Scheme == "ftp" {
+	if h.explicitTLS(req) && loc.u.Scheme == "ftp" {
 		rp, err := c.cmd("AUTH TLS")
 		if err != nil {
 			return nil, ioError(loc, "tls", err)
@@ -73,7 +95,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		if rp.Code != 234 {
 			e := c.replyError(loc, "tls", "AUTH TLS", rp)
 			if e.Kind != schemes.KindBusy {
-				e.Kind, e.Msg = schemes.KindSafety, "server refused TLS ("+c.redact(rp.String())+") and --ftp-ssl requires it"
+				e.Kind, e.Msg = schemes.KindSafety, "server refused TLS ("+c.redact(rp.String())+") and "+tlsFlag(req)+" requires it"
 			}
 			return nil, e
 		}
@@ -84,7 +106,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	if err := c.doLogin(ctx, loc, req, lg); err != nil {
 		return nil, err
 	}
-	if key.tls {
+	if useTLS {
 		for _, cmd := range []string{"PBSZ 0", "PROT P"} {
 			if err := c.simple(loc, "tls", cmd); err != nil {
 				return nil, err

@@ -29,7 +29,7 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 			name = loc.Cwd[len(loc.Cwd)-1]
 		}
 		resp.Name, _ = schemes.SafeName(name)
-		h.pool.put(c)
+		c.release()
 		return resp, nil
 	})
 }

@@ -334,9 +334,7 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL, tr sch
 		}
 		return nil, err
 	}
-	if _, ok := transport.ConnOf(c); !ok {
-		c = transport.Wrap(ctx, c, 0) // a library user's dialer: still honour ctx
-	}
+	c, _ = transport.Bound(ctx, c)
 	if g.u.Scheme != "gophers" {
 		return c, nil
 	}
@@ -371,7 +369,7 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 	case m == modeAttrs && x.plus:
 		l := &attrListing{ctx: ctx, h: h, g: g, c: x.c, lr: &lineReader{br: bufio.NewReaderSize(body, 4096)}, item: g.with(g.Search, nil),
 			exact: x.hdr.Length >= 0}
-		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Size: -1, Name: g.FileName()}, nil
+		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Size: -1, Name: g.LocalName()}, nil
 	case asMenu || isMenu(g.Type):
 		l := &menuListing{ctx: ctx, h: h, g: g, c: x.c, m: newMenuReader(body), tr: x.tr, plus: x.plus,
 			exact: x.plus && x.hdr.Length >= 0}
@@ -386,9 +384,9 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 		if g.Type == '7' {
 			kind = schemes.EntrySearch
 		}
-		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Kind: kind, Size: -1, Name: g.FileName()}, nil
+		return &schemes.Response{Listing: schemes.ListingFunc(l.next, l.close), Kind: kind, Size: -1, Name: g.LocalName()}, nil
 	}
-	resp := &schemes.Response{Size: size, Name: g.FileName(), Type: mediaType(g.Type)}
+	resp := &schemes.Response{Size: size, Name: g.LocalName(), Type: mediaType(g.Type)}
 	if k := kindOf(g.Type); k == schemes.EntryFile {
 		resp.Kind = k
 	}
@@ -446,7 +444,7 @@ func viewsResponse(g *URL, search *string, a Attributes) *schemes.Response {
 	for _, v := range a.Views() {
 		entries = append(entries, viewEntry(item, v))
 	}
-	return &schemes.Response{Listing: schemes.ListingOf(entries), Size: -1, Name: g.FileName()}
+	return &schemes.Response{Listing: schemes.ListingOf(entries), Size: -1, Name: g.LocalName()}
 }
 
 // mediaType is the media type an item type implies, "" when unknown.

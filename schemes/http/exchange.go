@@ -50,7 +50,7 @@ func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
 // reading the body later.
 func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr http.Header) (*exchange, error) {
 	hreq := h.newRequest(c, method, hdr)
-	t, cached := h.cache.get(c.req.Dialer, c.req.TLS, c.loc.g.Scheme)
+	t, cached := h.cache.get(c.req, c.loc.g.Scheme)
 	done := func() {}
 	if !cached {
 		done = t.CloseIdleConnections

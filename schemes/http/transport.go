@@ -6,52 +6,50 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // maxTransports bounds the Handler's cache: a long-lived Handler used with
 // a new Dialer per fetch run must not keep every run's idle connections.
 const maxTransports = 8
 
-// transportKey identifies a cached http.Transport. The scheme is part of
-// the key because the Dialer's port policy depends on it, and DialContext
-// is not told the scheme.
-type transportKey struct {
-	dialer schemes.Dialer
-	tls    *tls.Config
-	scheme string
-}
-
-// transports caches one http.Transport per Dialer, TLS config and scheme,
-// so the requests of one fetch run (redirects, retries, recursive
-// retrievals) reuse connections.
+// transports caches one http.Transport per key of the rules every
+// scheme's idle connections live by (schemes.ConnKey): the Dialer (its
+// proxy and port policy), the TLS settings (a connection made with -k
+// never carries a verifying request) and the scheme (the port policy
+// depends on it, and DialContext is not told the scheme). net/http keys
+// its own idle connections within a Transport by host and port; HTTP
+// connections carry no login (credentials go with each request), so the
+// login is not part of the key. The requests of one fetch run
+// (redirects, retries, recursive retrievals) reuse connections.
 type transports struct {
 	mu    sync.Mutex
-	m     map[transportKey]*http.Transport
-	order []transportKey // oldest first, for eviction
+	m     map[schemes.ConnKey]*http.Transport
+	order []schemes.ConnKey // oldest first, for eviction
 }
 
-// get returns the transport for d, cfg and scheme, making it if needed.
-// A Dialer whose dynamic value cannot be a map key (a struct holding a
-// func, say) gets a fresh transport each time, closed by the caller.
-func (c *transports) get(d schemes.Dialer, cfg *tls.Config, scheme string) (t *http.Transport, cached bool) {
-	if !reflect.ValueOf(d).Comparable() {
+// get returns the transport for req's Dialer and TLS settings and scheme,
+// making it if needed. A Dialer whose dynamic value cannot be a map key (a
+// struct holding a func, say) gets a fresh transport each time, closed by
+// the caller.
+func (c *transports) get(req *schemes.Request, scheme string) (t *http.Transport, cached bool) {
+	d, cfg := req.Dialer, req.TLS
+	k, ok := schemes.NewConnKey(req, scheme, "", 0, scheme == "https", "", "")
+	if !ok {
 		return newTransport(d, cfg, scheme), false
 	}
-	k := transportKey{d, cfg, scheme}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t := c.m[k]; t != nil {
 		return t, true
 	}
 	if c.m == nil {
-		c.m = map[transportKey]*http.Transport{}
+		c.m = map[schemes.ConnKey]*http.Transport{}
 	}
 	if len(c.order) >= maxTransports {
 		old := c.order[0]
@@ -111,18 +109,12 @@ func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transp
 		DisableCompression:     true,
 		ForceAttemptHTTP2:      false,
 		ReadBufferSize:         readBuffer, // the size splice.go relies on
-		MaxIdleConnsPerHost:    maxIdlePerHost,
-		IdleConnTimeout:        90 * time.Second,
+		MaxIdleConnsPerHost:    transport.DefaultMaxIdlePerKey,
+		MaxIdleConns:           transport.DefaultMaxIdle,
+		IdleConnTimeout:        transport.DefaultIdleTimeout,
 		MaxResponseHeaderBytes: 1 << 20,
 	}
 }
-
-// maxIdlePerHost bounds the idle connections kept per server: as many as
-// a mirror's parallel transfers (urlget mirror -P) may need at once, so
-// that none of them is closed after a request only to be dialed again for
-// the next (with 4, a mirror at -P 8 dialed a connection for every other
-// file).
-const maxIdlePerHost = 16
 
 // dialer opens the connections of one Transport.
 //

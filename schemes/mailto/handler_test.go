@@ -166,11 +166,16 @@ type received struct {
 	user     string
 	password string
 	tls      bool
+	sessions int // connections the server accepted
+	messages int
 }
 
 type backend struct{ r *received }
 
 func (b backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	b.r.mu.Lock()
+	b.r.sessions++
+	b.r.mu.Unlock()
 	return &session{r: b.r, c: c}, nil
 }
 
@@ -212,6 +217,7 @@ func (s *session) Data(r io.Reader) error {
 	s.r.mu.Lock()
 	defer s.r.mu.Unlock()
 	s.r.data = string(b)
+	s.r.messages++
 	return err
 }
 func (s *session) Reset()        {}
@@ -321,8 +327,9 @@ func TestSendStartTLSAndAuth(t *testing.T) {
 	srvCfg, pool := selfSigned(t)
 	r, port := fakeSMTP(t, srvCfg)
 	h := testHandler("")
-	h.DryRun, h.Server, h.RequireTLS = false, "127.0.0.1:"+strconv.Itoa(port), true
+	h.DryRun, h.Server = false, "127.0.0.1:"+strconv.Itoa(port)
 	req := request(t, "mailto:joe@example.com?body=secret%20plans")
+	req.RequireTLS = true
 	req.TLS = &tls.Config{RootCAs: pool}
 	req.Credentials = func(scheme, host string, port int) (string, string, bool) { return "tester", "right", true }
 	if _, err := h.Fetch(context.Background(), req); err != nil {
@@ -352,8 +359,10 @@ func TestSendStartTLSAndAuth(t *testing.T) {
 func TestRequireTLSWithoutStartTLS(t *testing.T) {
 	_, port := fakeSMTP(t, nil)
 	h := testHandler("")
-	h.DryRun, h.Server, h.RequireTLS = false, "127.0.0.1:"+strconv.Itoa(port), true
-	_, err := h.Fetch(context.Background(), request(t, "mailto:joe@example.com?body=x"))
+	h.DryRun, h.Server = false, "127.0.0.1:"+strconv.Itoa(port)
+	req := request(t, "mailto:joe@example.com?body=x")
+	req.RequireTLS = true // --ssl-reqd
+	_, err := h.Fetch(context.Background(), req)
 	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "STARTTLS") {
 		t.Fatalf("err = %v, want a safety error about STARTTLS", err)
 	}
@@ -388,6 +397,13 @@ func TestExplain(t *testing.T) {
 	}
 	if strings.Contains(text, "pw") {
 		t.Errorf("plan shows the password:\n%s", text)
+	}
+	if !strings.Contains(text, "STARTTLS if the server offers it") {
+		t.Errorf("plan without --ssl-reqd:\n%s", text)
+	}
+	req.RequireTLS = true
+	if plan, _ = h.Explain(req); !strings.Contains(strings.Join(plan, "\n"), "STARTTLS (required: --ssl-reqd)") {
+		t.Errorf("plan with Request.RequireTLS:\n%s", strings.Join(plan, "\n"))
 	}
 }
 
@@ -477,8 +493,9 @@ func TestStartTLSThroughDialer(t *testing.T) {
 	srvCfg, pool := selfSigned(t)
 	r, port := fakeSMTP(t, srvCfg)
 	h := testHandler("")
-	h.DryRun, h.Server, h.RequireTLS = false, "127.0.0.1:"+strconv.Itoa(port), true
+	h.DryRun, h.Server = false, "127.0.0.1:"+strconv.Itoa(port)
 	req := request(t, "mailto:joe@example.com?body=hi")
+	req.RequireTLS = true
 	d := &tlsDialer{}
 	tr := schemestest.NewScopeTrace()
 	req.Dialer, req.Trace, req.TLS = d, tr, &tls.Config{RootCAs: pool}

@@ -12,15 +12,99 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
-// send submits msg through srv, on an SMTP connection traced in a scope
-// of its own of tr.
+// send submits msg through srv: on an idle session from req.Conns that
+// served an earlier message to the same server, login and TLS settings
+// (reset with RSET), else on a new one traced in a scope of its own of
+// tr. After the message is accepted the session is reset and kept for
+// the next.
+func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv server, msg *message, tr schemes.Trace) error {
+	if req.Dialer == nil {
+		return &schemes.Error{Scheme: "mailto", Phase: "dial", Kind: schemes.KindOther, URL: m.Redacted(), Msg: "no Dialer in the request"}
+	}
+	var user, pass string
+	auth := false
+	if req.Credentials != nil {
+		user, pass, auth = req.Credentials("mailto", srv.host, srv.port)
+		if auth {
+			tr.Secret(pass)
+		}
+	}
+	key, _ := schemes.NewConnKey(req, "mailto", srv.host, srv.port, true, user, pass)
+	s, err := leaseSMTP(ctx, req, key, tr)
+	if s == nil {
+		s, err = h.openSMTP(ctx, req, m, srv, tr, user, pass, auth)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.deliver(m, msg); err != nil {
+		s.Close()
+		return err
+	}
+	if req.Conns == nil || !key.Pooled() || s.c.Reset() != nil {
+		s.Close()
+		return nil // the message is accepted already
+	}
+	req.Conns.Keep(key, s)
+	return nil
+}
+
+// smtpSession is an SMTP connection past its greeting, EHLO, STARTTLS
+// and AUTH: ready for MAIL FROM.
+type smtpSession struct {
+	c      *smtp.Client
+	conn   net.Conn // the connection c speaks on: TLS over the dialed one after STARTTLS
+	secure bool
+	traced []*traceConn // the layers that report lines, retargeted when leased
+}
+
+var _ schemes.Session = (*smtpSession)(nil)
+
+// Conn is the connection the session speaks on, for the pool.
+func (s *smtpSession) Conn() net.Conn { return s.conn }
+
+// Close sends QUIT (waiting a second at most for the reply) and closes
+// the connection.
+func (s *smtpSession) Close() error {
+	s.conn.SetDeadline(time.Now().Add(time.Second))
+	s.c.Quit()
+	return s.c.Close()
+}
+
+// leaseSMTP takes an idle session for key from req.Conns, its lines
+// traced in a new scope of tr; nil when there is none. A session that did
+// not upgrade to TLS never serves a request that requires TLS.
+func leaseSMTP(ctx context.Context, req *schemes.Request, key schemes.ConnKey, tr schemes.Trace) (*smtpSession, error) {
+	if req.Conns == nil {
+		return nil, nil
+	}
+	v := req.Conns.Lease(ctx, key, nil)
+	if v == nil {
+		return nil, nil
+	}
+	s := v.(*smtpSession)
+	if req.RequireTLS && !s.secure {
+		s.Close()
+		return nil, nil
+	}
+	scope := schemes.NewScope(tr)
+	for _, t := range s.traced {
+		t.tr = scope
+	}
+	scope.Info("reusing the connection to " + s.conn.RemoteAddr().String())
+	return s, nil
+}
+
+// openSMTP connects to srv and makes a session ready for MAIL FROM.
 //
 // go-smtp (v0.24) can only start TLS in a client created for that purpose
 // (NewClientStartTLS, which fails when STARTTLS is not offered), and does
@@ -30,33 +114,24 @@ import (
 // then hands the connection to smtp.NewClient behind a synthetic 220
 // greeting; go-smtp's own EHLO is the one RFC 3207 requires after TLS (or
 // a harmless repeat without it).
-func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv server, msg *message, tr schemes.Trace) error {
-	if req.Dialer == nil {
-		return &schemes.Error{Scheme: "mailto", Phase: "dial", Kind: schemes.KindOther, URL: m.Redacted(), Msg: "no Dialer in the request"}
-	}
+func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, srv server, tr schemes.Trace, user, pass string, auth bool) (s *smtpSession, err error) {
 	fail := func(phase string, err error) error { return smtpError(m, phase, err) }
 	tr = schemes.NewScope(tr)
 	ctx = schemes.WithTrace(ctx, tr) // the Dialer's notes (connecting, TLS) go to the scope too
-	var user, pass string
-	auth := false
-	if req.Credentials != nil {
-		user, pass, auth = req.Credentials("mailto", srv.host, srv.port)
-		if auth {
-			tr.Secret(pass)
-		}
-	}
 	raw, err := req.Dialer.Dial(ctx, "mailto", srv.host, srv.port)
 	if err != nil {
-		return fail("dial", err)
+		return nil, fail("dial", err)
 	}
-	defer raw.Close()
-	stop := context.AfterFunc(ctx, func() { raw.Close() }) // unblock go-smtp on cancel
-	defer stop()
-
+	raw, _ = transport.Bound(ctx, raw) // canceling ctx unblocks go-smtp
+	defer func() {
+		if s == nil {
+			raw.Close()
+		}
+	}()
 	tc := &traceConn{Conn: raw, tr: tr}
 	text := textproto.NewConn(bounded(tc))
 	if _, _, err := text.ReadResponse(220); err != nil {
-		return fail("greeting", err)
+		return nil, fail("greeting", err)
 	}
 	local := localName(raw)
 	ext, err := ehlo(text, local)
@@ -67,44 +142,54 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 		ext, err = map[string]string{}, nil
 	}
 	if err != nil {
-		return fail("ehlo", err)
+		return nil, fail("ehlo", err)
 	}
 	_, offered := ext["STARTTLS"]
+	sess := &smtpSession{conn: raw, traced: []*traceConn{tc}}
 	var conn net.Conn = tc
-	secure := false
 	switch {
 	case offered:
 		id, err := text.Cmd("STARTTLS")
 		if err != nil {
-			return fail("starttls", err)
+			return nil, fail("starttls", err)
 		}
 		text.StartResponse(id)
 		_, _, err = text.ReadResponse(220)
 		text.EndResponse(id)
 		if err != nil {
-			return fail("starttls", err)
+			return nil, fail("starttls", err)
 		}
 		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host, req.TLS)
 		if err != nil {
-			return smtpError(m, "tls", err)
+			return nil, smtpError(m, "tls", err)
 		}
-		conn, secure = &traceConn{Conn: tlsConn, tr: tr}, true
-	case h.RequireTLS:
-		return &schemes.Error{Scheme: "mailto", Phase: "starttls", Kind: schemes.KindSafety, URL: m.Redacted(), Part: "smtp-server",
+		upper := &traceConn{Conn: tlsConn, tr: tr}
+		conn, sess.conn, sess.secure = upper, tlsConn, true
+		sess.traced = append(sess.traced, upper)
+	case req.RequireTLS:
+		return nil, &schemes.Error{Scheme: "mailto", Phase: "starttls", Kind: schemes.KindSafety, URL: m.Redacted(), Part: "smtp-server",
 			Msg: fmt.Sprintf("%s does not offer STARTTLS and --ssl-reqd requires it", srv.host)}
 	default:
 		tr.Info("the server does not offer STARTTLS: sending in clear")
 	}
-	c := smtp.NewClient(&greetConn{Conn: bounded(conn), greeting: []byte("220 urlget: session continues\r\n")})
-	defer c.Close()
-	if err := c.Hello(local); err != nil {
-		return fail("ehlo", err)
+	sess.c = smtp.NewClient(&greetConn{Conn: bounded(conn), greeting: []byte("220 urlget: session continues\r\n")})
+	if err := sess.c.Hello(local); err != nil {
+		sess.c.Close()
+		return nil, fail("ehlo", err)
 	}
 	if auth {
-		if err := authenticate(c, m, srv, user, pass, secure, tr); err != nil {
-			return err
+		if err := authenticate(sess.c, m, srv, user, pass, sess.secure, tr); err != nil {
+			sess.c.Close()
+			return nil, err
 		}
 	}
+	return sess, nil
+}
+
+// deliver sends msg on s: MAIL FROM, RCPT TO for each recipient, DATA.
+func (s *smtpSession) deliver(m *URL, msg *message) error {
+	fail := func(phase string, err error) error { return smtpError(m, phase, err) }
+	c := s.c
 	if err := c.Mail(msg.from, nil); err != nil {
 		return fail("mail", err)
 	}
@@ -120,13 +205,12 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 	// The message text is not traced (go-smtp buffers it and writes it
 	// out on Close): only the replies are.
 	setQuiet := func(q bool) {
-		tc.quiet.Store(q)
-		if cq, ok := conn.(*traceConn); ok {
-			cq.quiet.Store(q)
+		for _, t := range s.traced {
+			t.quiet.Store(q)
 		}
 	}
 	setQuiet(true)
-	tr.Info(fmt.Sprintf("(message of %d bytes, Message-ID %s)", len(msg.text), msg.id))
+	s.traced[0].tr.Info(fmt.Sprintf("(message of %d bytes, Message-ID %s)", len(msg.text), msg.id))
 	_, err = w.Write(msg.text)
 	if err == nil {
 		err = w.Close()
@@ -134,9 +218,6 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 	setQuiet(false)
 	if err != nil {
 		return fail("data", err)
-	}
-	if err := c.Quit(); err != nil {
-		tr.Info("QUIT: " + err.Error()) // the message is accepted already
 	}
 	return nil
 }

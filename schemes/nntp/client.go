@@ -2,7 +2,6 @@ package nntp
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -121,15 +120,15 @@ func (s *session) upgrade(tc net.Conn) {
 	s.quick = quickAcker(tc)
 }
 
-// bind attaches ctx to the connection so that canceling it unblocks I/O.
-// release detaches it again; call it before the session goes idle.
-func (s *session) bind(ctx context.Context) (release func()) {
-	if s.tc != nil {
-		return s.tc.Bind(ctx)
-	}
-	// A plain net.Conn: expire its deadline when ctx is done.
-	stop := context.AfterFunc(ctx, func() { s.conn.SetDeadline(time.Unix(1, 0)) })
-	return func() { stop() }
+var _ schemes.Session = (*session)(nil)
+
+// Conn is the connection commands go on (TLS after STARTTLS), for the pool.
+func (s *session) Conn() net.Conn { return s.conn }
+
+// Close ends the session (see close), for the pool.
+func (s *session) Close() error {
+	s.close()
+	return nil
 }
 
 // close ends the session: QUIT (not waited for) unless the state is

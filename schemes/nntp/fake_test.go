@@ -189,9 +189,32 @@ func (f *fakeServer) setGreeting(g string) {
 
 func (f *fakeServer) port() int { return f.ln.Addr().(*net.TCPAddr).Port }
 
-// testDialer is the transport Dialer under every fakeDialer: one value,
-// so that requests made with fakeDialer{} share the Handler's pool.
+// testDialer is the transport Dialer under every fakeDialer.
 var testDialer = &transport.Dialer{}
+
+// pools holds each test Handler's idle sessions, as a fetch Client does
+// for its requests (Request.Conns): a nil entry (noPool) means requests
+// with no Conns, each on a connection of its own.
+var pools sync.Map // *Handler → *transport.Pool
+
+// conns is the pool of h's requests, made on first use.
+func conns(h *Handler) schemes.Conns {
+	v, _ := pools.LoadOrStore(h, &transport.Pool{})
+	if p := v.(*transport.Pool); p != nil {
+		return p
+	}
+	return nil
+}
+
+// noPool makes h's requests go without Conns.
+func noPool(h *Handler) { pools.Store(h, (*transport.Pool)(nil)) }
+
+// closeIdle closes the sessions kept for h's requests.
+func closeIdle(h *Handler) {
+	if v, ok := pools.Load(h); ok && v.(*transport.Pool) != nil {
+		v.(*transport.Pool).CloseIdle()
+	}
+}
 
 // fakeDialer is a transport Dialer that dials 127.0.0.1 only, whatever
 // host it is asked for.
@@ -284,7 +307,7 @@ func fetchLocator(t *testing.T, h *Handler, loc schemes.Locator, tr schemes.Trac
 	if tr == nil {
 		tr = &recTrace{}
 	}
-	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: fakeDialer{}, Trace: tr, Credentials: creds})
+	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: fakeDialer{}, Conns: conns(h), Trace: tr, Credentials: creds})
 	if err != nil {
 		return nil, nil, nil, err
 	}

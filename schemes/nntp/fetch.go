@@ -78,7 +78,10 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*sche
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(p, "request", err)
 	}
-	key := poolKey{dialer: req.Dialer, tlsCfg: req.TLS, host: p.host, port: p.port, tls: p.tls, user: p.user, pass: p.pass}
+	// news: and nntp: URLs of one server are one protocol: their sessions
+	// are interchangeable (the port policy, which depends on the scheme,
+	// applied when each was dialed).
+	key, _ := schemes.NewConnKey(req, "nntp", p.host, p.port, p.tls || p.starttls, p.user, p.pass)
 	for {
 		c, err := h.acquire(ctx, req, p, key, tr)
 		if err != nil {
@@ -108,44 +111,48 @@ func ctxError(p *plan, phase string, err error) error {
 	return ioError(p.scheme, phase, p.url, err)
 }
 
-// conn is a session lent to one request, with what returns it.
+// conn is a session lent to one request, with where it goes back.
 type conn struct {
-	h       *Handler
-	s       *session
-	key     poolKey
-	release func()
-	once    sync.Once
+	s     *session
+	key   schemes.ConnKey
+	conns schemes.Conns // nil: the session is closed after the request
+	once  sync.Once
 }
 
-// finish ends the request's use of the session: back to the pool when ok
-// and the protocol state is known, closed otherwise.
+// finish ends the request's use of the session: kept in the request's
+// Conns when ok and the protocol state is known, closed otherwise.
 func (c *conn) finish(ok bool) {
 	c.once.Do(func() {
-		c.release()
-		c.s.conn.SetDeadline(time.Time{})
 		if !ok {
 			c.s.broken = true
 		}
-		c.h.pool.put(c.key, c.s, c.h.MaxIdle)
+		if c.s.broken || c.conns == nil || !c.key.Pooled() {
+			c.s.close()
+			return
+		}
+		c.conns.Keep(c.key, c.s)
 	})
 }
 
-// acquire returns a ready session: idle from the pool, or newly dialed,
-// greeted, told CAPABILITIES and MODE READER, and authenticated when the
-// URL carries credentials. A new connection traces into a scope of tr of
-// its own (the Dialer's notes included); a pooled one keeps its scope
-// while the request traces to the same tr.
-func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, key poolKey, tr schemes.Trace) (*conn, error) {
-	if s := h.pool.get(key); s != nil {
-		if !sameTrace(s.root, tr) {
-			s.tr, s.root = schemes.NewScope(tr), tr
+// acquire returns a ready session: an idle one from req.Conns, or newly
+// dialed, greeted, told CAPABILITIES and MODE READER, and authenticated
+// when the URL carries credentials. A new connection traces into a scope
+// of tr of its own (the Dialer's notes included); a pooled one keeps its
+// scope while the request traces to the same tr.
+func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey, tr schemes.Trace) (*conn, error) {
+	if req.Conns != nil {
+		if v := req.Conns.Lease(ctx, key, nil); v != nil {
+			s := v.(*session)
+			s.reused = true
+			if !sameTrace(s.root, tr) {
+				s.tr, s.root = schemes.NewScope(tr), tr
+			}
+			s.tr.Info("reusing connection to " + net.JoinHostPort(p.host, strconv.Itoa(p.port)))
+			if req.Timeout > 0 {
+				s.conn.SetDeadline(time.Now().Add(req.Timeout))
+			}
+			return &conn{s: s, key: key, conns: req.Conns}, nil
 		}
-		c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
-		s.tr.Info("reusing connection to " + net.JoinHostPort(p.host, strconv.Itoa(p.port)))
-		if req.Timeout > 0 {
-			s.conn.SetDeadline(time.Now().Add(req.Timeout))
-		}
-		return c, nil
 	}
 	scope := schemes.NewScope(tr)
 	tctx := schemes.WithTrace(ctx, scope)
@@ -153,6 +160,7 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 	if err != nil {
 		return nil, stampURL(err, p.url)
 	}
+	nc, _ = transport.Bound(ctx, nc)
 	if req.Timeout > 0 {
 		nc.SetDeadline(time.Now().Add(req.Timeout))
 	}
@@ -165,7 +173,7 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 		nc = tc
 	}
 	s := newSession(nc, p.scheme, scope, tr)
-	c := &conn{h: h, s: s, key: key, release: s.bind(ctx)}
+	c := &conn{s: s, key: key, conns: req.Conns}
 	if err := h.setup(ctx, req, c, p); err != nil {
 		c.finish(false)
 		return nil, err
@@ -240,7 +248,7 @@ func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *p
 	if err == nil {
 		err = s.capabilities()
 	}
-	if err == nil && h.RequireTLS && !p.tls {
+	if err == nil && p.starttls {
 		if err = h.startTLS(ctx, req, c, p); err != nil {
 			return err
 		}

@@ -63,17 +63,8 @@ type Handler struct {
 	// MaxBytes bounds an article or a listing's reply, in bytes (0:
 	// DefaultMaxArticle); a longer one fails with KindProtocol.
 	MaxBytes int64
-	// MaxIdle is how many idle connections are kept per server and user
-	// (0: 4; negative: none, one connection per request).
-	MaxIdle int
-	// RequireTLS (--ssl-reqd) upgrades nntp and news connections with
-	// STARTTLS (RFC 4642) before anything else is sent, and fails with
-	// KindSafety when the server does not offer it. nntps is TLS anyway.
-	RequireTLS bool
 	// Getenv reads the environment (nil: os.Getenv); tests replace it.
 	Getenv func(string) string
-
-	pool pool
 }
 
 var (
@@ -81,9 +72,6 @@ var (
 	_ schemes.Explainer = (*Handler)(nil)
 	_ schemes.Lister    = (*Handler)(nil)
 )
-
-// CloseIdleConnections closes the connections kept for reuse.
-func (h *Handler) CloseIdleConnections() { h.pool.closeAll() }
 
 // controlChars are refused in a message-id or group sent in a command:
 // CR, LF and NUL would inject a command, space would add an argument, and
@@ -115,6 +103,11 @@ type plan struct {
 	host     string
 	port     int
 	tls      bool
+	// starttls: the request requires TLS (--ssl-reqd) on a connection
+	// that starts in clear (news, nntp), upgraded with STARTTLS (RFC
+	// 4642) before anything else is sent; KindSafety when the server
+	// cannot.
+	starttls bool
 	user     string
 	pass     string
 	eager    bool // credentials from the URL: authenticate before asking
@@ -174,6 +167,7 @@ func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
 		}
 	}
 	p.creds = req.Credentials
+	p.starttls = req.RequireTLS && !p.tls
 	return p, nil
 }
 
@@ -279,7 +273,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		conn += " (TLS)"
 	}
 	lines := []string{conn, "read greeting (200 or 201)", "CAPABILITIES"}
-	if h.RequireTLS && !p.tls {
+	if p.starttls {
 		lines = append(lines, "STARTTLS (required: --ssl-reqd), then CAPABILITIES again")
 	}
 	lines = append(lines, "MODE READER (only if the server announces MODE-READER, or no capabilities)")

@@ -73,7 +73,7 @@ func TestArticleByNumberAndParts(t *testing.T) {
 	}{{PartArticle, "A: 1\n\nbody\n"}, {PartHead, "A: 1\n"}, {PartBody, "body\n"}} {
 		h := &Handler{Part: tc.part}
 		b, _, err := fetchAll(t, h, raw, nil, nil)
-		h.CloseIdleConnections()
+		closeIdle(h)
 		if err != nil || string(b) != tc.want {
 			t.Errorf("part %v: %q, %v; want %q", tc.part, b, err, tc.want)
 		}
@@ -500,10 +500,10 @@ func TestConnectionReuse(t *testing.T) {
 	if f.connCount() != 1 {
 		t.Errorf("%d connections for 4 URLs on one server, want 1", f.connCount())
 	}
-	h.CloseIdleConnections()
+	closeIdle(h)
 
 	// A body closed before its end makes the connection unusable.
-	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, raw+"1"), Dialer: fakeDialer{}})
+	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, raw+"1"), Dialer: fakeDialer{}, Conns: conns(h)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,10 +514,11 @@ func TestConnectionReuse(t *testing.T) {
 	if f.connCount() != 3 {
 		t.Errorf("%d connections, want 3", f.connCount())
 	}
-	h.CloseIdleConnections()
+	closeIdle(h)
 
 	// MaxIdle < 0: one connection per URL.
-	h = &Handler{MaxIdle: -1}
+	h = &Handler{}
+	noPool(h)
 	for range 2 {
 		if _, _, err := fetchAll(t, h, raw+"1", nil, nil); err != nil {
 			t.Fatal(err)
@@ -544,7 +545,7 @@ func TestStaleConnectionRedialed(t *testing.T) {
 		return ""
 	})
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	defer h.CloseIdleConnections()
+	defer closeIdle(h)
 	for range 2 {
 		tr := &recTrace{}
 		if b, _, err := fetchAll(t, h, "news:a@x", tr, nil); err != nil || string(b) != "body\n" {
@@ -597,7 +598,7 @@ func TestCancel(t *testing.T) {
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
 	done := make(chan error)
 	go func() {
-		_, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:slow@x"), Dialer: fakeDialer{}})
+		_, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:slow@x"), Dialer: fakeDialer{}, Conns: conns(h)})
 		done <- err
 	}()
 	for len(f.commands()) < 2 {
@@ -610,22 +611,22 @@ func TestCancel(t *testing.T) {
 	}
 	cancel()
 	checkKind(t, <-done, schemes.KindCanceled, 0)
-	_, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:slow@x"), Dialer: fakeDialer{}})
+	_, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:slow@x"), Dialer: fakeDialer{}, Conns: conns(h)})
 	checkKind(t, err, schemes.KindCanceled, 0)
 }
 
 func TestList(t *testing.T) {
 	f := overviewServer(t, capsINN, true, false)
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	defer h.CloseIdleConnections()
-	resp, err := h.List(context.Background(), &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}})
+	defer closeIdle(h)
+	resp, err := h.List(context.Background(), &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}, Conns: conns(h)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if entries, err := schemes.ReadAll(resp.Listing); err != nil || len(entries) != 2 {
 		t.Errorf("List = %+v, %v", entries, err)
 	}
-	_, err = h.List(context.Background(), &schemes.Request{URL: locate(t, "news:a@b"), Dialer: fakeDialer{}})
+	_, err = h.List(context.Background(), &schemes.Request{URL: locate(t, "news:a@b"), Dialer: fakeDialer{}, Conns: conns(h)})
 	checkKind(t, err, schemes.KindUsage, 0)
 }
 
@@ -672,7 +673,7 @@ func TestNNTPS(t *testing.T) {
 	f2.mu.Unlock()
 	req = &schemes.Request{URL: locate(t, fmt.Sprintf("nntps://127.0.0.1:%d/g/1", f2.port())), Dialer: fakeDialer{}, TLS: cli}
 	h := &Handler{}
-	defer h.CloseIdleConnections()
+	defer closeIdle(h)
 	calls := startTLSCalls.Load()
 	resp, err := h.Fetch(context.Background(), req)
 	if err != nil {
@@ -695,11 +696,13 @@ func TestNNTPS(t *testing.T) {
 func TestStartTLS(t *testing.T) {
 	srv, cli := testCert(t)
 	f := tlsServer(t, srv, true)
-	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), RequireTLS: true}
-	defer h.CloseIdleConnections()
+	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
+	defer closeIdle(h)
 	tr := &recTrace{}
 	calls := startTLSCalls.Load()
-	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, TLS: cli, Trace: tr})
+	// --ssl-reqd: the fetch Client asks it of the request.
+	req := &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, Conns: conns(h), TLS: cli, Trace: tr, RequireTLS: true}
+	resp, err := h.Fetch(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -715,14 +718,36 @@ func TestStartTLS(t *testing.T) {
 
 	// --ssl-reqd against a server without STARTTLS: exit 7, nothing sent in clear.
 	f = tlsServer(t, srv, false)
-	h = &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port()), RequireTLS: true}
-	_, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, TLS: cli})
+	h = &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
+	_, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, Conns: conns(h), TLS: cli, RequireTLS: true})
 	checkKind(t, err, schemes.KindSafety, 0)
 	checkCommands(t, f, "CAPABILITIES")
-	plan, _ := h.Explain(&schemes.Request{URL: locate(t, "news:a@x")})
-	if !strings.Contains(strings.Join(plan, "\n"), "STARTTLS") {
-		t.Errorf("plan lacks STARTTLS: %q", plan)
+	for _, requireTLS := range []bool{false, true} {
+		plan, _ := h.Explain(&schemes.Request{URL: locate(t, "news:a@x"), RequireTLS: requireTLS})
+		if got := strings.Contains(strings.Join(plan, "\n"), "STARTTLS"); got != requireTLS {
+			t.Errorf("RequireTLS %v: plan %q", requireTLS, plan)
+		}
 	}
+}
+
+// TestRequireTLSNeverReusesClearText: a session kept from a request in
+// clear text is not lent to one that requires TLS, which connects again
+// and upgrades before it asks for anything.
+func TestRequireTLSNeverReusesClearText(t *testing.T) {
+	srv, cli := testCert(t)
+	f := tlsServer(t, srv, true)
+	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
+	defer closeIdle(h)
+	for _, requireTLS := range []bool{false, true} {
+		req := &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, Conns: conns(h), TLS: cli, RequireTLS: requireTLS}
+		resp, err := h.Fetch(context.Background(), req)
+		if err != nil {
+			t.Fatalf("RequireTLS %v: %v", requireTLS, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	checkCommands(t, f, "CAPABILITIES", "ARTICLE <a@x>", "CAPABILITIES", "STARTTLS", "CAPABILITIES", "ARTICLE <a@x>")
 }
 
 // TestCanceledBodyFailsWithDataBuffered: the whole article is in the
@@ -735,7 +760,7 @@ func TestCanceledBodyFailsWithDataBuffered(t *testing.T) {
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	resp, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:dots@x.test"), Dialer: fakeDialer{}, Trace: &recTrace{}})
+	resp, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:dots@x.test"), Dialer: fakeDialer{}, Conns: conns(h), Trace: &recTrace{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -749,13 +774,13 @@ func TestCanceledBodyFailsWithDataBuffered(t *testing.T) {
 	}
 }
 
-// TestSchemesCaps: news, nntp and nntps retrieve and list, and the registry
-// accepts those claims.
+// TestSchemesCaps: news, nntp and nntps retrieve, list and speak TLS
+// (STARTTLS, or nntps), and the registry accepts those claims.
 func TestSchemesCaps(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(nil) {
 		r.Register(s) // panics on a claim the handler does not back
-		if s.Caps != schemes.Retrieves|schemes.Lists {
+		if s.Caps != schemes.Retrieves|schemes.Lists|schemes.TLS {
 			t.Errorf("%s: caps %v", s.Name, s.Caps)
 		}
 	}

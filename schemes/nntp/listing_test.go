@@ -53,11 +53,11 @@ func TestListingsStream(t *testing.T) {
 		t.Run(tc.raw, func(t *testing.T) {
 			f := stallingOverview(t, "<wait>")
 			h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-			defer h.CloseIdleConnections()
+			defer closeIdle(h)
 			var resp *schemes.Response
 			var err error
 			within(t, "Fetch", func() {
-				resp, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, tc.raw), Dialer: fakeDialer{}})
+				resp, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, tc.raw), Dialer: fakeDialer{}, Conns: conns(h)})
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -95,8 +95,8 @@ func TestListingsStream(t *testing.T) {
 func TestListingEarlyClose(t *testing.T) {
 	f := stallingOverview(t, "<hold>")
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	defer h.CloseIdleConnections()
-	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}})
+	defer closeIdle(h)
+	resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}, Conns: conns(h)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +129,9 @@ func TestListingEarlyClose(t *testing.T) {
 func TestCanceledListingFails(t *testing.T) {
 	f := overviewServer(t, capsINN, true, false)
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	defer h.CloseIdleConnections()
+	defer closeIdle(h)
 	ctx, cancel := context.WithCancel(context.Background())
-	resp, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}})
+	resp, err := h.Fetch(ctx, &schemes.Request{URL: locate(t, "news:g.test"), Dialer: fakeDialer{}, Conns: conns(h)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestLocatorsFetchTheSameItem(t *testing.T) {
 	host := fmt.Sprintf("127.0.0.1:%d", f.port())
 	creds := func(string, string, int) (string, string, bool) { return "reader", "s3cret", true }
 	h := &Handler{Server: host}
-	defer h.CloseIdleConnections()
+	defer closeIdle(h)
 	for _, tc := range []struct {
 		raw    string
 		creds  schemes.Credentials
@@ -224,7 +224,7 @@ func TestTraceScopes(t *testing.T) {
 	var buf bytes.Buffer
 	tr := transport.NewTrace(&buf)
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	defer h.CloseIdleConnections()
+	defer closeIdle(h)
 	for range 2 { // the second reuses the first's connection
 		if _, _, err := fetchAll(t, h, "news:a@x", tr, nil); err != nil {
 			t.Fatal(err)
@@ -235,7 +235,8 @@ func TestTraceScopes(t *testing.T) {
 		t.Errorf("one connection, one scope:\n%s", out)
 	}
 	buf.Reset()
-	h2 := &Handler{Server: h.Server, MaxIdle: -1}
+	h2 := &Handler{Server: h.Server}
+	noPool(h2)
 	if _, _, err := fetchAll(t, h2, "news:a@x", tr, nil); err != nil {
 		t.Fatal(err)
 	}

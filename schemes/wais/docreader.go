@@ -62,7 +62,7 @@ func (r *docReader) Close() error {
 	}
 	r.closed = true
 	if r.done && r.err == nil && len(r.buf) == 0 {
-		r.h.pool.put(r.s)
+		r.s.keep()
 		return nil
 	}
 	r.s.close()

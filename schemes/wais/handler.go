@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -28,12 +29,7 @@ const DefaultMax = 40
 type Handler struct {
 	// Max is the most hits a search asks for (--max); 0 means DefaultMax.
 	Max int
-
-	pool pool
 }
-
-// CloseIdleConnections closes the connections kept for the next request.
-func (h *Handler) CloseIdleConnections() { h.pool.closeAll() }
 
 var (
 	_ schemes.Handler   = (*Handler)(nil)
@@ -110,17 +106,27 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 
 // session is one connection to a WAIS server, and its trace scope.
 type session struct {
-	c       net.Conn
-	br      *bufio.Reader
-	tr      schemes.Trace
-	w       *URL
-	addr    string
-	release func() // detaches the request's context
-	reused  bool   // taken from the pool: a failed first exchange is retried on a new connection
+	c      net.Conn
+	br     *bufio.Reader
+	tr     schemes.Trace
+	w      *URL
+	key    schemes.ConnKey
+	conns  schemes.Conns // where keep puts it; nil: nowhere
+	reused bool          // leased: a failed first exchange is retried on a new connection
 }
 
-// session returns a connection to the URL's server: an idle one, or a new
-// one.
+var _ schemes.Session = (*session)(nil)
+
+// Conn is the session's connection, for the pool.
+func (s *session) Conn() net.Conn { return s.c }
+
+// Close closes the connection: WAIS has no goodbye (wais-notes §1).
+func (s *session) Close() error { return s.c.Close() }
+
+// session returns a connection to the URL's server: an idle one from
+// req.Conns (freeWAIS-sf answers on a connection until EOF, wais-notes
+// §1, so the next search or document of the same server needs no new
+// connection), or a new one.
 func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if err := ctx.Err(); err != nil { // ended before it began: no connection
 		err = schemes.IOError("wais", "dial", err)
@@ -129,11 +135,31 @@ func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*s
 		}
 		return nil, err
 	}
-	if s := h.pool.get(ctx, w.u.HostPort(), req); s != nil {
-		s.w = w
-		return s, nil
+	if req.Conns != nil {
+		key, _ := schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
+		if v := req.Conns.Lease(ctx, key, nil); v != nil {
+			s := v.(*session)
+			s.w, s.reused = w, true
+			s.tr = schemes.NewScope(req.Trace)
+			s.tr.Info("reusing the connection to " + w.u.HostPort())
+			if req.Timeout > 0 {
+				s.c.SetDeadline(time.Now().Add(req.Timeout))
+			}
+			return s, nil
+		}
 	}
 	return dial(ctx, req, w)
+}
+
+// keep ends a request's use of s, whose replies were read whole: kept in
+// the request's Conns for the next request to the server, or closed.
+func (s *session) keep() {
+	s.reused = false
+	if s.conns == nil || !s.key.Pooled() {
+		s.close()
+		return
+	}
+	s.conns.Keep(s.key, s)
 }
 
 // exchangeOn sends one APDU on a session from h.session; a reused
@@ -156,10 +182,7 @@ func (h *Handler) exchangeOn(ctx context.Context, req *schemes.Request, s **sess
 }
 
 // close ends the session's connection.
-func (s *session) close() {
-	s.release()
-	s.c.Close()
-}
+func (s *session) close() { s.c.Close() }
 
 // dial connects to the URL's server; Timeout, when set, bounds each
 // request on the session.
@@ -175,11 +198,12 @@ func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 		}
 		return nil, err
 	}
-	if _, ok := transport.ConnOf(c); !ok {
-		c = transport.Wrap(ctx, c, 0) // a library user's dialer: still honour ctx
+	c, _ = transport.Bound(ctx, c)
+	if req.Timeout > 0 {
+		c.SetDeadline(time.Now().Add(req.Timeout))
 	}
-	s := &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, addr: w.u.HostPort()}
-	s.bind(ctx, req.Timeout)
+	s := &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, conns: req.Conns}
+	s.key, _ = schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
 	return s, nil
 }
 
@@ -257,7 +281,6 @@ func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*sc
 		s.close()
 		return nil, err
 	}
-	h.pool.put(s) // the whole reply is read: the connection is free
 	s.tr.Received(fmt.Sprintf("SearchResponse status=%d records=%d groups=%d diagnostics=%d", rp.status, rp.records, rp.groups(), len(rp.diags)+rp.moreDiags))
 	for _, d := range rp.diags {
 		s.tr.Received("Diagnostic " + d.String())
@@ -270,8 +293,13 @@ func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*sc
 		// ignores it gets no more room in the listing than one that obeys.
 		s.tr.Info(fmt.Sprintf("the server sent %d hits, more than the %d asked for (--max): listing the first %d", rp.groups(), limit, len(rp.hits)))
 	}
+	var diag error
 	if len(rp.hits) == 0 && len(rp.diags) > 0 {
-		return nil, s.diagError("search", rp.diags[0], schemes.KindProtocol)
+		diag = s.diagError("search", rp.diags[0], schemes.KindProtocol)
+	}
+	s.keep() // the whole reply is read: the connection is free, and s another request's
+	if diag != nil {
+		return nil, diag
 	}
 	entries := make([]schemes.Entry, 0, len(rp.hits))
 	for _, ht := range rp.hits {

@@ -77,7 +77,7 @@ func TestSearchKeepsAtMostMax(t *testing.T) {
 		req, tr := request(t, f.url("/demo?apple"))
 		h := &Handler{Max: tt.max}
 		resp, err := h.List(context.Background(), req)
-		h.CloseIdleConnections()
+		testConns.CloseIdle()
 		if err != nil {
 			t.Fatalf("max %d, %d sent: %v", tt.max, tt.sent, err)
 		}
@@ -133,7 +133,7 @@ func TestDiagnosticsBounded(t *testing.T) {
 	f := newFake(t, func([]byte) []byte { return message(floodReply(0, 30000)) })
 	req, tr := request(t, f.url("/demo?x"))
 	h := &Handler{}
-	defer h.CloseIdleConnections()
+	defer testConns.CloseIdle()
 	_, err := h.List(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "Request out of range") {
 		t.Fatalf("err %v", err)
