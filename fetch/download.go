@@ -166,7 +166,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 	}
 	t.hint = opt.ContinueHint
 	res := &Result{Path: dest, Offset: t.held}
-	err = c.retry(ctx, func() error { return c.transfer(ctx, loc, t, res, opt) }, func() string {
+	err = c.retry(ctx, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, loc, t, res, opt) }, func() string {
 		if t.held == 0 {
 			return ""
 		}

@@ -3,6 +3,8 @@ package fetch
 import (
 	"context"
 	"errors"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -10,19 +12,26 @@ import (
 
 const maxRetryDelay = 10 * time.Minute
 
-// retry runs op, and again up to c.Retries more times while it fails with
-// an error marked retryable, waiting RetryDelay, then twice that, and so on.
-// A server's Retry-After (schemes.Error.RetryAfter) longer than the wait
-// replaces it, up to maxRetryDelay. The wait ends early, with the last
-// error, if ctx is done. The note says what is tried again; then, if
-// set, adds to it where the next try starts (a download held bytes).
-func (c *Client) retry(ctx context.Context, op func() error, then func() string) error {
+// retry is the one retry layer: it runs op, and again up to c.Retries
+// more times while it fails with an error marked retryable, waiting
+// RetryDelay, then twice that, and so on. A server's Retry-After
+// (schemes.Error.RetryAfter) longer than the wait replaces it, up to
+// maxRetryDelay. The wait ends early, with the last error, if ctx is done.
+// The note says what is tried again; then, if set, adds to it where the
+// next try starts (a download held bytes).
+//
+// Each try is an attempt (Client.attempt): op gets a context of its own,
+// bounded by MaxTime, as curl's -m bounds each try. Past RetryMaxTime
+// since the first try began, or when the wait would pass it, no try
+// starts; one already running is not cut short by it (as with curl).
+func (c *Client) retry(ctx context.Context, op func(ctx context.Context, hold func(*Response)) error, then func() string) error {
 	delay := c.RetryDelay
 	if delay <= 0 {
 		delay = time.Second
 	}
+	begin := time.Now()
 	for attempt := 0; ; attempt++ {
-		err := op()
+		err := c.attempt(ctx, op)
 		if err == nil || attempt >= c.Retries || !schemes.IsRetryable(err) {
 			return err
 		}
@@ -30,6 +39,10 @@ func (c *Client) retry(ctx context.Context, op func() error, then func() string)
 		var se *schemes.Error
 		if errors.As(err, &se) && se.RetryAfter > wait {
 			wait = min(se.RetryAfter, maxRetryDelay)
+		}
+		if c.RetryMaxTime > 0 && time.Since(begin)+wait > c.RetryMaxTime {
+			c.notify("%v; not retried: waiting %v would pass --retry-max-time %s", err, wait, seconds(c.RetryMaxTime))
+			return err
 		}
 		next := ""
 		if then != nil {
@@ -45,4 +58,94 @@ func (c *Client) retry(ctx context.Context, op func() error, then func() string)
 		}
 		delay = min(2*delay, maxRetryDelay)
 	}
+}
+
+// attempt runs op once under a context bounded by MaxTime. The context
+// ends when op returns, unless op holds it for a Response it returns
+// whose Body or Listing is read later (Get, List): then it ends when that
+// Response is closed, so that MaxTime bounds the reading too. A failure
+// after MaxTime passed is the timeout it is (MaxTimeExpired), retryable,
+// whatever broke when the deadline passed (a read, a dial): every
+// scheme's answer to an expired attempt is the same.
+func (c *Client) attempt(ctx context.Context, op func(ctx context.Context, hold func(*Response)) error) error {
+	if c.MaxTime <= 0 {
+		return op(ctx, func(*Response) {})
+	}
+	actx, cancel := context.WithTimeoutCause(ctx, c.MaxTime, &MaxTimeExpired{Limit: c.MaxTime})
+	held := false
+	explain := func(err error) error { return expired(ctx, actx, err) }
+	err := explain(op(actx, func(r *Response) {
+		held = true
+		r.release = cancel
+		if r.Listing != nil {
+			r.Listing = &heldListing{Listing: r.Listing, explain: explain, release: cancel}
+		}
+	}))
+	if err != nil || !held {
+		cancel()
+	}
+	return err
+}
+
+// MaxTimeExpired is the cause, in an error's chain, of an attempt that
+// Client.MaxTime cut short. Its text names curl's flag, which MaxTime is.
+type MaxTimeExpired struct{ Limit time.Duration }
+
+// Error says which limit expired, as the command's flag gives it.
+func (e *MaxTimeExpired) Error() string { return "--max-time " + seconds(e.Limit) + " expired" }
+
+// seconds is d as the flags take it: "2s", "0.5s".
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s" }
+
+// expired replaces err, when the attempt's context actx ran out of
+// MaxTime while its caller's ctx goes on, by a retryable timeout that
+// says so, keeping the scheme, phase and URL of the failure.
+func expired(ctx, actx context.Context, err error) error {
+	var mt *MaxTimeExpired
+	if err == nil || ctx.Err() != nil || actx.Err() == nil || !errors.As(context.Cause(actx), &mt) {
+		return err
+	}
+	e := &schemes.Error{Kind: schemes.KindTimeout, Retryable: true, Err: mt}
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		e.Scheme, e.Phase, e.URL = se.Scheme, se.Phase, se.URL
+	}
+	return e
+}
+
+// heldListing is a Listing read after its attempt returned (List, Get):
+// its failures are explained as the attempt's, and closing it ends the
+// attempt.
+type heldListing struct {
+	schemes.Listing
+	explain func(error) error
+	release context.CancelFunc
+}
+
+func (l *heldListing) Next() (schemes.Entry, error) {
+	e, err := l.Listing.Next()
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = l.explain(err)
+	}
+	return e, err
+}
+
+func (l *heldListing) Close() error {
+	err := l.explain(l.Listing.Close())
+	l.release()
+	return err
+}
+
+// Close closes the Body or Listing, and ends the attempt that retrieved
+// them (MaxTime's timer); closing a Response again does nothing.
+func (r *Response) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	err := r.Response.Close()
+	if r.release != nil {
+		r.release()
+	}
+	return err
 }

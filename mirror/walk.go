@@ -47,9 +47,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		return
 	}
 	if resp.Listing == nil {
-		if resp.Body != nil {
-			resp.Body.Close()
-		}
+		resp.Close()
 		e.fail(j.rel, j.loc, &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindProtocol,
 			URL: j.loc.Redacted(), Msg: "the server sent no listing"})
 		return

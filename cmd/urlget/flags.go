@@ -55,6 +55,9 @@ type options struct {
 	// bytes; 0 means no limit.
 	limitRate   int64
 	maxFileSize int64
+	// retryMaxTime (--retry-max-time) bounds the time spent retrying one
+	// URL; 0: no bound.
+	retryMaxTime time.Duration
 	// max (--max) is the most entries a listing asks for; 0: each
 	// scheme's default.
 	max int
@@ -78,7 +81,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	fs := pflag.NewFlagSet("urlget", pflag.ContinueOnError)
 	fs.SetInterspersed(true) // curl-style: flags may sit between URLs
 	fs.SetOutput(stderr)
-	var connectTO, maxTime, idleTO, retryDelay float64
+	var connectTO, maxTime, idleTO, retryDelay, retryMaxTime float64
 	var cont, limitRate, maxFileSize string
 	var showVersion bool
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "write the i-th URL to `FILE` (- for stdout); repeat per URL")
@@ -89,11 +92,12 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	fs.BoolVarP(&o.showError, "show-error", "S", false, "with -s, still show error messages")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print the protocol exchange on stderr (secrets as ****)")
 	fs.Float64Var(&connectTO, "connect-timeout", 30, "give up connecting after `SECONDS`")
-	fs.Float64VarP(&maxTime, "timeout", "m", 0, "give up the whole transfer after `SECONDS` (0: never)")
+	fs.Float64VarP(&maxTime, "timeout", "m", 0, "give up each attempt of a transfer after `SECONDS` (0: never)")
 	fs.Float64Var(&maxTime, "max-time", 0, "same as --timeout")
 	fs.Float64Var(&idleTO, "idle-timeout", 120, "give up when the peer is silent for `SECONDS`")
 	fs.IntVar(&o.retries, "retry", 0, "retry retryable failures `N` times, with backoff")
 	fs.Float64Var(&retryDelay, "retry-delay", 1, "first wait between retries in `SECONDS` (doubles each time)")
+	fs.Float64Var(&retryMaxTime, "retry-max-time", 0, "start no retry after `SECONDS` since the first attempt began (0: no limit)")
 	fs.StringVar(&o.proxy, "proxy", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
 	fs.StringVar(&limitRate, "limit-rate", "", "read bodies at most `RATE` bytes a second (suffix k, m, g: powers of 1024)")
 	fs.IntVar(&o.max, "max", 0, "ask a listing for at most `N` entries where the protocol takes a number: the newest N articles of a news group (default 100), N hits of a WAIS search (default 40)")
@@ -160,6 +164,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 		*l.to = n
 	}
 	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
+	o.retryMaxTime = seconds(retryMaxTime)
 	o.urls = fs.Args()
 	if m != nil {
 		return o, m.check(fs, o)

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"strings"
-	"time"
 	"unicode/utf8"
 
-	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -58,37 +55,3 @@ func forPeople(s string) string {
 // escapeControls shows s with control and unprintable characters escaped
 // (schemes.Printable), for every message printed to a person.
 func escapeControls(s string) string { return schemes.Printable(s, 0) }
-
-// maxTimeExpired is the cause of a --max-time deadline, so that the
-// failure it provokes (a timeout, a connection closed under a read) is
-// reported as what it is.
-type maxTimeExpired struct{ d time.Duration }
-
-func (e *maxTimeExpired) Error() string { return "--max-time " + formatSeconds(e.d) + " expired" }
-
-// withMaxTime bounds ctx by --max-time d (0: no bound).
-func withMaxTime(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d <= 0 {
-		return ctx, func() {}
-	}
-	return context.WithTimeoutCause(ctx, d, &maxTimeExpired{d})
-}
-
-// explainMaxTime replaces err, when ctx's --max-time expired, by a timeout
-// that says so: whatever broke when the deadline passed (a read, a dial)
-// broke because of it.
-func explainMaxTime(ctx context.Context, err error) error {
-	var mt *maxTimeExpired
-	if err == nil || ctx.Err() == nil || !errors.As(context.Cause(ctx), &mt) {
-		return err
-	}
-	e := &schemes.Error{Kind: schemes.KindTimeout, Err: mt}
-	var se *schemes.Error
-	if errors.As(err, &se) {
-		e.Scheme, e.Phase, e.URL = se.Scheme, se.Phase, se.URL
-	}
-	if pk := (*fetch.PartialKept)(nil); errors.As(err, &pk) {
-		e.Err = &fetch.PartialKept{Path: pk.Path, Err: mt} // still say how to continue
-	}
-	return e
-}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,12 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/urlget/urlget/fetch"
-	"github.com/urlget/urlget/schemes"
 )
 
 var forPeopleTests = []struct{ in, want string }{
@@ -231,20 +226,5 @@ func TestExplainShowsControlCharactersEscaped(t *testing.T) {
 	}
 	if strings.ContainsRune(out, 0x1b) || !strings.Contains(out, `a\x1b[2Jb`) {
 		t.Fatalf("plan %q", out)
-	}
-}
-
-// TestMaxTimeKeepsHowToContinue: a --max-time expiry that cut a download
-// says both that it expired and where the partial copy is kept.
-func TestMaxTimeKeepsHowToContinue(t *testing.T) {
-	ctx, cancel := withMaxTime(context.Background(), time.Millisecond)
-	defer cancel()
-	<-ctx.Done()
-	cut := &schemes.Error{Scheme: "http", Kind: schemes.KindConnect, URL: "http://h/f",
-		Err: &fetch.PartialKept{Path: "f.part", Err: context.DeadlineExceeded}}
-	err := explainMaxTime(ctx, cut)
-	want := "http://h/f: --max-time 0.001s expired; the partial copy is kept in f.part: continue with -C -"
-	if err.Error() != want || schemes.KindOf(err) != schemes.KindTimeout {
-		t.Fatalf("got %q (%v), want %q", err, schemes.KindOf(err), want)
 	}
 }

@@ -95,8 +95,6 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitCode(err)
 	}
 	defer client.CloseIdleConnections()
-	ctx, cancel := withMaxTime(ctx, o.maxTime)
-	defer cancel()
 	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout)}
 	opt := m.options()
 	opt.Events = r.event
@@ -108,7 +106,6 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		stop = con.show(r.board)
 	}
 	sum, err := mirror.Run(ctx, client, o.urls[0], o.urls[1], opt)
-	err = explainMaxTime(ctx, err)
 	if stop != nil {
 		stop()
 	}

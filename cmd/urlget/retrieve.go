@@ -134,6 +134,8 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		Dialer:       d,
 		Retries:      o.retries,
 		RetryDelay:   o.retryDelay,
+		MaxTime:      o.maxTime,
+		RetryMaxTime: o.retryMaxTime,
 		MaxRedirects: o.maxRedirs,
 		Prompt:       terminalPrompt(stdin, con),
 		LimitRate:    o.limitRate,
@@ -260,8 +262,6 @@ func outputError(loc schemes.Locator, msg string, err error) error {
 }
 
 func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, stdout io.Writer) error {
-	ctx, cancel := withMaxTime(ctx, o.maxTime)
-	defer cancel()
 	start := time.Now()
 	rep := &report{URL: schemes.RedactString(raw), Input: schemes.RedactString(raw)}
 	var je *jsonEntries
@@ -269,7 +269,6 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 		je = &jsonEntries{w: stdout}
 	}
 	listing, err := o.retrieveInto(ctx, c, i, raw, stdout, rep, je)
-	err = explainMaxTime(ctx, err)
 	if err != nil {
 		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactedText(err)}
 		var se *schemes.Error
@@ -333,13 +332,26 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		return false, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Msg: "-C - needs an output file (-o or -O) to continue"}
 	}
-	resp, err := c.GetLocator(ctx, loc, fetch.Resume{})
-	if err != nil {
+	var w io.Writer = stdout
+	if f, ok := stdout.(*os.File); ok && !transport.SpliceSafe(f) {
+		// A terminal may refuse a splice after the bytes have left the
+		// socket: hide the file's ReadFrom so that bodies copy instead.
+		w = struct{ io.Writer }{f}
+	}
+	var tail *lastByte
+	if o.json {
+		tail = &lastByte{w: w}
+		w = tail
+	}
+	// Stream is the transfer with its retries: a body cut short is
+	// continued after the bytes stdout already took.
+	resp, n, err := c.Stream(ctx, loc, w, tr.progress())
+	if resp == nil {
 		rep.failedAt(err)
 		return false, err
 	}
 	defer resp.Close()
-	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
+	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime)
 	rep.Mode, rep.ModeGuessed = resp.Mode, resp.ModeGuessed
 	if res := resp.Resolved; res != nil {
 		rep.Resolution = res.Chain
@@ -370,18 +382,6 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		}
 		return true, err
 	}
-	var w io.Writer = stdout
-	if f, ok := stdout.(*os.File); ok && !transport.SpliceSafe(f) {
-		// A terminal may refuse a splice after the bytes have left the
-		// socket: hide the file's ReadFrom so that bodies copy instead.
-		w = struct{ io.Writer }{f}
-	}
-	var tail *lastByte
-	if o.json {
-		tail = &lastByte{w: w}
-		w = tail
-	}
-	rep.Bytes, err = c.CopyBody(ctx, w, resp, tr.progress())
 	if tail != nil && tail.n > 0 && tail.last != '\n' {
 		// The report is the last line: it must not continue the body's.
 		if _, werr := io.WriteString(stdout, "\n"); err == nil {

@@ -1,0 +1,72 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Stream retrieves loc and copies its body to w (the command's standard
+// output) with CopyBody's checks and limits, as one transfer that the
+// Client tries at most Retries+1 times, each attempt bounded by MaxTime,
+// like Download. A later attempt asks for the rest, after the bytes w
+// took, under the resume rule (the first response's record, as a partial
+// copy's); bytes that went to w cannot be taken back, so a server that
+// would send them again (or a different resource) ends the transfer
+// (KindProtocol).
+//
+// A response with no body to copy — a listing, or a URL resolved to a
+// scheme that is started by hand — is returned open, unread, for the
+// caller to show and Close; MaxTime goes on bounding the reading of its
+// Listing. Otherwise the Response returned is closed and describes the
+// last answer (its URL after redirects, its size and type). n counts the
+// bytes written to w by every attempt. On a failure the last answer's
+// Response comes with the error, nil when no server answered.
+func (c *Client) Stream(ctx context.Context, loc schemes.Locator, w io.Writer, progress func(done, total int64)) (resp *Response, n int64, err error) {
+	var partial schemes.Partial
+	err = c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
+		r, err := c.once(ctx, loc, opFetch, Resume{Offset: n, Partial: partial})
+		if err != nil {
+			return err
+		}
+		resp = r
+		if n == 0 && r.Body == nil {
+			hold(r) // the caller's to show
+			return nil
+		}
+		defer r.Close()
+		if err := continues(r, n); err != nil {
+			return err
+		}
+		if n == 0 {
+			rec := recordOf(r.Response)
+			partial = schemes.Partial{Record: &rec}
+		}
+		m, err := c.CopyBody(ctx, w, r, progress)
+		n += m
+		return err
+	}, func() string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf("; resuming at byte %d", n)
+	})
+	return resp, n, err
+}
+
+// continues checks that r, a later attempt's answer, continues the n bytes
+// already written where they cannot be taken back.
+func continues(r *Response, n int64) error {
+	msg := ""
+	switch {
+	case n == 0 || (r.Body != nil && r.Offset == n):
+		return nil
+	case r.Body == nil || r.Offset == 0:
+		msg = fmt.Sprintf("the server sent the resource from its start again; %d bytes of it are already written and cannot be taken back", n)
+	default:
+		msg = fmt.Sprintf("asked to resume at %d, server resumed at %d", n, r.Offset)
+	}
+	return &schemes.Error{Scheme: r.URL.Generic().Scheme, Phase: "resume", Kind: schemes.KindProtocol, URL: r.URL.Redacted(), Msg: msg}
+}
