@@ -27,6 +27,7 @@ func (l fakeLoc) Generic() *schemes.URL { return l.u }
 func (l fakeLoc) String() string        { return l.u.String() }
 func (l fakeLoc) Redacted() string      { return l.u.Redacted() }
 func (l fakeLoc) Fields() any           { return map[string]string{"name": l.u.Opaque} }
+func (l fakeLoc) LocalName() string     { return schemes.LastSegmentName(l.u.Opaque) }
 
 // fakeHandler serves resources from a map and scripts failures.
 type fakeHandler struct {

@@ -14,9 +14,10 @@
 // place it touches is listed here, so that none is found by accident.
 //
 //   - schemes/<name>: its syntax (Parse from the generic URL into a typed
-//     Locator whose String is canonical and whose Redacted hides the
-//     password; TreePather when its url-path holds more than the place
-//     in the server's tree; URL.SyntaxError for what does not parse), its
+//     Locator whose String is canonical, whose Redacted hides the
+//     password and whose LocalName suggests a file name; TreePather when
+//     its url-path holds more than the place in the server's tree;
+//     URL.SyntaxError for what does not parse), its
 //     access algorithm (a Handler and Explainer; a Lister or Stater if it
 //     lists or describes, taking its typed URL with LocatorOf), and a
 //     Schemes function returning its Scheme values with their Caps, which
@@ -37,8 +38,6 @@
 //   - README.md: its row in the schemes table and its flags.
 //
 // The fetch Client and the mirror never switch on scheme names: they read
-// the capabilities (Caps: Lists, Crawls, Conditional, Resumes, ...). One
-// place still does: the command's -O cuts ftp's ";type=" and gopher's
-// search strings out of the URL text, until each Locator suggests its own
-// local name.
+// the capabilities (Caps: Lists, Crawls, Conditional, Resumes, ...). Nor
+// does the command's retrieval: -O takes the Locator's LocalName.
 package schemes

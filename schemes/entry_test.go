@@ -15,6 +15,9 @@ type testLocator struct{ *URL }
 func (l testLocator) Generic() *URL { return l.URL }
 func (l testLocator) Fields() any   { return nil }
 
+// LocalName is the path's last segment, as the hierarchical schemes give it.
+func (l testLocator) LocalName() string { return LastSegmentName(l.Path) }
+
 var _ Locator = testLocator{}
 
 func mustLocator(t *testing.T, raw string) Locator {

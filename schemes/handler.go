@@ -26,6 +26,17 @@ type Locator interface {
 	// Fields returns the scheme's decoded parts as a JSON-marshalable value,
 	// printed by `urlget parse` under the scheme's name.
 	Fields() any
+	// LocalName suggests a local file name for what the URL names, for
+	// callers that save it (`urlget -O`): one decoded path segment, from
+	// the part of the URL that names the resource in its scheme — ftp,
+	// http and file: the path's last segment; gopher: the selector's;
+	// WAIS: the document's file name; news: the article number or the
+	// message-id; prospero: the link name. It is "" when the URL names
+	// nothing a file could be named after (a path ending in "/", a telnet
+	// login). It never holds "/", "\", NUL or another control character
+	// and is never "." or ".." (BaseName makes a decoded name so); callers
+	// still check it against their own rules before creating a file.
+	LocalName() string
 }
 
 // TreePather is implemented by the Locators of schemes whose url-path

@@ -9,10 +9,11 @@ import (
 // myLoc is a Locator type of a made-up scheme, for LocatorOf.
 type myLoc struct{ u *URL }
 
-func (m *myLoc) Generic() *URL    { return m.u }
-func (m *myLoc) String() string   { return "my:" }
-func (m *myLoc) Redacted() string { return "my:" }
-func (m *myLoc) Fields() any      { return nil }
+func (m *myLoc) Generic() *URL     { return m.u }
+func (m *myLoc) String() string    { return "my:" }
+func (m *myLoc) Redacted() string  { return "my:" }
+func (m *myLoc) Fields() any       { return nil }
+func (m *myLoc) LocalName() string { return "" }
 
 func TestLocatorOf(t *testing.T) {
 	mine := &myLoc{u: &URL{Scheme: "my"}}

@@ -134,22 +134,6 @@ func TestOutputFilesAndJSON(t *testing.T) {
 	}
 }
 
-func TestRemoteNameNeverLeavesDirectory(t *testing.T) {
-	for _, tc := range []struct {
-		raw  string
-		code int
-	}{
-		{"http://h/", 2}, // no name at all: the command line's to fix
-		{"http://h/a/..", 7},
-		{"http://h/x%2F..%2F..%2Fetc%2Fpasswd", 7},
-	} {
-		_, stderr, code := urlget(t, "", "-O", tc.raw)
-		if code != tc.code || !strings.Contains(stderr, "-O:") {
-			t.Errorf("%s: exit %d %q, want %d", tc.raw, code, stderr, tc.code)
-		}
-	}
-}
-
 func TestVerboseTraceRedactsPasswords(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if u, p, ok := r.BasicAuth(); !ok || u != "alice" || p != "s3cret-pw" {

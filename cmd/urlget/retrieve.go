@@ -443,38 +443,17 @@ func (o *options) fillReport(rep *report, loc schemes.Locator, n, size int64, ty
 	}
 }
 
-// remoteName derives a local file name from the URL's last path segment,
-// and refuses any name that could leave the current directory.
-// A Locator that knows better (a gopher selector, say) names the file
-// itself by implementing FileName() string.
+// remoteName is the local file name -O gives loc: the name its scheme
+// suggests (Locator.LocalName), checked again here, since any Locator (a
+// library user's too) may break that contract, and no name may make
+// urlget write outside the current directory.
 func remoteName(loc schemes.Locator) (string, error) {
-	g := loc.Generic()
-	if n, ok := loc.(interface{ FileName() string }); ok {
-		return checkedName(loc, n.FileName(), nil)
-	}
-	p := g.Path
-	if !g.Authority {
-		p = g.Opaque
-	}
-	if i := strings.IndexByte(p, ';'); i >= 0 && g.Scheme == "ftp" {
-		p = p[:i] // ";type=" is not part of the name
-	}
-	if i := strings.Index(p, "%09"); i >= 0 {
-		p = p[:i] // a gopher search or Gopher+ string
-	}
-	name, err := schemes.Unescape(p[strings.LastIndexByte(p, '/')+1:])
-	return checkedName(loc, name, err)
-}
-
-func checkedName(loc schemes.Locator, name string, err error) (string, error) {
-	kind := schemes.KindSafety
-	if err == nil && name == "" {
+	name := loc.LocalName()
+	kind, err := schemes.KindSafety, checkLocalName(name)
+	if name == "" {
 		// Nothing to name the file after is the user's to fix, not a
 		// name that was refused.
 		kind, err = schemes.KindUsage, errors.New("the URL has no file name")
-	}
-	if err == nil {
-		err = checkLocalName(name)
 	}
 	if err != nil {
 		g := loc.Generic()

@@ -158,6 +158,10 @@ func (f *URL) FTP() string {
 	return g.String()
 }
 
+// LocalName is the path's last segment (schemes.BaseName): "" for a
+// directory written with its trailing "/", and for the root.
+func (f *URL) LocalName() string { return schemes.BaseName(f.Path) }
+
 // Fields returns {"path": "/decoded/path"}.
 func (f *URL) Fields() any {
 	return struct {

@@ -180,6 +180,12 @@ func (f *URL) Path() string {
 	return strings.Join(append(append([]string(nil), f.Cwd...), f.Name), "/")
 }
 
+// LocalName is the name component, decoded (schemes.BaseName): the
+// ";type=" typecode is no part of it, and a name ending in "/" (a
+// directory to list) gives "". A decoded "/" in the name ("a%2Fb", one
+// RETR argument) names the file after what follows it.
+func (f *URL) LocalName() string { return schemes.BaseName(f.Name) }
+
 // Fields is the JSON object printed by `urlget parse`:
 // {"cwd": [...], "name": "...", "type": "a"|"i"|"d"|""}.
 func (f *URL) Fields() any {

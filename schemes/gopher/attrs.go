@@ -164,7 +164,7 @@ func viewEntry(item *URL, v View) schemes.Entry {
 		if loc := item.with(&s, &p); loc != nil {
 			e.Locator = loc
 		}
-		e.SetName(item.FileName())
+		e.SetName(nameOf(item.Selector))
 	}
 	e.Extra.Set("view_type", v.Type)
 	if v.Language != "" {

@@ -548,17 +548,6 @@ func TestExplain(t *testing.T) {
 	}
 }
 
-func TestFileName(t *testing.T) {
-	for raw, want := range map[string]string{
-		"gopher://h/0/text/lf.txt": "lf.txt", "gopher://h/": "", "gopher://h/1/docs/": "docs",
-		"gopher://h/9a%20b.bin": "a b.bin", "gopher://h/0x%0Ay": "",
-	} {
-		if got := mustParse(t, raw).FileName(); got != want {
-			t.Errorf("%s: %q, want %q", raw, got, want)
-		}
-	}
-}
-
 func TestList(t *testing.T) {
 	s := newFakeServer(t, "0a\t/a\th\t70\r\n.\r\n", "text\r\n", "+-1\r\n+INFO: 0a\t/a\th\t70\r\n.\r\n")
 	list := func(raw string) ([]schemes.Entry, error) {

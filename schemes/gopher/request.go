@@ -14,10 +14,13 @@ import (
 // than the one the URL shows (RFC 1738 §6, transport.LineBreakers).
 const fieldBreakers = "\r\n\t\x00"
 
-// FileName is the item's local name, for `urlget -O` (see nameOf): the
-// selector "/text/lf.txt" names "lf.txt". It is "" for a top menu or a
-// selector ending in "/"; the caller then picks a name of its own.
-func (g *URL) FileName() string { return nameOf(g.Selector) }
+// LocalName is the item's local name (see nameOf): the selector
+// "/text/lf.txt" names "lf.txt", "/docs/" names "docs"; a search or a
+// Gopher+ string after the selector is no part of it. It is "" for the
+// top menu. schemes.BaseName holds it to the contract of
+// schemes.Locator: a "\" or a control character, which a listing's
+// names may keep, is not in it.
+func (g *URL) LocalName() string { return schemes.BaseName(nameOf(g.Selector)) }
 
 // isMenu says whether the item's reply is a menu: directories (1) and the
 // results of a search (7).

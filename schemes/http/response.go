@@ -102,7 +102,7 @@ func describe(loc *URL, resp *http.Response) *schemes.Response {
 	}
 	r.Name = dispositionName(resp.Header.Get("Content-Disposition"))
 	if r.Name == "" {
-		r.Name = loc.Name()
+		r.Name = loc.LocalName()
 	}
 	r.SHA256 = sha256Of(resp.Header)
 	return r
@@ -234,7 +234,7 @@ func dispositionName(cd string) string {
 	if err != nil {
 		return ""
 	}
-	return baseName(params["filename"])
+	return schemes.BaseName(params["filename"])
 }
 
 // sha256Of reads the resource's SHA-256 from Repr-Digest (RFC 9530,

@@ -144,16 +144,10 @@ func (h *URL) HostHeader() string {
 	return strings.TrimPrefix(g.AuthorityString(false), "//")
 }
 
-// Name is the last path segment, decoded: a suggested local file name ("" when
-// the path ends in "/"). A decoded "/" or "\" cuts the name to what follows it.
-func (h *URL) Name() string {
-	seg := h.Path[strings.LastIndexByte(h.Path, '/')+1:]
-	d, err := schemes.Unescape(seg)
-	if err != nil {
-		return ""
-	}
-	return baseName(d)
-}
+// LocalName is the path's last segment, decoded (schemes.LastSegmentName):
+// "" when the path ends in "/"; a decoded "/" or "\" cuts the name to
+// what follows it. The search part is no part of it.
+func (h *URL) LocalName() string { return schemes.LastSegmentName(h.Path) }
 
 // Fields returns {"path": "/<escaped path>", "search": null | "<escaped search>"},
 // both escaped as String writes them (the path normalized by normalizePath,
@@ -164,19 +158,4 @@ func (h *URL) Fields() any {
 		Path   string  `json:"path"`
 		Search *string `json:"search"`
 	}{"/" + path, h.Search}
-}
-
-// baseName cuts s to what follows its last "/" or "\", and refuses names a
-// caller could misuse as a path ("", ".", "..") or that hold controls.
-func baseName(s string) string {
-	s = s[strings.LastIndexAny(s, `/\`)+1:]
-	if s == "." || s == ".." {
-		return ""
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7F {
-			return ""
-		}
-	}
-	return s
 }

@@ -195,8 +195,8 @@ func TestAccessors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.RequestTarget() != c.target || u.HostHeader() != c.host || u.Name() != c.name {
-			t.Errorf("%s: target %q host %q name %q; want %q %q %q", c.raw, u.RequestTarget(), u.HostHeader(), u.Name(),
+		if u.RequestTarget() != c.target || u.HostHeader() != c.host || u.LocalName() != c.name {
+			t.Errorf("%s: target %q host %q name %q; want %q %q %q", c.raw, u.RequestTarget(), u.HostHeader(), u.LocalName(),
 				c.target, c.host, c.name)
 		}
 	}

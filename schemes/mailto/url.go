@@ -214,6 +214,10 @@ func (m *URL) opaque() string {
 // Redacted is String: a mailto URL has no password.
 func (m *URL) Redacted() string { return m.String() }
 
+// LocalName is "": a mailto URL sends a message, it retrieves nothing a
+// file could hold.
+func (m *URL) LocalName() string { return "" }
+
 // Fields is the JSON object printed by `urlget parse`:
 //
 //	{"address": "a@x,b@y", "to": ["a@x", "b@y", ...], "headers": {"subject": "hi", ...}}

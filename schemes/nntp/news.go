@@ -126,6 +126,19 @@ func (n *NewsURL) part() string {
 	return slash + id
 }
 
+// LocalName is the message-id, without its "<" ">" (schemes.BaseName:
+// one with a "/" is named after what follows it), or the group's name;
+// "" for news:*, which names every group and no one thing.
+func (n *NewsURL) LocalName() string {
+	switch {
+	case n.MessageID != nil:
+		return schemes.BaseName(*n.MessageID)
+	case n.Group != nil:
+		return *n.Group
+	}
+	return ""
+}
+
 // Fields is the JSON object printed by `urlget parse`:
 // {"group": null|"...", "message_id": null|"...", "all": bool}.
 func (n *NewsURL) Fields() any {

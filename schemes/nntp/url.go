@@ -153,6 +153,16 @@ func (n *URL) path() string {
 	return p
 }
 
+// LocalName is the article number ("nntp://h/comp.lang.go/42" names
+// "42"), or for a URL naming a whole group the group's name, which its
+// listing would be saved under.
+func (n *URL) LocalName() string {
+	if n.Article != nil {
+		return strconv.FormatInt(*n.Article, 10)
+	}
+	return n.Group
+}
+
 // Fields is the JSON object printed by `urlget parse`:
 // {"group": "...", "article": null|N}.
 func (n *URL) Fields() any { return nntpFields{Group: n.Group, Article: n.Article} }

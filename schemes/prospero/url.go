@@ -145,6 +145,13 @@ func (p *URL) path() string {
 // Redacted is String: a prospero URL has no password.
 func (p *URL) Redacted() string { return p.String() }
 
+// LocalName is the link name: the hsoname's last "/" component, a
+// trailing "/" aside ("/pros/docs/" names "docs"), as the handler looks
+// a name up among its parent's links; the ";field=value" pairs are no
+// part of it. The hsoname is opaque to RFC 1738, but Prospero's own names
+// are paths of links, and it is the only name the URL has.
+func (p *URL) LocalName() string { return schemes.BaseName(strings.TrimSuffix(p.HSOName, "/")) }
+
 // Fields is the JSON object printed by `urlget parse`:
 // {"hsoname": "...", "fields": {"NAME": "value", ...}}, fields in the
 // order written. A name written more than once maps to an array of its

@@ -18,6 +18,15 @@ func (l Loc) Redacted() string { return l.U.Redacted() }
 // Fields has nothing to add.
 func (l Loc) Fields() any { return nil }
 
+// LocalName is the last segment of the path (or of the opaque part, for
+// a URL without "//"), as the schemes with a hierarchical path name it.
+func (l Loc) LocalName() string {
+	if l.U.Authority {
+		return schemes.LastSegmentName(l.U.Path)
+	}
+	return schemes.LastSegmentName(l.U.Opaque)
+}
+
 // ParseLoc parses raw with the generic syntax; nil on error.
 func ParseLoc(raw string) (schemes.Locator, error) {
 	u, err := schemes.Parse(raw)

@@ -60,9 +60,10 @@ func Same(a, b schemes.Locator) bool {
 
 // RoundTrip checks the Locator contract on loc: its String() parses (with
 // parse) to a value Same as loc, which formats to the same String again;
-// Redacted() hides exactly the password. It reports failures with t.Errorf and returns
-// the reparsed value and whether there is one, so that callers can add the
-// comparisons only their scheme needs.
+// Redacted() hides exactly the password; LocalName() is one safe segment,
+// the same for the reparsed value (checkLocalName). It reports failures
+// with t.Errorf and returns the reparsed value and whether there is one,
+// so that callers can add the comparisons only their scheme needs.
 func RoundTrip[L schemes.Locator](t testing.TB, loc L, parse func(string) (L, error)) (L, bool) {
 	t.Helper()
 	s := loc.String()
@@ -79,6 +80,7 @@ func RoundTrip[L schemes.Locator](t testing.TB, loc L, parse func(string) (L, er
 	if s2 := v.String(); s2 != s {
 		t.Errorf("String not stable: %q then %q", s, s2)
 	}
+	checkLocalName(t, loc, v)
 	return v, true
 }
 

@@ -64,6 +64,10 @@ func (t *URL) String() string { return schemes.FormatLocator(t.u, false, "/") }
 // Redacted is String with the password written as "****".
 func (t *URL) Redacted() string { return schemes.FormatLocator(t.u, true, "/") }
 
+// LocalName is "": a telnet URL designates a login, nothing a file could
+// hold.
+func (t *URL) LocalName() string { return "" }
+
 // Fields is the JSON object printed by `urlget parse`: always {}, because a
 // telnet URL has no parts beyond the generic user, password, host and port.
 func (t *URL) Fields() any { return struct{}{} }

@@ -52,15 +52,34 @@ func docNameSafe(c byte) bool {
 }
 
 // parseDocName rebuilds the DocID from an escaped docname (notes §7):
-// records split at ";", each at its first "=", the value %-decoded only
-// then (so a "%3B" inside a value is a byte of it), and each written
-// CI(tag) CI(len) value.
+// its records (docRecords), each written CI(tag) CI(len) value.
 func parseDocName(escaped string) ([]byte, error) {
+	recs, err := docRecords(escaped)
+	if err != nil {
+		return nil, err
+	}
 	var id []byte
+	for _, r := range recs {
+		id = appendField(id, r.tag, []byte(r.value))
+	}
+	return id, nil
+}
+
+// docRecord is one `<tag>=<value>` record of a docname, its value decoded.
+type docRecord struct {
+	tag   int
+	value string
+}
+
+// docRecords splits an escaped docname into its records (notes §7): at
+// ";", each at its first "=", the value %-decoded only then (so a "%3B"
+// inside a value is a byte of it).
+func docRecords(escaped string) ([]docRecord, error) {
 	recs := strings.Split(strings.TrimSuffix(escaped, ";"), ";")
 	if len(recs) > maxDocIDRecords {
 		return nil, fmt.Errorf("more than %d DocID records", maxDocIDRecords)
 	}
+	out := make([]docRecord, 0, len(recs))
 	for _, rec := range recs {
 		t, v, ok := strings.Cut(rec, "=")
 		tag, err := strconv.Atoi(t)
@@ -71,9 +90,18 @@ func parseDocName(escaped string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("DocID record %q: %v", rec, err)
 		}
-		id = appendField(id, tag, []byte(val))
+		out = append(out, docRecord{tag, val})
 	}
-	return id, nil
+	return out, nil
+}
+
+// splitLength splits a document URL's escaped wpath, LENGTH/docname or a
+// docname alone, into its length ("" when absent) and its docname.
+func splitLength(wpath string) (length, docname string) {
+	if l, rest, ok := strings.Cut(wpath, "/"); ok && isDigits(l) {
+		return l, rest
+	}
+	return "", wpath
 }
 
 // printableDocID shows a DocID in traces and plans: its docname.
