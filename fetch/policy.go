@@ -144,6 +144,27 @@ func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
 	return nil
 }
 
+// requireTLS applies RequireTLS to s, the scheme of loc, before its
+// handler is asked anything: a scheme that can protect its connections
+// (Caps TLS) is trusted to, through Request.RequireTLS; one that opens no
+// connection (Local) has nothing to protect; any other would talk in
+// clear text, and is refused as KindSafety, naming the schemes that can.
+func (c *Client) requireTLS(s schemes.Scheme, loc schemes.Locator) error {
+	if !c.RequireTLS || s.Caps.Has(schemes.TLS) || s.Caps.Has(schemes.Local) {
+		return nil
+	}
+	can := Protocols{}
+	r := c.registry()
+	for _, n := range r.Names() {
+		if t, _ := r.Lookup(n); t.Caps.Has(schemes.TLS) {
+			can[n] = true
+		}
+	}
+	sch := loc.Generic().Scheme
+	return &schemes.Error{Scheme: sch, Phase: "policy", Kind: schemes.KindSafety, URL: loc.Redacted(), Part: "scheme",
+		Msg: fmt.Sprintf("TLS is required (--ssl-reqd) and %s: URLs cannot use it (schemes that can: %s)", sch, orNone(can))}
+}
+
 func orNone(p Protocols) string {
 	if s := p.String(); s != "" {
 		return s
@@ -163,17 +184,17 @@ func originOf(loc schemes.Locator) origin {
 }
 
 // credentialsFor is the Credentials a handler gets for loc within ch: the
-// user's (-u, netrc) only at the origin of the URL the caller named, or
-// everywhere with LocationTrusted; and at that same origin, the login the
-// caller's URL itself carried, so that a redirect within one server keeps
-// it as curl does. Every password handed out is remembered, so that no
-// error can show it.
+// user's (-u, then netrc: userCredentials) only at the origin of the URL
+// the caller named, or everywhere with LocationTrusted; and at that same
+// origin, the login the caller's URL itself carried, so that a redirect
+// within one server keeps it as curl does. Every password handed out is
+// remembered, so that neither an error nor the trace can show it.
 func (c *Client) credentialsFor(ch *chain, loc schemes.Locator) schemes.Credentials {
 	same := originOf(loc) == originOf(ch.first)
 	fg := ch.first.Generic()
 	hasURLUser := fg.User != nil
 	urlUser, urlPass := deref(fg.User), deref(fg.Password)
-	user := c.Credentials
+	user := c.userCredentials()
 	if !same && !c.LocationTrusted {
 		user = nil
 	}
@@ -191,8 +212,28 @@ func (c *Client) credentialsFor(ch *chain, loc schemes.Locator) schemes.Credenti
 		u, p, ok := user(scheme, host, port)
 		if ok {
 			ch.secret(p)
+			c.trace().Secret(p)
 		}
 		return u, p, ok
+	}
+}
+
+// userCredentials is the user's own supplier of logins: Credentials (-u)
+// first, then Netrc, as curl ranks them; a handler reads the login in the
+// URL itself before asking either. nil when there is neither.
+func (c *Client) userCredentials() schemes.Credentials {
+	switch {
+	case c.Netrc == nil:
+		return c.Credentials
+	case c.Credentials == nil:
+		return c.Netrc.Credentials()
+	}
+	netrc := c.Netrc.Credentials()
+	return func(scheme, host string, port int) (string, string, bool) {
+		if u, p, ok := c.Credentials(scheme, host, port); ok {
+			return u, p, ok
+		}
+		return netrc(scheme, host, port)
 	}
 }
 

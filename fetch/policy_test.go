@@ -172,26 +172,44 @@ func (h *credHandler) Fetch(_ context.Context, req *schemes.Request) (*schemes.R
 
 func (h *credHandler) Explain(*schemes.Request) ([]string, error) { return nil, nil }
 
+// TestCredentialsStayWithTheirHost: the user's logins (-u, then a netrc's)
+// go only to the origin of the URL the caller named, unless
+// LocationTrusted; a netrc names hosts, so there each host gets its own
+// entry.
 func TestCredentialsStayWithTheirHost(t *testing.T) {
+	dashU := func(string, string, int) (string, string, bool) { return "me", "pw", true }
+	knowsNothing := func(string, string, int) (string, string, bool) { return "", "", false }
+	netrc, err := ParseNetrc("machine a login na password pa\nmachine b login nb password pb\n")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		start   string
+		user    schemes.Credentials // -u
+		netrc   *Netrc
 		trusted bool
 		want    string
 	}{
-		{"other host gets nothing", "c://a/go-b", false, "a=me:pw b=none"},
-		{"location-trusted", "c://a/go-b", true, "a=me:pw b=me:pw"},
-		{"other port gets nothing", "c://a/go-a2", false, "a=me:pw a=none"},
-		{"same origin keeps -u", "c://a/go-self", false, "a=me:pw a=me:pw"},
-		{"URL login kept at the same origin", "c://u:urlpw@a/go-self", false, "a=me:pw a=u:urlpw"},
-		{"URL login not sent elsewhere", "c://u:urlpw@a/go-b", false, "a=me:pw b=none"},
+		{"other host gets nothing", "c://a/go-b", dashU, nil, false, "a=me:pw b=none"},
+		{"location-trusted", "c://a/go-b", dashU, nil, true, "a=me:pw b=me:pw"},
+		{"other port gets nothing", "c://a/go-a2", dashU, nil, false, "a=me:pw a=none"},
+		{"same origin keeps -u", "c://a/go-self", dashU, nil, false, "a=me:pw a=me:pw"},
+		{"URL login kept at the same origin", "c://u:urlpw@a/go-self", dashU, nil, false, "a=me:pw a=u:urlpw"},
+		{"URL login not sent elsewhere", "c://u:urlpw@a/go-b", dashU, nil, false, "a=me:pw b=none"},
+		{"netrc: other host gets nothing, though named", "c://a/go-b", nil, netrc, false, "a=na:pa b=none"},
+		{"netrc, location-trusted: each host its own", "c://a/go-b", nil, netrc, true, "a=na:pa b=nb:pb"},
+		{"netrc: other port gets nothing", "c://a/go-a2", nil, netrc, false, "a=na:pa a=none"},
+		{"netrc: same origin keeps it", "c://a/go-self", nil, netrc, false, "a=na:pa a=na:pa"},
+		{"-u before netrc", "c://a/go-b", dashU, netrc, false, "a=me:pw b=none"},
+		{"-u that knows nothing for the host", "c://a/go-b", knowsNothing, netrc, false, "a=na:pa b=none"},
+		{"a host the netrc does not name", "c://z/end", nil, netrc, false, "z=none"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &credHandler{redirects: map[string]string{
 				"ago-b": "c://b/end", "ago-a2": "c://a:99/end", "ago-self": "c://a/end"}}
-			c := &Client{Registry: schemes.NewRegistry(), LocationTrusted: tc.trusted,
-				Credentials: func(string, string, int) (string, string, bool) { return "me", "pw", true }}
+			c := &Client{Registry: schemes.NewRegistry(), LocationTrusted: tc.trusted, Credentials: tc.user, Netrc: tc.netrc}
 			policyScheme(c, "c", schemes.Retrieves, h)
 			resp, err := c.Get(context.Background(), tc.start)
 			if err != nil {
@@ -248,7 +266,7 @@ type busyHandler struct{ calls int }
 func (h *busyHandler) Fetch(context.Context, *schemes.Request) (*schemes.Response, error) {
 	h.calls++
 	if h.calls == 1 {
-		e := schemes.BusyError("c", "fetch", "c:x", 503, "busy")
+		e := schemes.BusyError("c", "fetch", 503, "busy")
 		e.RetryAfter = 20 * time.Millisecond
 		return nil, e
 	}

@@ -20,14 +20,11 @@ type Config struct {
 	// NoFileFTP refuses file: URLs on another host instead of retrieving
 	// them by ftp (libwww's rule).
 	NoFileFTP bool
-	// RequireTLS (--ssl-reqd) is for the command's scheme flag sets: every
-	// scheme that can upgrade a connection to TLS must, or fail.
-	RequireTLS bool
 	// Max (--max) is the most entries a listing asks the server for,
 	// where a protocol asks for a number: a news group's newest articles,
 	// a WAIS search's hits. 0 means each scheme's own default.
 	Max      int
-	FTP      *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --netrc, --long, ...); nil: defaults
+	FTP      *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --ascii, ...); nil: defaults
 	NNTP     *nntp.Handler     // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
 	Gopher   *gopher.Handler   // gopher settings (--search, --form, --views); nil means defaults
 	Telnet   *telnet.Handler   // telnet sessions (--login, --telnet-idle); nil means defaults

@@ -393,15 +393,27 @@ func fixtureText(t *testing.T, p string) string {
 }
 
 // TestFTPExplicitTLS retrieves a file and a listing from pure-ftpd over
-// explicit FTPS (--ftp-ssl: AUTH TLS, PBSZ 0, PROT P, TLS data
-// connections), verifying the server's certificate, and checks the
-// commands in its log.
+// explicit FTPS (AUTH TLS, PBSZ 0, PROT P, TLS data connections), asked
+// by the handler's --ftp-ssl or by the Client's --ssl-reqd (the policy,
+// which reaches the handler on the Request), verifying the server's
+// certificate, and checks the commands in its log.
 func TestFTPExplicitTLS(t *testing.T) {
-	cmds := ftpsSession(t, testbed.Pureftpd, testbed.PureftpdPort, "ftp", &ftp.Handler{ExplicitTLS: true})
-	want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "EPSV",
-		"RETR README.txt", "CWD names", "FEAT", "EPSV", "MLSD", "QUIT"}
-	if !slices.Equal(cmds, want) {
-		t.Errorf("pure-ftpd logged\n  %q\nwant\n  %q", cmds, want)
+	for _, tc := range []struct {
+		flag       string
+		h          *ftp.Handler
+		requireTLS bool
+	}{
+		{"--ftp-ssl", &ftp.Handler{ExplicitTLS: true}, false},
+		{"--ssl-reqd", &ftp.Handler{}, true},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			cmds := ftpsSession(t, testbed.Pureftpd, testbed.PureftpdPort, "ftp", tc.h, tc.requireTLS)
+			want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "EPSV",
+				"RETR README.txt", "CWD names", "FEAT", "EPSV", "MLSD", "QUIT"}
+			if !slices.Equal(cmds, want) {
+				t.Errorf("pure-ftpd logged\n  %q\nwant\n  %q", cmds, want)
+			}
+		})
 	}
 }
 
@@ -410,7 +422,7 @@ func TestFTPExplicitTLS(t *testing.T) {
 // login; every data connection resumes the control connection's TLS
 // session, which this server requires.
 func TestFTPImplicitTLS(t *testing.T) {
-	cmds := ftpsSession(t, testbed.VsftpdFTPS, testbed.VsftpdFTPSPort, "ftps", &ftp.Handler{})
+	cmds := ftpsSession(t, testbed.VsftpdFTPS, testbed.VsftpdFTPSPort, "ftps", &ftp.Handler{}, false)
 	want := []string{"USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "EPSV",
 		"RETR README.txt", "CWD names", "FEAT", "EPSV", "LIST -a", "QUIT"}
 	if !slices.Equal(cmds, want) {
@@ -421,7 +433,8 @@ func TestFTPImplicitTLS(t *testing.T) {
 // ftpsSession fetches README.txt and the names/ listing anonymously over
 // one TLS control connection to service, verifying the server with the
 // certificate it published, and returns the commands the server logged.
-func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.Handler) []string {
+// requireTLS is the Client's --ssl-reqd.
+func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.Handler, requireTLS bool) []string {
 	t.Helper()
 	testbed.Require(t, service)
 	cfg, err := transport.TLSConfig(testbed.FTPSCertFile(service), false, "")
@@ -430,9 +443,10 @@ func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.H
 	}
 	off := testbed.LogSize(service)
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{FTP: h}),
-		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
-		TLS:      cfg,
+		Registry:   fetch.NewRegistry(fetch.Config{FTP: h}),
+		Dialer:     &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		TLS:        cfg,
+		RequireTLS: requireTLS,
 	}
 	resp, err := c.Get(context.Background(), fmt.Sprintf("%s://%s/README.txt", scheme, testbed.Addr(port)))
 	if err != nil {

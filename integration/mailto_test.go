@@ -174,13 +174,14 @@ func TestMailtoRefusals(t *testing.T) {
 	testbed.Require(t, "smtp")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	h := &mailto.Handler{Server: testbed.Addr(testbed.SMTPPort), From: "t@urlget.test", RequireTLS: true,
+	h := &mailto.Handler{Server: testbed.Addr(testbed.SMTPPort), From: "t@urlget.test",
 		Stdin: strings.NewReader(""), Getenv: func(string) string { return "" }}
-	_, err := mailClient(h, nil).Get(ctx, "mailto:alice@urlget.test?body=x")
+	c := mailClient(h, nil)
+	c.RequireTLS = true // --ssl-reqd: the Client's policy, on the Request
+	_, err := c.Get(ctx, "mailto:alice@urlget.test?body=x")
 	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(fmt.Sprint(err), "STARTTLS") {
 		t.Errorf("--ssl-reqd: err = %v, want safety (exit 7)", err)
 	}
-	h.RequireTLS = false
 	_, err = mailClient(h, nil).Get(ctx, "mailto:alice@urlget.test?subject=x%0D%0ABcc:%20victim@urlget.test&body=x")
 	if schemes.KindOf(err) != schemes.KindSafety {
 		t.Errorf("injection: err = %v, want safety (exit 7)", err)

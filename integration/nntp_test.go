@@ -558,8 +558,10 @@ func TestNNTPSafety(t *testing.T) {
 // TestNNTPSSLReqd: INN announces STARTTLS but has no certificate in the test
 // bed (580); with --ssl-reqd nothing more is sent in clear text: exit 7.
 func TestNNTPSSLReqd(t *testing.T) {
-	e, out := newNNTPEnv(t, &nntp.Handler{RequireTLS: true})
-	_, _, err := e.get(t, context.Background(), nntpNewsID(testbed.MsgDots))
+	e, out := newNNTPEnv(t, nil)
+	req := e.request(t, nntpNewsID(testbed.MsgDots))
+	req.RequireTLS = true // --ssl-reqd, as the fetch Client passes it
+	_, err := e.h.Fetch(context.Background(), req)
 	var se *schemes.Error
 	if !errors.As(err, &se) || se.Kind != schemes.KindSafety || se.Code != 580 || se.Kind.ExitCode() != 7 {
 		t.Errorf("err = %v, want safety with code 580", err)

@@ -190,34 +190,56 @@ func nginxUsers(t *testing.T, offset int64, tag string) []string {
 	return out
 }
 
+// TestCredentialsStayWithTheirHost: nginx redirects 127.0.0.1 to
+// localhost. -u's login, or a netrc's naming both hosts, goes to the URL
+// given only; with LocationTrusted to the redirect's host too (a netrc's
+// entry for that host).
 func TestCredentialsStayWithTheirHost(t *testing.T) {
 	testbed.Require(t, testbed.Nginx)
-	for _, trusted := range []bool{false, true} {
-		c, _, out := harmfulClient(t)
-		c.Credentials = func(string, string, int) (string, string, bool) { return "dash-u", "dash-u-pass", true }
-		c.LocationTrusted = trusted
-		off := testbed.LogSize(testbed.Nginx)
-		tag := randomTag(t)
-		resp, err := c.Get(context.Background(), "http://"+testbed.Addr(testbed.HTTPPort)+"/to/other-host?"+tag)
-		if err != nil {
-			t.Fatalf("trusted=%v: %v\n%s", trusted, err, out)
-		}
-		resp.Close()
-		want := []string{"127.0.0.1:8080 dash-u", "localhost:8080 -"}
-		if trusted {
-			want[1] = "localhost:8080 dash-u"
-		}
-		var got []string
-		deadline := time.Now().Add(5 * time.Second) // nginx writes its log as it goes; bounded wait
-		for len(got) < 2 && time.Now().Before(deadline) {
-			got = nginxUsers(t, off, tag)
-			time.Sleep(20 * time.Millisecond)
-		}
-		if strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("trusted=%v: nginx saw %q, want %q", trusted, got, want)
-		}
-		if strings.Contains(out.String(), "dash-u-pass") {
-			t.Errorf("password in the trace:\n%s", out)
+	netrc, err := fetch.ParseNetrc("machine 127.0.0.1 login from-netrc password netrc-pass\n" +
+		"machine localhost login local-netrc password local-pass\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []struct {
+		name        string
+		set         func(c *fetch.Client)
+		user, other string // the login at 127.0.0.1 and, when trusted, at localhost
+	}{
+		{"-u", func(c *fetch.Client) {
+			c.Credentials = func(string, string, int) (string, string, bool) { return "dash-u", "dash-u-pass", true }
+		}, "dash-u", "dash-u"},
+		{"netrc", func(c *fetch.Client) { c.Netrc = netrc }, "from-netrc", "local-netrc"},
+	} {
+		for _, trusted := range []bool{false, true} {
+			c, _, out := harmfulClient(t)
+			src.set(c)
+			c.LocationTrusted = trusted
+			off := testbed.LogSize(testbed.Nginx)
+			tag := randomTag(t)
+			resp, err := c.Get(context.Background(), "http://"+testbed.Addr(testbed.HTTPPort)+"/to/other-host?"+tag)
+			if err != nil {
+				t.Fatalf("%s, trusted=%v: %v\n%s", src.name, trusted, err, out)
+			}
+			resp.Close()
+			want := []string{"127.0.0.1:8080 " + src.user, "localhost:8080 -"}
+			if trusted {
+				want[1] = "localhost:8080 " + src.other
+			}
+			var got []string
+			deadline := time.Now().Add(5 * time.Second) // nginx writes its log as it goes; bounded wait
+			for len(got) < 2 && time.Now().Before(deadline) {
+				got = nginxUsers(t, off, tag)
+				time.Sleep(20 * time.Millisecond)
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("%s, trusted=%v: nginx saw %q, want %q", src.name, trusted, got, want)
+			}
+			for _, pw := range []string{"dash-u-pass", "netrc-pass", "local-pass"} {
+				if strings.Contains(out.String(), pw) {
+					t.Errorf("%s: password in the trace:\n%s", src.name, out)
+				}
+			}
 		}
 	}
 }

@@ -38,6 +38,13 @@ const (
 	// which places what it finds by its URL, and which can loop, so it is
 	// bounded by the links followed. Crawls needs Lists.
 	Crawls
+	// TLS: the scheme's connections can be protected by TLS, from the
+	// start (https, ftps, nntps, gophers) or by an upgrade the handler
+	// makes when Request.RequireTLS asks (FTP AUTH TLS, NNTP and SMTP
+	// STARTTLS). A Client that requires TLS (--ssl-reqd) refuses a scheme
+	// without it before it dials. A Local scheme opens no connection to
+	// protect, and cannot claim it.
+	TLS
 )
 
 var capNames = []struct {
@@ -46,7 +53,7 @@ var capNames = []struct {
 }{
 	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
-	{Conditional, "conditional"}, {Crawls, "crawls"},
+	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"},
 }
 
 // Has reports whether every capability in want is in c.

@@ -16,6 +16,8 @@ func TestCaps(t *testing.T) {
 		{"telnet-like", Retrieves | Interactive, "retrieves,interactive", false},
 		{"mailto-like", Retrieves | Sends, "retrieves,sends", false},
 		{"file-like", Retrieves | Lists | Stats | Resumes | Local, "retrieves,lists,stats,resumes,local", false},
+		{"ftps-like", Retrieves | Lists | Stats | Resumes | TLS, "retrieves,lists,stats,resumes,tls", true},
+		{"smtp-like", Sends | TLS, "sends,tls", false},
 		{"lists but does not retrieve", Lists, "lists", false},
 		{"parse only", 0, "", false},
 	}

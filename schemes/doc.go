@@ -19,7 +19,9 @@
 //     its url-path holds more than the place in the server's tree;
 //     URL.SyntaxError for what does not parse), its
 //     access algorithm (a Handler and Explainer; a Lister or Stater if it
-//     lists or describes, taking its typed URL with LocatorOf), and a
+//     lists or describes, taking its typed URL with LocatorOf; logins from
+//     the URL, else Request.Credentials, never a file of its own; with
+//     the TLS capability, Request.RequireTLS honoured), and a
 //     Schemes function returning its Scheme values with their Caps, which
 //     the Registry checks against the handler.
 //   - schemes/ports.go, its default port (if it names a host), and

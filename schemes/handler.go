@@ -206,7 +206,10 @@ func (NopTrace) Info(string) {}
 func (NopTrace) Secret(string) {}
 
 // Credentials supplies a user name and password for a host when the URL has
-// none (netrc, --user). ok is false when nothing is known for host.
+// none (--user, netrc). ok is false when nothing is known for host. An
+// empty password is none known (a netrc entry with a login only, -u
+// USER): a handler that can ask the person at the terminal (Request.Prompt)
+// does so when the server wants a password, and otherwise sends it empty.
 type Credentials func(scheme, host string, port int) (user, password string, ok bool)
 
 // Prompter asks the person at the terminal for a value. secret asks without
@@ -253,6 +256,13 @@ type Request struct {
 	// told it did not returns a Response with NotModified set and an
 	// empty Body. Zero asks nothing; ignored when resuming (Offset > 0).
 	IfModifiedSince time.Time
+	// RequireTLS says the caller refuses clear text (--ssl-reqd): a
+	// handler whose scheme claims the TLS capability without being TLS
+	// from the start upgrades its connections (FTP AUTH TLS, NNTP and SMTP
+	// STARTTLS) before sending anything else, and fails with KindSafety
+	// when the server cannot. The fetch Client never gives it to a scheme
+	// without the capability.
+	RequireTLS bool
 	// Credentials supplies a login when the URL has none. The fetch
 	// Client gives handlers only what its credential policy allows for
 	// this URL's scheme, host and port. May be nil.

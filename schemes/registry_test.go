@@ -56,6 +56,8 @@ func TestRegisterChecksCaps(t *testing.T) {
 		{"crawls", Scheme{Handler: lister{}, Caps: Retrieves | Lists | Crawls | Conditional}, ""},
 		{"crawls without lists", Scheme{Handler: full{}, Caps: Retrieves | Crawls}, "claims crawls but not lists"},
 		{"conditional without retrieves", Scheme{Handler: full{}, Caps: Lists | Conditional}, "claims conditional but not retrieves"},
+		{"tls", Scheme{Handler: full{}, Caps: Retrieves | TLS}, ""},
+		{"tls and local", Scheme{Handler: full{}, Caps: Retrieves | Local | TLS}, "claims tls but opens no connection"},
 	}
 	for _, tt := range tests {
 		tt.s.Name, tt.s.Parse = "x-test", parseTest

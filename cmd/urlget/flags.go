@@ -43,6 +43,7 @@ type options struct {
 	insecure   bool
 	caFile     string
 	user       string
+	netrc      netrcFlags // -n, --netrc-optional, --netrc-file
 	maxRedirs  int
 	sslReqd    bool
 	long       bool   // --long: listings like ls -l
@@ -112,11 +113,12 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify TLS certificates")
 	fs.StringVar(&o.caFile, "cacert", "", "verify TLS certificates with the CAs in `FILE`")
 	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")
-	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS where a scheme can upgrade to it (ftp AUTH TLS, nntp and smtp STARTTLS), or fail")
+	o.netrc.add(fs)
+	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS: upgrade where a scheme can (ftp AUTH TLS, nntp and smtp STARTTLS) or fail, and refuse schemes without TLS (http:, gopher:, ...)")
 	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
 	fs.StringVar(&o.proto, "proto", "", "only use the schemes in `LIST` for the URLs given (curl syntax: =http,https or -all,+ftp; all by default)")
 	fs.StringVar(&o.protoRedir, "proto-redir", "", "let redirects lead only to the schemes in `LIST` (curl syntax; default: retrieval schemes, never mailto, telnet or file)")
-	fs.BoolVar(&o.locationTrusted, "location-trusted", false, "send -u credentials to the hosts redirects lead to as well")
+	fs.BoolVar(&o.locationTrusted, "location-trusted", false, "send -u and netrc credentials to the hosts redirects lead to as well")
 	fs.BoolVar(&o.long, "long", false, "list directories, menus and groups like ls -l (kind, size, time, name)")
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	o.schemes = perSchemeFlags()

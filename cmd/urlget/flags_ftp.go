@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/pflag"
 
 	"github.com/urlget/urlget/fetch"
@@ -13,11 +10,10 @@ import (
 
 // ftpFlags configure the ftp and ftps handler. The anonymous password
 // falls back to $URLGET_EMAIL and $EMAIL in the handler itself, so library
-// users get the same chain.
+// users get the same chain. Logins (-u, --netrc) and --ssl-reqd are the
+// fetch Client's policy, for every scheme (credentials.go, retrieve.go).
 type ftpFlags struct {
 	anonPass      string
-	netrc         bool
-	netrcFile     string
 	ssl           bool
 	ascii, binary bool
 }
@@ -25,15 +21,13 @@ type ftpFlags struct {
 func (f *ftpFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.anonPass, "ftp-anon-password", "",
 		"ftp: password of anonymous logins, your mail address (default $URLGET_EMAIL, $EMAIL, then user@host)")
-	fs.BoolVar(&f.netrc, "netrc", false, "ftp: take logins for hosts the URL names no user for from ~/.netrc")
-	fs.StringVar(&f.netrcFile, "netrc-file", "", "ftp: like --netrc, with the netrc `FILE` given")
 	fs.BoolVar(&f.ssl, "ftp-ssl", false, "ftp: AUTH TLS on the control connection and PROT P for data; fail if the server refuses")
 	fs.BoolVar(&f.ascii, "ascii", false, "ftp: fetch files whose URL has no ;type= as text (TYPE A), instead of guessing from the name")
 	fs.BoolVar(&f.binary, "binary", false, "ftp: fetch files whose URL has no ;type= as binary (TYPE I), instead of guessing from the name")
 }
 
 func (f *ftpFlags) apply(cfg *fetch.Config) error {
-	h := &ftp.Handler{AnonPassword: f.anonPass, ExplicitTLS: f.ssl || cfg.RequireTLS}
+	h := &ftp.Handler{AnonPassword: f.anonPass, ExplicitTLS: f.ssl}
 	switch {
 	case f.ascii && f.binary:
 		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "ascii",
@@ -42,17 +36,6 @@ func (f *ftpFlags) apply(cfg *fetch.Config) error {
 		h.DefaultType = 'a'
 	case f.binary:
 		h.DefaultType = 'i'
-	}
-	switch {
-	case f.netrcFile != "":
-		h.Netrc = f.netrcFile
-	case f.netrc:
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "netrc",
-				Msg: "--netrc: no home directory", Err: err}
-		}
-		h.Netrc = filepath.Join(home, ".netrc")
 	}
 	cfg.FTP = h
 	return nil

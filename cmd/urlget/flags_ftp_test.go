@@ -14,7 +14,7 @@ func TestFTPFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	f := &ftpFlags{}
 	f.add(fs)
-	if err := fs.Parse([]string{"--ftp-anon-password", "me@example.org", "--ftp-ssl", "--netrc-file", "/x/netrc"}); err != nil {
+	if err := fs.Parse([]string{"--ftp-anon-password", "me@example.org", "--ftp-ssl"}); err != nil {
 		t.Fatal(err)
 	}
 	var cfg fetch.Config
@@ -22,12 +22,12 @@ func TestFTPFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := cfg.FTP
-	if h == nil || h.AnonPassword != "me@example.org" || !h.ExplicitTLS || h.Netrc != "/x/netrc" {
+	if h == nil || h.AnonPassword != "me@example.org" || !h.ExplicitTLS {
 		t.Errorf("handler %+v", h)
 	}
-	// --ssl-reqd, a flag of all TLS-capable schemes, means AUTH TLS for ftp.
-	cfg = configFor(t, "--ssl-reqd")
-	if !cfg.FTP.ExplicitTLS || !cfg.RequireTLS {
+	// --ssl-reqd is the fetch Client's policy (Request.RequireTLS), not a
+	// handler setting: ftp's own --ftp-ssl stays off.
+	if cfg = configFor(t, "--ssl-reqd"); cfg.FTP.ExplicitTLS {
 		t.Errorf("--ssl-reqd: %+v", cfg.FTP)
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // mailtoFlags configure the mailto handler, which sends the message a
-// mailto URL describes (body from body= or stdin). -u/--user supplies the
-// SMTP AUTH login, --ssl-reqd requires STARTTLS.
+// mailto URL describes (body from body= or stdin). The SMTP AUTH login
+// (-u, --netrc) and STARTTLS required (--ssl-reqd) come through the
+// fetch Client's policy, as for every scheme.
 type mailtoFlags struct {
 	server string
 	from   string
@@ -25,6 +26,6 @@ func (f *mailtoFlags) add(fs *pflag.FlagSet) {
 }
 
 func (f *mailtoFlags) apply(cfg *fetch.Config) error {
-	cfg.Mailto = &mailto.Handler{Server: f.server, From: f.from, DryRun: f.dryRun, RequireTLS: cfg.RequireTLS, Stdin: os.Stdin}
+	cfg.Mailto = &mailto.Handler{Server: f.server, From: f.from, DryRun: f.dryRun, Stdin: os.Stdin}
 	return nil
 }

@@ -21,7 +21,7 @@ func (f *nntpFlags) add(fs *pflag.FlagSet) {
 }
 
 func (f *nntpFlags) apply(cfg *fetch.Config) error {
-	h := &nntp.Handler{Server: f.server, Max: cfg.Max, RequireTLS: cfg.RequireTLS}
+	h := &nntp.Handler{Server: f.server, Max: cfg.Max}
 	if h.Max == 0 {
 		h.Max = nntp.DefaultMax
 	}

@@ -11,10 +11,9 @@ import (
 func TestNNTPFlags(t *testing.T) {
 	// want holds the Handler's settings (a Handler itself holds a mutex).
 	type want struct {
-		Server     string
-		Max        int
-		Part       nntp.Part
-		RequireTLS bool
+		Server string
+		Max    int
+		Part   nntp.Part
 	}
 	for _, tc := range []struct {
 		args []string
@@ -25,10 +24,10 @@ func TestNNTPFlags(t *testing.T) {
 			want{Server: "news.example:1119", Max: 7, Part: nntp.PartHead}},
 		{[]string{"--body"}, want{Max: nntp.DefaultMax, Part: nntp.PartBody}},
 		{[]string{"--head", "--body"}, want{Max: nntp.DefaultMax}},
-		{[]string{"--ssl-reqd"}, want{Max: nntp.DefaultMax, RequireTLS: true}},
+		{[]string{"--ssl-reqd"}, want{Max: nntp.DefaultMax}}, // the fetch Client's policy, not the handler's
 	} {
 		h := configFor(t, tc.args...).NNTP
-		if h == nil || h.Server != tc.want.Server || h.Max != tc.want.Max || h.Part != tc.want.Part || h.RequireTLS != tc.want.RequireTLS {
+		if h == nil || h.Server != tc.want.Server || h.Max != tc.want.Max || h.Part != tc.want.Part {
 			t.Errorf("%v: handler %+v", tc.args, h)
 		}
 	}

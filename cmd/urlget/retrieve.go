@@ -145,6 +145,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		c.MaxRedirects = -1
 	}
 	c.LocationTrusted = o.locationTrusted
+	c.RequireTLS = o.sslReqd // checked against each scheme's TLS capability
 	if o.proto != "" {
 		p, err := fetch.ParseProtocols(o.proto, c.AllProtocols(), c.AllProtocols())
 		if err != nil {
@@ -175,19 +176,15 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		c.TLS = cfg
 		d.ProxyTLS = cfg // an https proxy is checked as the servers are
 	}
-	if o.user != "" {
-		user, pass, _ := strings.Cut(o.user, ":")
-		if c.Trace != nil && pass != "" {
-			c.Trace.Secret(pass)
-		}
-		c.Credentials = func(string, string, int) (string, string, bool) { return user, pass, true }
+	if err := o.credentials(c); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
 // config turns the parsed flags into the handlers' settings.
 func (o *options) config() (fetch.Config, error) {
-	cfg := fetch.Config{NoFileFTP: o.noFileFTP, RequireTLS: o.sslReqd, Max: o.max}
+	cfg := fetch.Config{NoFileFTP: o.noFileFTP, Max: o.max}
 	for _, s := range o.schemes {
 		if err := s.apply(&cfg); err != nil {
 			return cfg, err

@@ -31,8 +31,8 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		conn += " (TLS)"
 	}
 	plan := []string{conn}
-	tls := h.ExplicitTLS || g.Scheme == "ftps"
-	if h.ExplicitTLS && g.Scheme == "ftp" {
+	tls := h.explicitTLS(req) || g.Scheme == "ftps"
+	if h.explicitTLS(req) && g.Scheme == "ftp" {
 		plan = append(plan, "AUTH TLS")
 	}
 	plan = append(plan, "USER "+lg.User, "PASS "+schemes.Redacted)

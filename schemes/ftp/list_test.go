@@ -139,19 +139,6 @@ func TestReadLineBound(t *testing.T) {
 	}
 }
 
-func TestNetrc(t *testing.T) {
-	text := "machine other login o password op\nmacdef init\nmachine h login x\n\nmachine H.example login u password p w\ndefault login anonymous password d@e\n"
-	if u, p, ok := lookupNetrc(text, "h.example"); !ok || u != "u" || p == nil || *p != "p" {
-		t.Errorf("h.example: %q %v %v", u, p, ok)
-	}
-	if u, p, ok := lookupNetrc(text, "zzz"); !ok || u != "anonymous" || *p != "d@e" {
-		t.Errorf("default: %q %v %v", u, p, ok)
-	}
-	if u, _, ok := lookupNetrc("machine h login x", "h"); !ok || u != "x" {
-		t.Errorf("no password: %q %v", u, ok)
-	}
-}
-
 func TestParseReplies(t *testing.T) {
 	if p, ok := parseEPSV("Entering Extended Passive Mode (|||30042|)"); !ok || p != 30042 {
 		t.Errorf("EPSV %d %v", p, ok)

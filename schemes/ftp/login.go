@@ -18,12 +18,17 @@ type login struct {
 	User      string
 	Password  *string
 	Anonymous bool
+	// OrEmpty says the caller's Credentials knew the user but no password
+	// (a netrc login alone, -u USER): with nobody at a terminal to ask,
+	// the password is sent empty rather than the login failed.
+	OrEmpty bool
 }
 
 // credentials decides the login for loc: the URL's user and password
-// (decoded; an absent password is not an empty one), else what the caller
-// knows for the host (--user, netrc), else anonymous with the end user's
-// mail address as password, as RFC 1738 §3.2.1 asks.
+// (decoded; an absent password is not an empty one), else what the
+// caller's Credentials know for the host (-u, netrc: the fetch Client's
+// policy decides which hosts get them), else anonymous with the end
+// user's mail address as password, as RFC 1738 §3.2.1 asks.
 func (h *Handler) credentials(loc *URL, req *schemes.Request) login {
 	g := loc.u
 	if g.User != nil {
@@ -31,11 +36,11 @@ func (h *Handler) credentials(loc *URL, req *schemes.Request) login {
 	}
 	if req.Credentials != nil {
 		if u, p, ok := req.Credentials(g.Scheme, g.Host, g.EffectivePort()); ok && u != "" {
+			if p == "" { // none known (schemes.Credentials): asked for if the server wants one
+				return login{User: u, OrEmpty: true}
+			}
 			return login{User: u, Password: &p}
 		}
-	}
-	if u, p, ok := h.netrc(g.Host); ok {
-		return login{User: u, Password: p}
 	}
 	pass := h.anonPassword()
 	return login{User: AnonymousUser, Password: &pass, Anonymous: true}
@@ -54,12 +59,7 @@ func (h *Handler) anonPassword() string {
 // part that would end or truncate a command line.
 func checkLines(loc *URL, lg login) error {
 	check := func(part, v string) error {
-		if err := transport.CheckLine(loc.u.Scheme, part, v); err != nil {
-			se := err.(*schemes.Error)
-			se.URL = loc.Redacted()
-			return se
-		}
-		return nil
+		return transport.CheckLine(loc.u.Scheme, part, v)
 	}
 	if err := check("user", lg.User); err != nil {
 		return err
@@ -99,8 +99,11 @@ func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		pass = *lg.Password
 	} else {
 		p, perr := prompt(ctx, req, lg.User, loc.u.Host)
+		if perr != nil && lg.OrEmpty {
+			p, perr = "", nil
+		}
 		if perr != nil {
-			return &schemes.Error{Scheme: loc.u.Scheme, Phase: "login", Kind: schemes.KindPermission, URL: loc.Redacted(),
+			return &schemes.Error{Scheme: loc.u.Scheme, Phase: "login", Kind: schemes.KindPermission,
 				Part: "password", Msg: fmt.Sprintf("server wants a password for %s and there is no terminal to ask "+
 					"(give it with --user %s:PASSWORD, --netrc or in the URL)", lg.User, lg.User), Err: perr}
 		}

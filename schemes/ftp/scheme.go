@@ -4,8 +4,10 @@ import "github.com/urlget/urlget/schemes"
 
 // caps is what the Handler does for both schemes: it retrieves files and
 // listings, lists any URL as a directory, describes a file without
-// retrieving it (Stat), and resumes binary transfers with REST.
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes
+// retrieving it (Stat), resumes binary transfers with REST, and protects
+// its connections with TLS (ftps from the start, ftp with AUTH TLS when
+// Request.RequireTLS or ExplicitTLS asks).
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS
 
 // Schemes returns the schemes this package serves, both through h: ftp
 // (port 21) and ftps, FTP over implicit TLS (port 990, see

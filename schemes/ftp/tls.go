@@ -9,6 +9,20 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
+// explicitTLS says whether an ftp: control connection is upgraded with
+// AUTH TLS (and its data protected with PROT P): when the Handler asks
+// (--ftp-ssl) or the request does (--ssl-reqd, which the fetch Client
+// gives only to schemes claiming the TLS capability).
+func (h *Handler) explicitTLS(req *schemes.Request) bool { return h.ExplicitTLS || req.RequireTLS }
+
+// tlsFlag names what required TLS, for the error when a server refuses it.
+func tlsFlag(req *schemes.Request) string {
+	if req.RequireTLS {
+		return "--ssl-reqd"
+	}
+	return "--ftp-ssl"
+}
+
 // tlsConfig is the configuration of one control connection and its data
 // connections: the caller's, with a session cache of its own. Data
 // connections resume the control connection's session through it:

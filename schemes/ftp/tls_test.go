@@ -3,35 +3,86 @@ package ftp
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
 )
 
+// askTLS are the two ways an ftp: URL gets AUTH TLS: the Handler's
+// --ftp-ssl, or the request's --ssl-reqd (Request.RequireTLS, which the
+// fetch Client sets for every scheme claiming the TLS capability).
+var askTLS = []struct {
+	flag string
+	set  func(h *Handler, req *schemes.Request)
+}{
+	{"--ftp-ssl", func(h *Handler, _ *schemes.Request) { h.ExplicitTLS = true }},
+	{"--ssl-reqd", func(_ *Handler, req *schemes.Request) { req.RequireTLS = true }},
+}
+
 func TestExplicitTLS(t *testing.T) {
+	for _, ask := range askTLS {
+		t.Run(ask.flag, func(t *testing.T) {
+			f := newFake(t)
+			srv, cli := testTLS(t)
+			f.tls = srv
+			f.files["f.bin"] = "secret data"
+			e := newEnv(t)
+			req := e.req(t, f.url("f.bin"))
+			req.TLS = cli
+			ask.set(e.h, req)
+			plan, err := e.h.Explain(req)
+			if err != nil || !slices.Contains(plan, "AUTH TLS") || !slices.Contains(plan, "PROT P") {
+				t.Errorf("plan %q, %v: want AUTH TLS and PROT P", plan, err)
+			}
+			resp, err := e.h.Fetch(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || string(b) != "secret data" {
+				t.Fatalf("got %q, %v", b, err)
+			}
+			wantCmds(t, f, "AUTH TLS", "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD",
+				"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin")
+			if f.resumedCount() != 1 || e.d.handshakes.Load() != 2 {
+				t.Errorf("%d data connections resumed the TLS session, want 1; %d handshakes by the Dialer, want 2",
+					f.resumedCount(), e.d.handshakes.Load())
+			}
+		})
+	}
+}
+
+// TestRequireTLSNeverReusesClearText: a control connection kept from a
+// request in clear text is not lent to one that requires TLS, which dials
+// its own and upgrades it.
+func TestRequireTLSNeverReusesClearText(t *testing.T) {
 	f := newFake(t)
 	srv, cli := testTLS(t)
 	f.tls = srv
-	f.files["f.bin"] = "secret data"
+	f.files["f.bin"] = "data"
 	e := newEnv(t)
-	e.h.ExplicitTLS = true
-	req := e.req(t, f.url("f.bin"))
-	req.TLS = cli
-	resp, err := e.h.Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
+	for _, requireTLS := range []bool{false, true} {
+		req := e.req(t, f.url("f.bin"))
+		req.TLS, req.RequireTLS = cli, requireTLS
+		resp, err := e.h.Fetch(context.Background(), req)
+		if err != nil {
+			t.Fatalf("RequireTLS %v: %v", requireTLS, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil || string(b) != "secret data" {
-		t.Fatalf("got %q, %v", b, err)
+	c := f.commands()
+	logins := 0
+	for _, cmd := range c {
+		if cmd == "USER anonymous" {
+			logins++
+		}
 	}
-	wantCmds(t, f, "AUTH TLS", "USER anonymous", "PASS me@example.org", "PBSZ 0", "PROT P", "PWD",
-		"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin")
-	if f.resumedCount() != 1 || e.d.handshakes.Load() != 2 {
-		t.Errorf("%d data connections resumed the TLS session, want 1; %d handshakes by the Dialer, want 2",
-			f.resumedCount(), e.d.handshakes.Load())
+	if i := slices.Index(c, "AUTH TLS"); logins != 2 || i < 0 || c[i+1] != "USER anonymous" {
+		t.Errorf("commands %q: want a second control connection, upgraded before its login", c)
 	}
 }
 
@@ -63,15 +114,20 @@ func TestImplicitTLS(t *testing.T) {
 }
 
 func TestTLSRefused(t *testing.T) {
-	f := newFake(t) // no TLS: AUTH is refused
-	e := newEnv(t)
-	e.h.ExplicitTLS = true
-	_, _, err := e.get(t, f.url("f.bin"))
-	if schemes.KindOf(err) != schemes.KindSafety {
-		t.Errorf("err %v, want a safety error", err)
-	}
-	if c := f.commands(); len(c) != 1 || c[0] != "AUTH TLS" {
-		t.Errorf("commands %q: no login may follow a refused AUTH TLS", c)
+	for _, ask := range askTLS {
+		t.Run(ask.flag, func(t *testing.T) {
+			f := newFake(t) // no TLS: AUTH is refused
+			e := newEnv(t)
+			req := e.req(t, f.url("f.bin"))
+			ask.set(e.h, req)
+			_, err := e.h.Fetch(context.Background(), req)
+			if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), ask.flag+" requires it") {
+				t.Errorf("err %v, want a safety error naming %s", err, ask.flag)
+			}
+			if c := f.commands(); len(c) != 1 || c[0] != "AUTH TLS" {
+				t.Errorf("commands %q: no login may follow a refused AUTH TLS", c)
+			}
+		})
 	}
 }
 

@@ -657,12 +657,17 @@ func TestCanceledBodyFails(t *testing.T) {
 }
 
 // TestSchemesCaps: both schemes retrieve and list, their menus are
-// crawled, and the registry accepts those claims.
+// crawled, gophers is TLS (gopher cannot upgrade), and the registry
+// accepts those claims.
 func TestSchemesCaps(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(nil) {
 		r.Register(s) // panics on a claim the handler does not back
-		if s.Caps != schemes.Retrieves|schemes.Lists|schemes.Crawls || !s.Caps.Redirectable() {
+		want := schemes.Retrieves | schemes.Lists | schemes.Crawls
+		if s.Name == "gophers" {
+			want |= schemes.TLS
+		}
+		if s.Caps != want || !s.Caps.Redirectable() {
 			t.Errorf("%s: caps %v", s.Name, s.Caps)
 		}
 	}

@@ -6,7 +6,8 @@ import "github.com/urlget/urlget/schemes"
 // gophers, gopher over TLS (its default port is schemes.DefaultPort's),
 // both handled by h; a nil h means a Handler with default settings. Both
 // retrieve and list (menus, search results, Gopher+ attributes); a menu's
-// items may point anywhere, so a mirror crawls them.
+// items may point anywhere, so a mirror crawls them. gophers is TLS from
+// the start; gopher has no upgrade.
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
@@ -14,7 +15,7 @@ func Schemes(h *Handler) []schemes.Scheme {
 	caps := schemes.Retrieves | schemes.Lists | schemes.Crawls
 	return []schemes.Scheme{
 		{Name: "gopher", Parse: parseLocator, Handler: h, Caps: caps},
-		{Name: "gophers", Parse: parseLocator, Handler: h, Caps: caps},
+		{Name: "gophers", Parse: parseLocator, Handler: h, Caps: caps | schemes.TLS},
 	}
 }
 

@@ -606,6 +606,9 @@ func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
 		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls
+		if s.Name == "https" {
+			want |= schemes.TLS // http has no upgrade
+		}
 		if s.Handler != h || s.Caps != want || !s.Caps.Redirectable() {
 			t.Errorf("%s: handler %v caps %v", s.Name, s.Handler, s.Caps)
 		}

@@ -9,7 +9,8 @@ import "github.com/urlget/urlget/schemes"
 const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls
 
 // Schemes returns the http and https schemes, both served by h. With h nil
-// they only parse.
+// they only parse. https is TLS from the start; http has no upgrade, so a
+// Client that requires TLS refuses it.
 func Schemes(h *Handler) []schemes.Scheme {
 	out := []schemes.Scheme{{Name: "http", Parse: parseLocator}, {Name: "https", Parse: parseLocator}}
 	if h != nil {
@@ -17,6 +18,7 @@ func Schemes(h *Handler) []schemes.Scheme {
 			out[i].Handler = h // only when non-nil: a nil *Handler would be a non-nil interface
 			out[i].Caps = caps
 		}
+		out[1].Caps |= schemes.TLS
 	}
 	return out
 }

@@ -38,9 +38,10 @@ const DefaultSubmissionPort = 587
 //
 // Delivery: Server or $URLGET_SMTP as host[:port] (port 587 when absent);
 // no server is a usage error saying how to set one. STARTTLS is used when
-// the server offers it and required with RequireTLS; AUTH PLAIN or LOGIN
-// with Request.Credentials (-u), only over TLS or to a loopback server so
-// a password never crosses the network in clear.
+// the server offers it and required with Request.RequireTLS (--ssl-reqd);
+// AUTH PLAIN or LOGIN with Request.Credentials (-u, netrc), only over TLS
+// or to a loopback server so a password never crosses the network in
+// clear.
 //
 // A CR, LF or NUL in an address or header field is refused (KindSafety,
 // header injection); invalid addresses are a KindUsage error naming each.
@@ -49,8 +50,6 @@ type Handler struct {
 	From string
 	// Server is the submission server host[:port]; "" means $URLGET_SMTP.
 	Server string
-	// RequireTLS fails instead of sending without STARTTLS.
-	RequireTLS bool
 	// DryRun returns the composed message as the Body instead of sending it.
 	DryRun bool
 	// Stdin supplies the body when the URL has no body=; nil means os.Stdin.
@@ -94,7 +93,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if _, ok := m.Header("body"); !ok {
 		body, err := io.ReadAll(h.stdin())
 		if err != nil {
-			return nil, &schemes.Error{Scheme: "mailto", Phase: "body", Kind: schemes.KindOther, URL: m.Redacted(),
+			return nil, &schemes.Error{Scheme: "mailto", Phase: "body", Kind: schemes.KindOther,
 				Msg: "reading the message body from stdin", Err: err}
 		}
 		in.body, in.hasBody = body, true
@@ -160,7 +159,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		return nil, err
 	}
 	plan = append(plan, "connect "+net.JoinHostPort(srv.host, strconv.Itoa(srv.port))+" (SMTP submission)", "EHLO")
-	if h.RequireTLS {
+	if req.RequireTLS {
 		plan = append(plan, "STARTTLS (required: --ssl-reqd)")
 	} else {
 		plan = append(plan, "STARTTLS if the server offers it")
@@ -220,7 +219,7 @@ func (h *Handler) server(m *URL) (server, error) {
 		v, src = h.getenv("URLGET_SMTP"), "URLGET_SMTP"
 	}
 	if v == "" {
-		return server{}, &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage, URL: m.Redacted(),
+		return server{}, &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage,
 			Part: "smtp-server", Msg: "no SMTP server to send the message through: use --smtp-server HOST[:PORT] " +
 				"or set URLGET_SMTP=HOST[:PORT] (port 587 by default), or --dry-run to print the message"}
 	}
@@ -242,6 +241,6 @@ func (h *Handler) server(m *URL) (server, error) {
 }
 
 func badServer(m *URL, src, v string) error {
-	return &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage, URL: m.Redacted(), Part: "smtp-server",
+	return &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage, Part: "smtp-server",
 		Msg: fmt.Sprintf("%s %q: want HOST[:PORT]", src, v)}
 }

@@ -173,7 +173,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestSchemes(t *testing.T) {
 	s := Schemes(nil)
-	if len(s) != 1 || s[0].Name != "mailto" || s[0].Handler == nil || s[0].Caps != schemes.Sends || s[0].Caps.Redirectable() {
+	if len(s) != 1 || s[0].Name != "mailto" || s[0].Handler == nil || s[0].Caps != schemes.Sends|schemes.TLS || s[0].Caps.Redirectable() {
 		t.Fatalf("Schemes() = %+v", s)
 	}
 	schemes.NewRegistry().Register(s[0]) // the claims hold: no panic

@@ -5,7 +5,9 @@ import "github.com/urlget/urlget/schemes"
 // Schemes returns the schemes this package serves: news (RFC 1738 §3.6),
 // nntp (§3.7, port 119) and nntps (NNTP over TLS, port 563), all served by
 // h; with h nil, by a Handler with default settings (news: then needs
-// NNTPSERVER). Each retrieves articles and lists groups.
+// NNTPSERVER). Each retrieves articles and lists groups, over TLS when
+// asked (nntps from the start, news and nntp with STARTTLS when
+// Request.RequireTLS says so).
 func Schemes(h *Handler) []schemes.Scheme {
 	out := []schemes.Scheme{
 		{Name: "news", Parse: parseNewsLocator},
@@ -16,7 +18,7 @@ func Schemes(h *Handler) []schemes.Scheme {
 		h = &Handler{}
 	}
 	for i := range out {
-		out[i].Handler, out[i].Caps = h, schemes.Retrieves|schemes.Lists
+		out[i].Handler, out[i].Caps = h, schemes.Retrieves|schemes.Lists|schemes.TLS
 	}
 	return out
 }
