@@ -42,7 +42,6 @@ func nntpBenchNumbers(b *testing.B) []int64 {
 	b.Helper()
 	list := func() []int64 {
 		h := &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort), Max: 100000}
-		defer h.CloseIdleConnections()
 		loc, err := fetch.NewRegistry(fetch.Config{}).Parse("news:" + nntpBenchGroup)
 		if err != nil {
 			b.Fatal(err)
@@ -84,21 +83,25 @@ func nntpBenchNumbers(b *testing.B) []int64 {
 
 // BenchmarkNNTPArticles fetches articles by number (nntp://host/group/n),
 // one article per iteration, cycling through 1,000 posted articles: on one
-// reused connection (the Handler's pool), and with a new connection per
-// article (MaxIdle -1: greeting, CAPABILITIES, GROUP, ARTICLE, QUIT each
-// time). `-benchtime 1000x` fetches each article once; see bench/nntp.sh.
+// reused connection (a transport.Pool as the requests' Conns), and with a
+// new connection per article (no Conns: greeting, CAPABILITIES, GROUP,
+// ARTICLE, QUIT each time). `-benchtime 1000x` fetches each article once; see bench/nntp.sh.
 // Besides ns/op (time per article) it reports commands and connections
 // per article.
 func BenchmarkNNTPArticles(b *testing.B) {
 	testbed.Require(b, testbed.INN)
 	nums := nntpBenchNumbers(b)
 	for _, bc := range []struct {
-		name    string
-		maxIdle int
-	}{{"one-connection", 0}, {"connection-per-article", -1}} {
+		name  string
+		conns *transport.Pool
+	}{{"one-connection", &transport.Pool{}}, {"connection-per-article", nil}} {
 		b.Run(bc.name, func(b *testing.B) {
-			h := &nntp.Handler{MaxIdle: bc.maxIdle}
-			defer h.CloseIdleConnections()
+			h := &nntp.Handler{}
+			var conns schemes.Conns
+			if bc.conns != nil {
+				conns = bc.conns
+				defer bc.conns.CloseIdle()
+			}
 			d := conformance.NewCountingDialer()
 			tr := &countingTrace{}
 			reg := fetch.NewRegistry(fetch.Config{})
@@ -113,7 +116,7 @@ func BenchmarkNNTPArticles(b *testing.B) {
 			var bytes int64
 			i := 0
 			for b.Loop() {
-				resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locs[i%len(locs)], Dialer: d, Trace: tr})
+				resp, err := h.Fetch(context.Background(), &schemes.Request{URL: locs[i%len(locs)], Dialer: d, Conns: conns, Trace: tr})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -68,6 +68,7 @@ func nntpArticleFile(t *testing.T, name string) (head, body string) {
 type nntpEnv struct {
 	h      *nntp.Handler
 	dialer *conformance.CountingDialer
+	pool   *transport.Pool // the requests' Conns, as a fetch Client's
 	out    *bytes.Buffer
 	mu     sync.Mutex
 	tr     *transport.Trace
@@ -82,9 +83,9 @@ func newNNTPEnv(t *testing.T, h *nntp.Handler) (*nntpEnv, *conformance.SyncBuffe
 		h.Server = testbed.Addr(testbed.NNTPPort)
 	}
 	out := &conformance.SyncBuffer{}
-	e := &nntpEnv{h: h, dialer: conformance.NewCountingDialer(),
+	e := &nntpEnv{h: h, dialer: conformance.NewCountingDialer(), pool: &transport.Pool{},
 		tr: transport.NewTrace(out)}
-	t.Cleanup(h.CloseIdleConnections)
+	t.Cleanup(e.pool.CloseIdle)
 	return e, out
 }
 
@@ -94,7 +95,7 @@ func (e *nntpEnv) request(t *testing.T, raw string) *schemes.Request {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &schemes.Request{URL: loc, Dialer: e.dialer, Trace: e.tr}
+	return &schemes.Request{URL: loc, Dialer: e.dialer, Conns: e.pool, Trace: e.tr}
 }
 
 func (e *nntpEnv) get(t *testing.T, ctx context.Context, raw string) ([]byte, *schemes.Response, error) {
@@ -451,7 +452,7 @@ func TestNNTPCancelMidTransfer(t *testing.T) {
 	if err != nil || string(got) != body {
 		t.Fatalf("big article: %d bytes (want %d), %v", len(got), len(body), err)
 	}
-	e.h.CloseIdleConnections()
+	e.pool.CloseIdle()
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	resp, err := e.h.Fetch(ctx, e.request(t, nntpNewsID(id)))
@@ -478,7 +479,7 @@ func TestNNTPCancelMidTransfer(t *testing.T) {
 		t.Fatal("read did not return within 10s of cancel")
 	}
 	resp.Body.Close()
-	e.h.CloseIdleConnections()
+	e.pool.CloseIdle()
 	nntpWaitUntil(t, "connections closed", func() bool { return e.dialer.Open.Load() == 0 })
 	nntpWaitUntil(t, "goroutines gone", func() bool { return runtime.NumGoroutine() <= before })
 }
@@ -504,7 +505,7 @@ func TestNNTPConcurrent8(t *testing.T) {
 		}
 		want[a.id] = b
 	}
-	e.h.CloseIdleConnections()
+	e.pool.CloseIdle()
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for i := range 8 {
@@ -536,7 +537,7 @@ func TestNNTPConcurrent8(t *testing.T) {
 	if d := e.dialer.Dials.Load(); d > 8+1 {
 		t.Errorf("%d connections for 8 fetches", d)
 	}
-	e.h.CloseIdleConnections()
+	e.pool.CloseIdle()
 	nntpWaitUntil(t, "connections closed", func() bool { return e.dialer.Open.Load() == 0 })
 }
 
