@@ -27,7 +27,6 @@ package fetch
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -376,6 +375,9 @@ func (c *Client) once(ctx context.Context, loc schemes.Locator, o op, from Resum
 	}
 	ch := &chain{first: loc}
 	r, err := c.follow(ctx, loc, o, from, ch)
+	// Handlers name no URL: the errors of r's Body and Listing name
+	// r.URL, as follow names loc in the request's own (withURL).
+	named(r)
 	return r, ch.scrub(err) // before a retry's note shows it
 }
 
@@ -498,20 +500,6 @@ func (c *Client) resolved(loc schemes.Locator, r *schemes.Response, n int) (sche
 	r.Close()
 	c.trace().Info(fmt.Sprintf("%s: resolved to %s", loc.Redacted(), next.Redacted()))
 	return next, nil
-}
-
-// withURL names the URL in errors that lack it: the dialer, for one, never
-// sees the URL it dials for. Handlers name their request's URL, so after
-// redirects an error names the one that failed (Get).
-func withURL(err error, loc schemes.Locator) error {
-	var se *schemes.Error
-	if errors.As(err, &se) && se.URL == "" {
-		se.URL = loc.Redacted()
-		if se.Scheme == "" {
-			se.Scheme = loc.Generic().Scheme
-		}
-	}
-	return err
 }
 
 func drain(b io.ReadCloser) {

@@ -106,7 +106,7 @@ func (c *copier) classify(err error) error {
 func interrupted(loc schemes.Locator, err error) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
-		return err
+		return withURL(err, loc)
 	}
 	e := schemes.IOError(loc.Generic().Scheme, "transfer", err).(*schemes.Error)
 	e.URL = loc.Redacted()

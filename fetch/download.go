@@ -303,7 +303,7 @@ func (c *Client) renderInto(loc schemes.Locator, t *target, resp *Response, res 
 	if err := render(t, resp.Listing); err != nil {
 		var se *schemes.Error
 		if errors.As(err, &se) {
-			return err
+			return withURL(err, loc)
 		}
 		return localError(loc, "write", err)
 	}

@@ -266,7 +266,7 @@ type busyHandler struct{ calls int }
 func (h *busyHandler) Fetch(context.Context, *schemes.Request) (*schemes.Response, error) {
 	h.calls++
 	if h.calls == 1 {
-		e := schemes.BusyError("c", "fetch", "c:x", 503, "busy")
+		e := schemes.BusyError("c", "fetch", 503, "busy")
 		e.RetryAfter = 20 * time.Millisecond
 		return nil, e
 	}

@@ -69,15 +69,32 @@ func (k Kind) ExitCode() int {
 // it), so callers can read the scheme, the phase of the access algorithm, the
 // kind, the server's reply code and the URL part at fault without parsing
 // text. URL is always redacted: it never holds a password.
+//
+// Who fills what: handlers and the transport return protocol errors —
+// scheme, phase, kind, code, part, message — and leave URL empty; the
+// fetch.Client names the URL of the request that failed (after redirects),
+// once, redacted, on every path (Get, List, Stat, Download, the bodies and
+// listings it returns). Only a parse error (SyntaxError) names its URL
+// itself, as there is no request yet.
+//
+// Cancellation and deadlines get one answer for every scheme
+// (ContextKind): the caller's cancel is KindCanceled, its deadline
+// passing KindTimeout, neither retryable; a timeout of the connection's
+// own while the caller's context goes on (no progress for the idle
+// timeout, the connect timeout) is KindTimeout, retryable. An expired
+// deadline is therefore not retried on the handler's say: fetch decides
+// per attempt, and retries an attempt that its own MaxTime (curl's -m,
+// which bounds each try) cut short, never one whose caller's context is
+// done.
 type Error struct {
 	Scheme    string // "ftp", "http", ...; empty before the scheme is known
 	Phase     string // step of the access algorithm: "parse", "dial", "login", "cwd", "retr", ...
 	Kind      Kind
 	Code      int    // the server's reply code (FTP 550, HTTP 404, NNTP 430), 0 if none
-	URL       string // redacted URL, or the raw text given when it did not parse
+	URL       string // redacted URL, or the raw text given when it did not parse; filled by fetch
 	Part      string // the URL part at fault ("port", "typecode", "selector"), if one is
 	Msg       string // what went wrong, for a person
-	Retryable bool   // a retry might succeed (broken data connection, 421, timeout)
+	Retryable bool   // a retry might succeed (broken data connection, 421, an idle or connect timeout)
 	// RetryAfter is how long the server asked the client to wait before
 	// trying again (HTTP Retry-After), 0 if it did not say.
 	RetryAfter time.Duration
@@ -126,7 +143,8 @@ func (e *Error) Is(target error) bool {
 }
 
 // KindOf returns the kind of err: the Kind of the first *Error in its chain,
-// or a kind inferred from context errors; KindOther otherwise.
+// or the kind ContextKind gives a cancellation or timeout; KindOther
+// otherwise.
 func KindOf(err error) Kind {
 	var e *Error
 	switch {
@@ -134,12 +152,9 @@ func KindOf(err error) Kind {
 		return KindOther
 	case errors.As(err, &e):
 		return e.Kind
-	case errors.Is(err, context.Canceled):
-		return KindCanceled
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
-		return KindTimeout
 	}
-	return KindOther
+	kind, _, _ := ContextKind(nil, err)
+	return kind
 }
 
 // IsRetryable reports whether err is marked retryable.

@@ -56,7 +56,9 @@ type TreePather interface {
 // and a connection failure surfaces as a read error. Fetch must honour ctx
 // for cancellation and deadlines at every step, including while the caller
 // reads the body; it dials only through req.Dialer, reports every protocol
-// line through req.Trace, and returns an *Error on failure. A handler holds
+// line through req.Trace, and returns an *Error on failure — the protocol's
+// error, with no URL (the fetch Client names it), and cancellation and
+// timeouts classified by IOError (ContextKind). A handler holds
 // configuration only, never per-request state, and is safe for concurrent use.
 type Handler interface {
 	Fetch(ctx context.Context, req *Request) (*Response, error)

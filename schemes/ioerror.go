@@ -8,18 +8,20 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // IOError turns an error from a connection's Read or Write into an *Error
 // for scheme and phase, the same way for every handler:
 //
-//   - the caller's cancellation is KindCanceled;
-//   - an expired deadline (idle timeout, --max-time) is KindTimeout;
-//   - a connection closed, reset or refused mid-exchange is KindConnect;
+//   - cancellation and expired deadlines as ContextKind says (the
+//     caller's cancel and deadline are not retryable, an idle timeout is);
+//   - a connection closed, reset or refused mid-exchange is KindConnect,
+//     retryable: a transfer that breaks is exit 5 and worth another try on
+//     every scheme.
 //
-// and the last two are retryable: a transfer that breaks is exit 5 and
-// worth another try on every scheme. An *Error is returned unchanged and
-// nil stays nil. Anything else is KindOther, wrapped.
+// An *Error is returned unchanged and nil stays nil. Anything else is
+// KindOther, wrapped. The URL is left to the caller (fetch names it).
 func IOError(scheme, phase string, err error) error {
 	if err == nil {
 		return nil
@@ -29,11 +31,14 @@ func IOError(scheme, phase string, err error) error {
 		return err
 	}
 	e := &Error{Scheme: scheme, Phase: phase, Kind: KindOther, Err: err}
+	if kind, retry, ok := ContextKind(nil, err); ok {
+		e.Kind, e.Retryable, e.Msg = kind, retry, "timed out"
+		if kind == KindCanceled {
+			e.Msg = "canceled"
+		}
+		return e
+	}
 	switch {
-	case errors.Is(err, context.Canceled):
-		e.Kind, e.Msg = KindCanceled, "canceled"
-	case IsTimeout(err):
-		e.Kind, e.Msg, e.Retryable = KindTimeout, "timed out", true
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		e.Kind, e.Msg, e.Retryable = KindConnect, "connection closed by the server", true
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNABORTED),
@@ -43,6 +48,45 @@ func IOError(scheme, phase string, err error) error {
 		e.Kind, e.Msg = KindConnect, "connection closed"
 	}
 	return e
+}
+
+// ContextKind is the one mapping of cancellation and expired deadlines to
+// a Kind and a retry verdict, for every scheme and for the transport (see
+// Error). ctx is the context of the request that failed with err, or nil
+// when only err is at hand (a Read's error): then context.DeadlineExceeded
+// in err's chain is taken for the caller's deadline, which is how a
+// transport.Conn reports it, while a deadline of the connection's own (an
+// idle timeout, a handler's SetDeadline) is os.ErrDeadlineExceeded.
+//
+//   - ctx canceled, or context.Canceled in err: KindCanceled, not retryable;
+//   - ctx's deadline passed (or, with no ctx, context.DeadlineExceeded in
+//     err): KindTimeout, not retryable — the caller's time is up, whatever
+//     failed first;
+//   - any other timeout while ctx goes on (no progress for the idle
+//     timeout, the connect timeout, a DNS timeout, a handler's read
+//     deadline): KindTimeout, retryable.
+//
+// ok is false, and kind KindOther, when err is none of these and ctx is
+// not done.
+func ContextKind(ctx context.Context, err error) (kind Kind, retryable, ok bool) {
+	var done error
+	if ctx != nil {
+		done = ctx.Err()
+		if dl, ok := ctx.Deadline(); ok && done == nil && !time.Now().Before(dl) {
+			// Passed, but its timer has yet to mark ctx: a socket
+			// deadline set from it can expire a moment earlier.
+			done = context.DeadlineExceeded
+		}
+	}
+	switch {
+	case errors.Is(done, context.Canceled), done == nil && errors.Is(err, context.Canceled):
+		return KindCanceled, false, true
+	case done != nil, ctx == nil && errors.Is(err, context.DeadlineExceeded):
+		return KindTimeout, false, true
+	case IsTimeout(err):
+		return KindTimeout, true, true
+	}
+	return KindOther, false, false
 }
 
 // IsTimeout reports whether err is an expired deadline of any sort.
@@ -57,8 +101,8 @@ func IsTimeout(err error) bool {
 // BusyError is the error for a server that says it is busy or limits the
 // client's rate (FTP 421, HTTP 503 and 429, NNTP 400): KindBusy, exit 5,
 // retryable, after the server's RetryAfter when it gave one.
-func BusyError(scheme, phase, url string, code int, msg string) *Error {
-	return &Error{Scheme: scheme, Phase: phase, Kind: KindBusy, Code: code, URL: url, Msg: msg, Retryable: true}
+func BusyError(scheme, phase string, code int, msg string) *Error {
+	return &Error{Scheme: scheme, Phase: phase, Kind: KindBusy, Code: code, Msg: msg, Retryable: true}
 }
 
 // ScrubSecrets returns err with every secret replaced by "****" in the

@@ -45,7 +45,7 @@ func TestIOError(t *testing.T) {
 		{"aborted", opError(syscall.ECONNABORTED), KindConnect, true, "connection lost"},
 		{"refused", opError(syscall.ECONNREFUSED), KindConnect, true, "connection lost"},
 		{"idle deadline", &net.OpError{Op: "read", Err: os.ErrDeadlineExceeded}, KindTimeout, true, "timed out"},
-		{"context deadline", context.DeadlineExceeded, KindTimeout, true, "timed out"},
+		{"the caller's deadline", &net.OpError{Op: "read", Err: context.DeadlineExceeded}, KindTimeout, false, "timed out"},
 		{"net.Error timeout", timeoutError{}, KindTimeout, true, "timed out"},
 		{"canceled", &net.OpError{Op: "read", Err: context.Canceled}, KindCanceled, false, "canceled"},
 		{"closed by us", &net.OpError{Op: "read", Err: net.ErrClosed}, KindConnect, false, "connection closed"},
@@ -80,6 +80,68 @@ func TestIOError(t *testing.T) {
 	wrapped := fmt.Errorf("reading: %w", se)
 	if got := IOError("ftp", "retr", wrapped); got != wrapped {
 		t.Errorf("IOError(wrapped *Error) = %v, want it unchanged", got)
+	}
+}
+
+// idleError stands for transport.IdleTimeoutError (schemes cannot import
+// transport): no progress for the idle timeout, wrapping the connection's
+// own expired deadline.
+type idleError struct{ err error }
+
+func (e idleError) Error() string { return e.err.Error() + " (no progress for 2m0s)" }
+func (e idleError) Unwrap() error { return e.err }
+func (e idleError) Timeout() bool { return true }
+
+// TestContextKind is the one mapping of cancellation and deadlines, as
+// every scheme and the transport apply it: the caller's cancel and
+// deadline are final, the connection's own timeouts are worth a retry.
+func TestContextKind(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	passed, stop := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer stop()
+	live := context.Background()
+	readTimeout := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+	// A dial that ran out of the Dialer's ConnectTimeout: net reports it
+	// as an error that is context.DeadlineExceeded, like the caller's.
+	connectTimeout := &net.OpError{Op: "dial", Net: "tcp", Err: fmt.Errorf("i/o timeout: %w", context.DeadlineExceeded)}
+	tests := []struct {
+		name      string
+		ctx       context.Context // nil: only the error is known (a Read's)
+		err       error
+		kind      Kind
+		retryable bool
+		ok        bool
+	}{
+		{"canceled, by the context", canceled, readTimeout, KindCanceled, false, true},
+		{"canceled, by the error", nil, &net.OpError{Op: "read", Err: context.Canceled}, KindCanceled, false, true},
+		{"canceled, live context", live, fmt.Errorf("x: %w", context.Canceled), KindCanceled, false, true},
+		{"caller's deadline, by the context", passed, readTimeout, KindTimeout, false, true},
+		{"caller's deadline, whatever failed", passed, io.EOF, KindTimeout, false, true},
+		{"caller's deadline, by the error (-m)", nil, &net.OpError{Op: "read", Err: context.DeadlineExceeded}, KindTimeout, false, true},
+		{"idle timeout", nil, idleError{readTimeout}, KindTimeout, true, true},
+		{"idle timeout, live context", live, idleError{readTimeout}, KindTimeout, true, true},
+		{"handler's read deadline", nil, readTimeout, KindTimeout, true, true},
+		{"connect timeout", live, connectTimeout, KindTimeout, true, true},
+		{"DNS timeout", live, &net.DNSError{Err: "timeout", Name: "h", IsTimeout: true}, KindTimeout, true, true},
+		{"net.Error timeout", nil, timeoutError{}, KindTimeout, true, true},
+		{"no timeout", live, io.EOF, KindOther, false, false},
+		{"no timeout, no context", nil, errors.New("x"), KindOther, false, false},
+	}
+	for _, tt := range tests {
+		kind, retryable, ok := ContextKind(tt.ctx, tt.err)
+		if kind != tt.kind || retryable != tt.retryable || ok != tt.ok {
+			t.Errorf("%s: %v retryable %v ok %v; want %v %v %v", tt.name, kind, retryable, ok, tt.kind, tt.retryable, tt.ok)
+		}
+		if tt.ctx != nil {
+			continue
+		}
+		// With no context the error alone decides, and IOError and KindOf
+		// give the same answer.
+		se := IOError("ftp", "retr", tt.err).(*Error)
+		if se.Kind != tt.kind || se.Retryable != tt.retryable || KindOf(tt.err) != tt.kind {
+			t.Errorf("%s: IOError %v retryable %v, KindOf %v; want %v %v", tt.name, se.Kind, se.Retryable, KindOf(tt.err), tt.kind, tt.retryable)
+		}
 	}
 }
 
@@ -152,11 +214,11 @@ func TestScrubSecrets(t *testing.T) {
 }
 
 func TestBusyError(t *testing.T) {
-	err := BusyError("ftp", "connect", "ftp://h/", 421, "421 too many users")
+	err := BusyError("ftp", "connect", 421, "421 too many users")
 	if err.Kind != KindBusy || err.Kind.ExitCode() != 5 || !IsRetryable(err) || err.Code != 421 {
 		t.Errorf("BusyError %+v: want KindBusy, exit 5, retryable, code 421", err)
 	}
-	if err.Kind.String() != "busy" || err.Error() != "ftp://h/: 421 too many users" {
+	if err.Kind.String() != "busy" || err.Error() != "421 too many users" || err.URL != "" {
 		t.Errorf("kind %q, text %q", err.Kind, err.Error())
 	}
 	if KindOf(fmt.Errorf("x: %w", err)) != KindBusy {

@@ -175,7 +175,7 @@ func TestDialDatagramIdleTimeout(t *testing.T) {
 	if !errors.As(err, &ie) || !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("read error %v, want an IdleTimeoutError", err)
 	}
-	if k := schemes.KindOf(IOError("prospero", "read", err)); k != schemes.KindTimeout {
+	if k := schemes.KindOf(schemes.IOError("prospero", "read", err)); k != schemes.KindTimeout {
 		t.Errorf("IOError kind %v, want timeout", k)
 	}
 	if el := time.Since(start); el > 2*time.Second {

@@ -125,6 +125,49 @@ func TestDialConnectTimeout(t *testing.T) {
 	}
 }
 
+// TestDialTimeoutsRetryable: the Dialer's own connect timeout is worth a
+// retry; the caller's deadline and cancel end the request
+// (schemes.ContextKind), whatever the dial was doing when they came.
+func TestDialTimeoutsRetryable(t *testing.T) {
+	proxy := newServer(t, silent) // accepts, never answers the CONNECT
+	tests := []struct {
+		name      string
+		connect   time.Duration // the Dialer's ConnectTimeout
+		ctx       func() (context.Context, context.CancelFunc)
+		kind      schemes.Kind
+		retryable bool
+	}{
+		{"connect timeout", 50 * time.Millisecond, func() (context.Context, context.CancelFunc) {
+			return context.WithCancel(t.Context())
+		}, schemes.KindTimeout, true},
+		{"caller's deadline", 5 * time.Second, func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(t.Context(), 50*time.Millisecond)
+		}, schemes.KindTimeout, false},
+		{"caller's cancel", 5 * time.Second, func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(t.Context())
+			time.AfterFunc(50*time.Millisecond, cancel)
+			return ctx, cancel
+		}, schemes.KindCanceled, false},
+	}
+	for _, tt := range tests {
+		ctx, cancel := tt.ctx()
+		d := &Dialer{ConnectTimeout: tt.connect, Proxy: fixedProxy("http://" + proxy.addr())}
+		_, err := d.Dial(ctx, "gopher", "127.0.0.1", 70)
+		cancel()
+		var se *schemes.Error
+		if !errors.As(err, &se) || se.Kind != tt.kind || se.Retryable != tt.retryable {
+			t.Errorf("%s: %v (%+v), want %v retryable %v", tt.name, err, se, tt.kind, tt.retryable)
+			continue
+		}
+		if se.Retryable != schemes.IsRetryable(schemes.IOError("gopher", "read", err)) {
+			t.Errorf("%s: IOError changed the verdict", tt.name)
+		}
+		if tt.name == "caller's deadline" && strings.Contains(se.Msg, "after 5s") {
+			t.Errorf("%s: message %q blames the connect timeout", tt.name, se.Msg)
+		}
+	}
+}
+
 func TestIdleTimeout(t *testing.T) {
 	checkGoroutines(t)
 	srv := newServer(t, silent)
@@ -143,7 +186,7 @@ func TestIdleTimeout(t *testing.T) {
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "no progress for 50ms") {
 		t.Errorf("error %q: want an IdleTimeoutError", err)
 	}
-	if k := schemes.KindOf(IOError("gopher", "read", err)); k != schemes.KindTimeout {
+	if k := schemes.KindOf(schemes.IOError("gopher", "read", err)); k != schemes.KindTimeout {
 		t.Errorf("IOError kind %v, want timeout", k)
 	}
 	if el := time.Since(start); el > 2*time.Second {
@@ -295,29 +338,6 @@ func TestWrapCountsAndLargeWrite(t *testing.T) {
 	}
 	if Wrap(nil, c, 0) != c {
 		t.Error("Wrap re-wrapped a *Conn")
-	}
-}
-
-func TestIOError(t *testing.T) {
-	if IOError("x", "read", nil) != nil {
-		t.Error("IOError(nil) != nil")
-	}
-	tests := []struct {
-		err  error
-		kind schemes.Kind
-	}{
-		{io.EOF, schemes.KindConnect},
-		{io.ErrUnexpectedEOF, schemes.KindConnect},
-		{context.Canceled, schemes.KindCanceled},
-		{context.DeadlineExceeded, schemes.KindTimeout},
-		{os.ErrDeadlineExceeded, schemes.KindTimeout},
-		{&schemes.Error{Kind: schemes.KindProtocol}, schemes.KindProtocol},
-		{errors.New("x"), schemes.KindOther},
-	}
-	for _, tt := range tests {
-		if k := schemes.KindOf(IOError("ftp", "retr", tt.err)); k != tt.kind {
-			t.Errorf("IOError(%v) kind %v, want %v", tt.err, k, tt.kind)
-		}
 	}
 }
 

@@ -13,38 +13,36 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// IOError is schemes.IOError: the one mapping of I/O errors to kinds,
-// kept here for the transport's own callers.
-func IOError(scheme, phase string, err error) error { return schemes.IOError(scheme, phase, err) }
-
-// isTimeout reports whether err is an expired deadline of any sort.
-func isTimeout(err error) bool { return schemes.IsTimeout(err) }
-
 // dialError classifies a failure to establish a connection to what (a
-// "host:port" or "proxy host:port"). parent is the caller's context: its
-// cancellation is KindCanceled, whereas our own connect timeout or the
-// caller's deadline is KindTimeout.
+// "host:port" or "proxy host:port"). parent is the caller's context, which
+// schemes.ContextKind reads: its cancellation is KindCanceled and its
+// deadline KindTimeout, neither retryable; our own connect timeout (which
+// net reports as context.DeadlineExceeded too) is KindTimeout, retryable.
 func dialError(parent context.Context, scheme, what string, timeout string, err error) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
 		return err
 	}
 	e := &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindConnect, Retryable: true, Err: err}
+	kind, retry, done := schemes.ContextKind(parent, err)
 	var dnsErr *net.DNSError
 	switch {
-	case errors.Is(parent.Err(), context.Canceled) || (parent.Err() == nil && errors.Is(err, context.Canceled)):
-		e.Kind, e.Retryable, e.Msg = schemes.KindCanceled, false, "connecting to "+what
+	case kind == schemes.KindCanceled:
+		e.Kind, e.Retryable, e.Msg = kind, retry, "connecting to "+what
 		e.Err = context.Canceled
 	case errors.As(err, &dnsErr):
 		e.Msg = fmt.Sprintf("cannot resolve host %q", dnsErr.Name)
 		switch {
-		case dnsErr.IsTimeout || isTimeout(err):
-			e.Kind = schemes.KindTimeout
+		case done:
+			e.Kind, e.Retryable = kind, retry
 		case dnsErr.IsNotFound:
 			e.Retryable = false // the name does not exist; asking again will not help
 		}
-	case isTimeout(err):
-		e.Kind, e.Msg = schemes.KindTimeout, "connecting to "+what+" timed out"+timeout
+	case done:
+		if !retry {
+			timeout = "" // the caller's deadline, not ours
+		}
+		e.Kind, e.Retryable, e.Msg = kind, retry, "connecting to "+what+" timed out"+timeout
 	default:
 		e.Msg = "cannot connect to " + what
 	}
@@ -62,12 +60,13 @@ func tlsError(parent context.Context, scheme, host string, err error) error {
 		herr  x509.HostnameError
 		cierr x509.CertificateInvalidError
 	)
+	_, _, done := schemes.ContextKind(parent, err)
 	switch {
 	case errors.As(err, &verr), errors.As(err, &uaerr), errors.As(err, &herr), errors.As(err, &cierr):
 		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host",
 			Msg: fmt.Sprintf("TLS certificate of %s is not trusted (use --cacert FILE, or -k to skip verification)", host),
 			Err: err}
-	case parent.Err() != nil, isTimeout(err), errors.Is(err, context.Canceled):
+	case done:
 		return dialError(parent, scheme, host+" (TLS handshake)", "", err)
 	case errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET):
 		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindConnect, Retryable: true,

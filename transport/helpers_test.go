@@ -122,7 +122,7 @@ func cancelUnblocksRead(t *testing.T, c net.Conn, cancel context.CancelFunc, sch
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("read error %v, want context.Canceled", err)
 		}
-		if k := schemes.KindOf(IOError(scheme, "read", err)); k != schemes.KindCanceled {
+		if k := schemes.KindOf(schemes.IOError(scheme, "read", err)); k != schemes.KindCanceled {
 			t.Errorf("IOError kind %v, want canceled", k)
 		}
 	case <-time.After(5 * time.Second):

@@ -60,7 +60,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if !fi.Mode().IsRegular() {
 		// A FIFO or device would block or never end; a fetch names data.
 		file.Close()
-		return nil, &schemes.Error{Scheme: "file", Phase: "open", Kind: schemes.KindUnsupported, URL: f.Redacted(),
+		return nil, &schemes.Error{Scheme: "file", Phase: "open", Kind: schemes.KindUnsupported,
 			Msg: fmt.Sprintf("%s is not a regular file (%s)", f.Path, fi.Mode().Type())}
 	}
 	resp := &schemes.Response{Kind: schemes.EntryFile, Size: fi.Size(), ModTime: fi.ModTime(), Precision: timePrecision,
@@ -95,7 +95,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	}
 	if !fi.IsDir() {
 		dir.Close()
-		return nil, &schemes.Error{Scheme: "file", Phase: "list", Kind: schemes.KindUsage, URL: f.Redacted(), Part: "path",
+		return nil, &schemes.Error{Scheme: "file", Phase: "list", Kind: schemes.KindUsage, Part: "path",
 			Msg: fmt.Sprintf("%s is not a directory", f.Path)}
 	}
 	return directory(ctx, f, dir, fi), nil
@@ -188,7 +188,7 @@ func (h *Handler) remote(f *URL, tr schemes.Trace) (*schemes.Response, error) {
 }
 
 func (h *Handler) noFTPError(f *URL) error {
-	return &schemes.Error{Scheme: "file", Phase: "redirect", Kind: schemes.KindUnsupported, URL: f.Redacted(), Part: "host",
+	return &schemes.Error{Scheme: "file", Phase: "redirect", Kind: schemes.KindUnsupported, Part: "host",
 		Msg: fmt.Sprintf("host %q is not this machine, and --no-file-ftp forbids retrieving %s instead", f.Host, f.FTP())}
 }
 
@@ -215,7 +215,7 @@ func fsError(f *URL, phase string, err error) error {
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		kind = schemes.KindUsage
 	}
-	return &schemes.Error{Scheme: "file", Phase: phase, Kind: kind, URL: f.Redacted(), Part: partOf(kind), Err: err}
+	return &schemes.Error{Scheme: "file", Phase: phase, Kind: kind, Part: partOf(kind), Err: err}
 }
 
 func partOf(k schemes.Kind) string {
@@ -230,7 +230,7 @@ func ctxError(f *URL, phase string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		kind = schemes.KindTimeout
 	}
-	return &schemes.Error{Scheme: "file", Phase: phase, Kind: kind, URL: f.Redacted(), Err: err}
+	return &schemes.Error{Scheme: "file", Phase: phase, Kind: kind, Err: err}
 }
 
 // baseName is the last element of p, "" for the root.

@@ -91,7 +91,7 @@ func (b *body) finish() error {
 			msg = fmt.Sprintf("truncated transfer: %d bytes received in TYPE A, fewer than the file's %d the server "+
 				"announced", b.counter.n, b.least)
 		}
-		return &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindProtocol, URL: b.loc.Redacted(),
+		return &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindProtocol,
 			Retryable: true, Msg: msg}
 	}
 	b.c.release()
@@ -116,7 +116,7 @@ func (b *body) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.err == nil {
-		b.err = &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindCanceled, URL: b.loc.Redacted(),
+		b.err = &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindCanceled,
 			Msg: "body closed"}
 	}
 	b.abort()

@@ -23,11 +23,11 @@ func (c *ctrl) replyError(loc *URL, phase, command string, rp reply) *schemes.Er
 	msg := c.redact(fmt.Sprintf("%s: server replied %s", command, rp.String()))
 	if rp.Code == codeServiceNotAvailable {
 		c.broken = true // the server closes the connection after a 421
-		e := schemes.BusyError(loc.u.Scheme, phase, loc.Redacted(), rp.Code, msg)
+		e := schemes.BusyError(loc.u.Scheme, phase, rp.Code, msg)
 		e.RetryAfter = retryAfter(rp.Text())
 		return e
 	}
-	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Code: rp.Code, URL: loc.Redacted(), Msg: msg}
+	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Code: rp.Code, Msg: msg}
 	switch {
 	case rp.Code == 530 || rp.Code == 532 || rp.Code == 331 || rp.Code == 332:
 		e.Kind = schemes.KindPermission
@@ -56,19 +56,13 @@ func (c *ctrl) redact(s string) string {
 }
 
 // ioError wraps a failure to talk to the server with schemes.IOError
-// (cancellation, timeouts, broken connections), naming loc when the error
-// does not name a URL yet, and the scheme and phase when it comes from
-// this package's reply reader.
+// (cancellation, timeouts, broken connections), naming the scheme and
+// phase when it comes from this package's reply reader.
 func ioError(loc *URL, phase string, err error) error {
 	err = schemes.IOError(loc.u.Scheme, phase, err)
 	var se *schemes.Error
-	if errors.As(err, &se) {
-		if se.Scheme == "" {
-			se.Scheme, se.Phase = loc.u.Scheme, phase
-		}
-		if se.URL == "" {
-			se.URL = loc.Redacted()
-		}
+	if errors.As(err, &se) && se.Scheme == "" {
+		se.Scheme, se.Phase = loc.u.Scheme, phase
 	}
 	return err
 }
@@ -86,6 +80,6 @@ func transferError(loc *URL, phase string, err error) error {
 
 // protoError is a reply the client cannot use.
 func protoError(loc *URL, phase, msg string, err error) *schemes.Error {
-	return &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Kind: schemes.KindProtocol, URL: loc.Redacted(),
+	return &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Kind: schemes.KindProtocol,
 		Msg: msg, Err: err}
 }

@@ -111,7 +111,7 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl
 		return nil, ioError(loc, "request", err)
 	}
 	if req.Dialer == nil {
-		return nil, &schemes.Error{Scheme: loc.u.Scheme, Phase: "request", Kind: schemes.KindOther, URL: loc.Redacted(),
+		return nil, &schemes.Error{Scheme: loc.u.Scheme, Phase: "request", Kind: schemes.KindOther,
 			Msg: "no Dialer in the request"}
 	}
 	for tries := 0; ; tries++ {
@@ -199,6 +199,6 @@ func (c *ctrl) cwdName(loc *URL) error {
 	if n, serr := c.size(loc); serr != nil || n < 0 {
 		return cmp.Or(serr, err)
 	}
-	return &schemes.Error{Scheme: loc.u.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: loc.Redacted(),
+	return &schemes.Error{Scheme: loc.u.Scheme, Phase: "list", Kind: schemes.KindUsage,
 		Part: "name", Msg: fmt.Sprintf("%q is a file, not a directory to list", loc.Name)}
 }

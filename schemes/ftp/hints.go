@@ -55,6 +55,6 @@ func (c *ctrl) notAFile(loc *URL, err error) error {
 	c.entered(loc.Name)
 	dir := loc.at(append(loc.Cwd[:len(loc.Cwd):len(loc.Cwd)], loc.Name), "", 0)
 	return &schemes.Error{Scheme: loc.u.Scheme, Phase: "retr", Kind: schemes.KindUsage, Code: codeFileUnavailable,
-		URL: loc.Redacted(), Part: "name", Msg: fmt.Sprintf(`%q is a directory, not a file (%s): add "/" to list it: %s`,
+		Part: "name", Msg: fmt.Sprintf(`%q is a directory, not a file (%s): add "/" to list it: %s`,
 			loc.Name, errorText(err), dir.Redacted())}
 }

@@ -174,8 +174,7 @@ func (l *listing) next() (schemes.Entry, error) {
 				return schemes.Entry{}, ferr
 			}
 			return schemes.Entry{}, &schemes.Error{Scheme: l.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindConnect,
-				Retryable: true, URL: l.loc.Redacted(),
-				Msg: fmt.Sprintf("%s data cut short: it ends inside a line (%q)", l.cmd, schemes.Printable(line, 80))}
+				Retryable: true, Msg: fmt.Sprintf("%s data cut short: it ends inside a line (%q)", l.cmd, schemes.Printable(line, 80))}
 		}
 		if line == "" {
 			continue

@@ -59,12 +59,7 @@ func (h *Handler) anonPassword() string {
 // part that would end or truncate a command line.
 func checkLines(loc *URL, lg login) error {
 	check := func(part, v string) error {
-		if err := transport.CheckLine(loc.u.Scheme, part, v); err != nil {
-			se := err.(*schemes.Error)
-			se.URL = loc.Redacted()
-			return se
-		}
-		return nil
+		return transport.CheckLine(loc.u.Scheme, part, v)
 	}
 	if err := check("user", lg.User); err != nil {
 		return err
@@ -108,7 +103,7 @@ func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg l
 			p, perr = "", nil
 		}
 		if perr != nil {
-			return &schemes.Error{Scheme: loc.u.Scheme, Phase: "login", Kind: schemes.KindPermission, URL: loc.Redacted(),
+			return &schemes.Error{Scheme: loc.u.Scheme, Phase: "login", Kind: schemes.KindPermission,
 				Part: "password", Msg: fmt.Sprintf("server wants a password for %s and there is no terminal to ask "+
 					"(give it with --user %s:PASSWORD, --netrc or in the URL)", lg.User, lg.User), Err: perr}
 		}

@@ -134,12 +134,12 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 		}
 		qs := attrs.Questions()
 		if len(qs) == 0 {
-			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindProtocol, URL: g.Redacted(),
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindProtocol,
 				Msg: "the item has no +ASK form (its attributes hold no +ASK block)"}
 		}
 		vals, err := Answer(ctx, qs, h.Form, req.Prompt)
 		if err != nil {
-			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "form", Msg: err.Error()}
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindUsage, Part: "form", Msg: err.Error()}
 		}
 		for i, q := range qs {
 			if q.Kind == "AskP" && vals[i] != "" {
@@ -176,7 +176,7 @@ func (h *Handler) search(ctx context.Context, g *URL, prompt schemes.Prompter) (
 			return &s, nil
 		}
 	}
-	return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "request", Kind: schemes.KindUsage, URL: g.Redacted(), Part: "search",
+	return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "request", Kind: schemes.KindUsage, Part: "search",
 		Msg: "type 7 (search) item without a search string: give one with --search WORDS or in the URL (%09words)"}
 }
 
@@ -300,9 +300,9 @@ func (m *moved) Unwrap() error { return m.err }
 // are protocol errors.
 func (h *Handler) plusError(g *URL, eb ErrorBlock) error {
 	if eb.Code == 2 {
-		return schemes.BusyError(g.u.Scheme, "retrieve", g.Redacted(), eb.Code, eb.Text)
+		return schemes.BusyError(g.u.Scheme, "retrieve", eb.Code, eb.Text)
 	}
-	e := &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Code: eb.Code, URL: g.Redacted(), Msg: eb.Text}
+	e := &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Code: eb.Code, Msg: eb.Text}
 	switch eb.Code {
 	case 1:
 		e.Kind = schemes.KindNotFound
@@ -324,14 +324,11 @@ func (h *Handler) plusError(g *URL, eb ErrorBlock) error {
 // which checks the certificate (KindSafety when untrusted).
 func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL, tr schemes.Trace) (net.Conn, error) {
 	if req.Dialer == nil {
-		return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "dial", Kind: schemes.KindOther, URL: g.Redacted(), Msg: "no Dialer in the request"}
+		return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
 	}
 	tctx := schemes.WithTrace(ctx, tr)
 	c, err := req.Dialer.Dial(tctx, g.u.Scheme, g.u.Host, g.u.EffectivePort())
 	if err != nil {
-		if se, ok := err.(*schemes.Error); ok && se.URL == "" {
-			se.URL = g.Redacted()
-		}
 		return nil, err
 	}
 	c, _ = transport.Bound(ctx, c)
@@ -393,7 +390,7 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 	if !x.plus {
 		if msg, ok := sniffError(x.br); ok {
 			x.c.Close()
-			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: g.Redacted(), Msg: msg}
+			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, Msg: msg}
 		}
 	}
 	if isText(g.Type) {
@@ -504,32 +501,23 @@ func (b *bodyCloser) Read(p []byte) (int, error) {
 	// until then buffered data, even the server's close, would still be
 	// delivered as if the fetch had not been canceled.
 	if err := b.ctx.Err(); err != nil {
-		return 0, b.g.ioError("read", err) // canceled, or timed out
+		return 0, schemes.IOError(b.g.u.Scheme, "read", err) // canceled, or timed out
 	}
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF {
-		return n, b.g.ioError("read", err)
+		return n, schemes.IOError(b.g.u.Scheme, "read", err)
 	}
 	return n, err
 }
 
 func (b *bodyCloser) Close() error { return b.c.Close() }
 
-// wrap turns an I/O error into a *schemes.Error naming the URL; one of
-// no known kind is the server's doing, a protocol error.
+// wrap turns an I/O error into a *schemes.Error (schemes.IOError); one
+// of no known kind is the server's doing, a protocol error.
 func (h *Handler) wrap(g *URL, phase string, err error) error {
-	err = g.ioError(phase, err)
+	err = schemes.IOError(g.u.Scheme, phase, err)
 	if se, ok := err.(*schemes.Error); ok && se.Kind == schemes.KindOther && se.Msg == "" {
 		se.Kind = schemes.KindProtocol
-	}
-	return err
-}
-
-// ioError is schemes.IOError naming the URL.
-func (g *URL) ioError(phase string, err error) error {
-	err = schemes.IOError(g.u.Scheme, phase, err)
-	if se, ok := err.(*schemes.Error); ok && se.URL == "" {
-		se.URL = g.Redacted()
 	}
 	return err
 }

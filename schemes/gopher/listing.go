@@ -52,7 +52,7 @@ func (l *menuListing) prefetch() error {
 		it, err := l.read()
 		if errors.Is(err, io.EOF) || errors.Is(err, errNoEnd) {
 			if msg := onlyErrors(l.held); msg != "" {
-				return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, URL: l.g.Redacted(), Msg: msg}
+				return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "retrieve", Kind: schemes.KindNotFound, Msg: msg}
 			}
 			l.end = err
 			return nil
@@ -152,7 +152,7 @@ var errNoEnd = errors.New(`the menu ended without its "." line: it may be cut sh
 // KindProtocol (exit 6), not retryable by itself, since some servers
 // never send the line and a retry would end the same way.
 func (l *menuListing) noEnd() error {
-	return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "menu", Kind: schemes.KindProtocol, URL: l.g.Redacted(), Err: errNoEnd}
+	return &schemes.Error{Scheme: l.g.u.Scheme, Phase: "menu", Kind: schemes.KindProtocol, Err: errNoEnd}
 }
 
 // finish closes the connection, once: the menu ended, or failed.

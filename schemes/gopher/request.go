@@ -42,13 +42,13 @@ func isText(t byte) bool { return t == '0' }
 // submission (`+ TAB 1 CRLF` and its data block).
 func RequestLine(g *URL, search, plus *string) (string, error) {
 	scheme := g.u.Scheme
-	if err := guard(g, transport.CheckChars(scheme, "selector", g.Selector, fieldBreakers)); err != nil {
+	if err := transport.CheckChars(scheme, "selector", g.Selector, fieldBreakers); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString(g.Selector)
 	if search != nil {
-		if err := guard(g, transport.CheckChars(scheme, "search", *search, fieldBreakers)); err != nil {
+		if err := transport.CheckChars(scheme, "search", *search, fieldBreakers); err != nil {
 			return "", err
 		}
 		if *search != "" || g.Type == '7' {
@@ -58,7 +58,7 @@ func RequestLine(g *URL, search, plus *string) (string, error) {
 	}
 	if plus != nil {
 		if err := checkPlus(scheme, *plus); err != nil {
-			return "", guard(g, err)
+			return "", err
 		}
 		b.WriteByte('\t')
 		b.WriteString(*plus)
@@ -100,15 +100,6 @@ func isSubmission(p string) bool {
 	}
 	_, err := strconv.Atoi(hdr[1:])
 	return err == nil
-}
-
-// guard stamps a transport guard error with the URL.
-func guard(g *URL, err error) error {
-	if se, ok := err.(*schemes.Error); ok && se != nil {
-		se.URL = g.Redacted()
-		return se
-	}
-	return err
 }
 
 // Quote writes a request line for Explain and the trace so that TAB, CR

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
@@ -47,8 +46,8 @@ func TestTimeoutIsFinal(t *testing.T) {
 			s := newFakeServer(t, "+-1\r\n0late\t/late\th\t70\r\n.\r\n")
 			req := &schemes.Request{URL: mustParse(t, s.url(path)), Dialer: timeoutOnceDialer{&transport.Dialer{}}}
 			r, err := fetchReq(t, &Handler{}, req)
-			if schemes.KindOf(err) != schemes.KindTimeout || !strings.Contains(err.Error(), s.url("/")) {
-				t.Errorf("err %v (kind %v), want a timeout naming the URL; body %q, %d entries",
+			if schemes.KindOf(err) != schemes.KindTimeout {
+				t.Errorf("err %v (kind %v), want a timeout; body %q, %d entries",
 					err, schemes.KindOf(err), r.body, len(r.entries))
 			}
 		})

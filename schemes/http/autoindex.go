@@ -110,7 +110,7 @@ func isHTML(ct string) bool {
 // notIndex is the error for a page that is no HTML index; what says what
 // it is instead.
 func notIndex(loc *URL, what string) error {
-	return &schemes.Error{Scheme: loc.g.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: loc.Redacted(),
+	return &schemes.Error{Scheme: loc.g.Scheme, Phase: "list", Kind: schemes.KindUsage,
 		Msg: "not an HTML index page (" + what + "): nothing to list"}
 }
 
@@ -155,7 +155,7 @@ func (ix *indexReader) next() (schemes.Entry, error) {
 			return schemes.Entry{}, ix.err
 		}
 		if err := ix.ctx.Err(); err != nil {
-			return schemes.Entry{}, ctxError(ix.links.page, "list", err)
+			return schemes.Entry{}, schemes.IOError(ix.links.page.g.Scheme, "list", err)
 		}
 		if err := ix.step(); err != nil {
 			ix.err = err

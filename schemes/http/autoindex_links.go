@@ -125,7 +125,7 @@ func (l *linkRules) dirName() string {
 
 // fail is the error for a page past one of the listing's limits.
 func (l *linkRules) fail(msg string) error {
-	return &schemes.Error{Scheme: l.page.g.Scheme, Phase: "list", Kind: schemes.KindProtocol, URL: l.page.Redacted(), Msg: msg}
+	return &schemes.Error{Scheme: l.page.g.Scheme, Phase: "list", Kind: schemes.KindProtocol, Msg: msg}
 }
 
 // hasControl reports whether s holds a C0 control character or DEL:

@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"errors"
 	"io"
 	"sync"
 
@@ -49,7 +48,7 @@ func (b *body) Read(p []byte) (int, error) {
 	// net/http reacts to cancellation from a goroutine of its own; until
 	// then a body it has buffered would still be delivered in full.
 	if cerr := b.ctx.Err(); cerr != nil {
-		return 0, ctxError(b.loc, "body", cerr)
+		return 0, schemes.IOError(b.loc.g.Scheme, "body", cerr)
 	}
 	n, err := b.rc.Read(p)
 	b.got += int64(n)
@@ -64,11 +63,9 @@ func (b *body) Read(p []byte) (int, error) {
 // chunked framing) made a retryable protocol error.
 func (b *body) readError(err error) error {
 	if cerr := b.ctx.Err(); cerr != nil {
-		return ctxError(b.loc, "body", cerr)
+		return schemes.IOError(b.loc.g.Scheme, "body", cerr)
 	}
-	var se *schemes.Error
-	errors.As(schemes.IOError(b.loc.g.Scheme, "body", err), &se)
-	e := withURL(se, b.loc)
+	e := ioError(b.loc, "body", err)
 	if e.Kind == schemes.KindOther {
 		e.Kind, e.Retryable = schemes.KindProtocol, true
 	}

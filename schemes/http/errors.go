@@ -13,9 +13,9 @@ import (
 
 // requestError classifies a failure to get a response. An *schemes.Error
 // from the Dialer (a refused port, an untrusted certificate: TLS goes
-// through its StartTLS) is returned as it is, with the URL filled in.
+// through its StartTLS) is returned as it is, without net/http's wrapping.
 // Otherwise a connection that broke or timed out is KindConnect or
-// KindTimeout and retryable (schemes.IOError), and a reply net/http could
+// KindTimeout, as schemes.IOError says, and a reply net/http could
 // not read is KindProtocol, unless the connection ended while net/http
 // read it (cut: see scopedConn.ended): net/http takes the bytes that came
 // before the end for a whole line ("H" for a status line, "Content-" for
@@ -24,28 +24,27 @@ import (
 func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc *URL, err error, cut bool) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
-		return withURL(se, loc)
+		return se
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		err = ue.Err // drop net/http's "Get <url>:" prefix: the URL is in the Error already
+		err = ue.Err // drop net/http's "Get <url>:" prefix: fetch names the URL
 	}
 	if ctx.Err() != nil {
-		return ctxError(loc, "request", ctx.Err())
+		return schemes.IOError(loc.g.Scheme, "request", ctx.Err())
 	}
 	var rhe tls.RecordHeaderError
 	var ae tls.AlertError
 	switch {
 	case timedOut:
-		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindTimeout, URL: loc.Redacted(),
+		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindTimeout,
 			Retryable: true, Msg: fmt.Sprintf("no response within %v", timeout), Err: err}
 	case errors.As(err, &rhe), errors.As(err, &ae):
 		// A TLS alert after the handshake (a TLS 1.3 server refusing
 		// the client at its first read).
-		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "tls", Kind: schemes.KindConnect, URL: loc.Redacted(), Err: err}
+		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "tls", Kind: schemes.KindConnect, Err: err}
 	}
-	errors.As(schemes.IOError(loc.g.Scheme, "request", err), &se)
-	e := withURL(se, loc)
+	e := ioError(loc, "request", err)
 	switch {
 	case e.Kind == schemes.KindConnect:
 		e.Msg = "connection closed before a response"
@@ -57,24 +56,11 @@ func requestError(ctx context.Context, timedOut bool, timeout time.Duration, loc
 	return e
 }
 
-// withURL returns a copy of se with the URL and scheme filled in.
-func withURL(se *schemes.Error, loc *URL) *schemes.Error {
+// ioError is schemes.IOError as a copy the caller may change: an
+// *schemes.Error in err's chain is copied, not changed in place.
+func ioError(loc *URL, phase string, err error) *schemes.Error {
+	var se *schemes.Error
+	errors.As(schemes.IOError(loc.g.Scheme, phase, err), &se)
 	c := *se
-	if c.URL == "" {
-		c.URL = loc.Redacted()
-	}
-	if c.Scheme == "" {
-		c.Scheme = loc.g.Scheme
-	}
 	return &c
-}
-
-// ctxError is the error for the caller's context being done: canceled,
-// or its deadline (--max-time) passed.
-func ctxError(loc *URL, phase string, err error) error {
-	kind := schemes.KindCanceled
-	if errors.Is(err, context.DeadlineExceeded) {
-		kind = schemes.KindTimeout
-	}
-	return &schemes.Error{Scheme: loc.g.Scheme, Phase: phase, Kind: kind, URL: loc.Redacted(), Err: err}
 }

@@ -61,7 +61,7 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 		return nil, err
 	}
 	if req.Dialer == nil {
-		return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindOther, URL: loc.Redacted(),
+		return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "request", Kind: schemes.KindOther,
 			Msg: "no Dialer in the request"}
 	}
 	c := &call{loc: loc, req: req, tr: req.Trace}
@@ -73,7 +73,7 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 		c.tr.Secret(c.pass)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, ctxError(loc, "request", err)
+		return nil, schemes.IOError(loc.g.Scheme, "request", err)
 	}
 	if c.proxy, err = forwardProxy(req.Dialer, loc); err != nil {
 		return nil, requestError(ctx, false, 0, loc, err, false)

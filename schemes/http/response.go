@@ -37,7 +37,7 @@ func (h *Handler) response(loc *URL, req *schemes.Request, x *exchange, rs resum
 		want := max(req.Offset, 0)
 		if !ok || first != want {
 			return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
-				URL: loc.Redacted(), Msg: fmt.Sprintf("206 with Content-Range %q, want bytes %d-", resp.Header.Get("Content-Range"), want)}
+				Msg: fmt.Sprintf("206 with Content-Range %q, want bytes %d-", resp.Header.Get("Content-Range"), want)}
 		}
 		if req.Offset > 0 {
 			may, why := req.MayResume(remoteOf(resp, total))
@@ -67,7 +67,7 @@ func (h *Handler) response(loc *URL, req *schemes.Request, x *exchange, rs resum
 			}
 		}
 		return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
-			URL: loc.Redacted(), Msg: fmt.Sprintf("cannot resume at byte %d: server answered %s (Content-Range %q)",
+			Msg: fmt.Sprintf("cannot resume at byte %d: server answered %s (Content-Range %q)",
 				req.Offset, resp.Status, resp.Header.Get("Content-Range"))}
 	case status >= 200 && status < 300:
 		// The whole resource: a resume request was ignored or, with
@@ -138,7 +138,7 @@ func redirect(loc *URL, resp *http.Response) (string, error) {
 	where := resp.Header.Get("Location")
 	fail := func(msg string, err error) error {
 		return &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: resp.StatusCode,
-			URL: loc.Redacted(), Msg: msg, Err: err}
+			Msg: msg, Err: err}
 	}
 	if strings.TrimSpace(where) == "" {
 		return "", fail(resp.Status+" without a Location", nil)
@@ -161,12 +161,12 @@ func redirect(loc *URL, resp *http.Response) (string, error) {
 func statusError(loc *URL, resp *http.Response) error {
 	switch resp.StatusCode {
 	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
-		e := schemes.BusyError(loc.g.Scheme, "response", loc.Redacted(), resp.StatusCode, resp.Status)
+		e := schemes.BusyError(loc.g.Scheme, "response", resp.StatusCode, resp.Status)
 		e.RetryAfter = retryAfter(resp.Header, time.Now())
 		return e
 	}
 	e := &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: resp.StatusCode,
-		URL: loc.Redacted(), Msg: resp.Status}
+		Msg: resp.Status}
 	switch resp.StatusCode {
 	case http.StatusNotFound, http.StatusGone:
 		e.Kind = schemes.KindNotFound

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 
+	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -110,7 +111,7 @@ func (b *body) splice(w io.Writer) (int64, error) {
 	defer b.raw.Bind(b.ctx)()
 	for b.got < b.size {
 		if cerr := b.ctx.Err(); cerr != nil {
-			b.err = ctxError(b.loc, "body", cerr)
+			b.err = schemes.IOError(b.loc.g.Scheme, "body", cerr)
 			return total, b.err
 		}
 		chunk := min(spliceChunk, b.size-b.got)

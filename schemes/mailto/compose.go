@@ -48,9 +48,7 @@ type composeInput struct {
 // for CR or LF in a header field or address (header injection), KindUsage
 // naming every invalid address.
 func compose(m *URL, in composeInput) (*message, error) {
-	loc := m.Redacted()
 	if err := checkHeaderInjection(m, in.from); err != nil {
-		err.(*schemes.Error).URL = loc
 		return nil, err
 	}
 	var bad []string
@@ -81,7 +79,7 @@ func compose(m *URL, in composeInput) (*message, error) {
 	}
 	cc, bcc := parse(ccList), parse(bccList)
 	if len(bad) > 0 {
-		return nil, &schemes.Error{Scheme: "mailto", Phase: "compose", Kind: schemes.KindUsage, URL: loc, Part: "address",
+		return nil, &schemes.Error{Scheme: "mailto", Phase: "compose", Kind: schemes.KindUsage, Part: "address",
 			Msg: "invalid address: " + strings.Join(bad, ", ")}
 	}
 	msg := &message{from: from[0].Address}
@@ -95,7 +93,7 @@ func compose(m *URL, in composeInput) (*message, error) {
 		}
 	}
 	if len(msg.recipients) == 0 {
-		return nil, &schemes.Error{Scheme: "mailto", Phase: "compose", Kind: schemes.KindUsage, URL: loc, Part: "address",
+		return nil, &schemes.Error{Scheme: "mailto", Phase: "compose", Kind: schemes.KindUsage, Part: "address",
 			Msg: "no recipient"}
 	}
 	local := in.id

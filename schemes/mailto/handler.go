@@ -93,7 +93,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if _, ok := m.Header("body"); !ok {
 		body, err := io.ReadAll(h.stdin())
 		if err != nil {
-			return nil, &schemes.Error{Scheme: "mailto", Phase: "body", Kind: schemes.KindOther, URL: m.Redacted(),
+			return nil, &schemes.Error{Scheme: "mailto", Phase: "body", Kind: schemes.KindOther,
 				Msg: "reading the message body from stdin", Err: err}
 		}
 		in.body, in.hasBody = body, true
@@ -219,7 +219,7 @@ func (h *Handler) server(m *URL) (server, error) {
 		v, src = h.getenv("URLGET_SMTP"), "URLGET_SMTP"
 	}
 	if v == "" {
-		return server{}, &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage, URL: m.Redacted(),
+		return server{}, &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage,
 			Part: "smtp-server", Msg: "no SMTP server to send the message through: use --smtp-server HOST[:PORT] " +
 				"or set URLGET_SMTP=HOST[:PORT] (port 587 by default), or --dry-run to print the message"}
 	}
@@ -241,6 +241,6 @@ func (h *Handler) server(m *URL) (server, error) {
 }
 
 func badServer(m *URL, src, v string) error {
-	return &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage, URL: m.Redacted(), Part: "smtp-server",
+	return &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage, Part: "smtp-server",
 		Msg: fmt.Sprintf("%s %q: want HOST[:PORT]", src, v)}
 }

@@ -28,7 +28,7 @@ import (
 // the next.
 func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv server, msg *message, tr schemes.Trace) error {
 	if req.Dialer == nil {
-		return &schemes.Error{Scheme: "mailto", Phase: "dial", Kind: schemes.KindOther, URL: m.Redacted(), Msg: "no Dialer in the request"}
+		return &schemes.Error{Scheme: "mailto", Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
 	}
 	var user, pass string
 	auth := false
@@ -115,7 +115,7 @@ func leaseSMTP(ctx context.Context, req *schemes.Request, key schemes.ConnKey, t
 // greeting; go-smtp's own EHLO is the one RFC 3207 requires after TLS (or
 // a harmless repeat without it).
 func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, srv server, tr schemes.Trace, user, pass string, auth bool) (s *smtpSession, err error) {
-	fail := func(phase string, err error) error { return smtpError(m, phase, err) }
+	fail := func(phase string, err error) error { return smtpError(phase, err) }
 	tr = schemes.NewScope(tr)
 	ctx = schemes.WithTrace(ctx, tr) // the Dialer's notes (connecting, TLS) go to the scope too
 	raw, err := req.Dialer.Dial(ctx, "mailto", srv.host, srv.port)
@@ -161,13 +161,13 @@ func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, sr
 		}
 		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host, req.TLS)
 		if err != nil {
-			return nil, smtpError(m, "tls", err)
+			return nil, smtpError("tls", err)
 		}
 		upper := &traceConn{Conn: tlsConn, tr: tr}
 		conn, sess.conn, sess.secure = upper, tlsConn, true
 		sess.traced = append(sess.traced, upper)
 	case req.RequireTLS:
-		return nil, &schemes.Error{Scheme: "mailto", Phase: "starttls", Kind: schemes.KindSafety, URL: m.Redacted(), Part: "smtp-server",
+		return nil, &schemes.Error{Scheme: "mailto", Phase: "starttls", Kind: schemes.KindSafety, Part: "smtp-server",
 			Msg: fmt.Sprintf("%s does not offer STARTTLS and --ssl-reqd requires it", srv.host)}
 	default:
 		tr.Info("the server does not offer STARTTLS: sending in clear")
@@ -188,7 +188,7 @@ func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, sr
 
 // deliver sends msg on s: MAIL FROM, RCPT TO for each recipient, DATA.
 func (s *smtpSession) deliver(m *URL, msg *message) error {
-	fail := func(phase string, err error) error { return smtpError(m, phase, err) }
+	fail := func(phase string, err error) error { return smtpError(phase, err) }
 	c := s.c
 	if err := c.Mail(msg.from, nil); err != nil {
 		return fail("mail", err)
@@ -251,7 +251,7 @@ func authenticate(c *smtp.Client, m *URL, srv server, user, pass string, secure 
 		return nil
 	}
 	if !secure && !isLoopback(srv.host) {
-		return &schemes.Error{Scheme: "mailto", Phase: "auth", Kind: schemes.KindSafety, URL: m.Redacted(), Part: "user",
+		return &schemes.Error{Scheme: "mailto", Phase: "auth", Kind: schemes.KindSafety, Part: "user",
 			Msg: fmt.Sprintf("refusing to send the password for %s in clear: %s offers no STARTTLS", user, srv.host)}
 	}
 	var a sasl.Client
@@ -261,11 +261,11 @@ func authenticate(c *smtp.Client, m *URL, srv server, user, pass string, secure 
 	case c.SupportsAuth("LOGIN"):
 		a = sasl.NewLoginClient(user, pass)
 	default:
-		return &schemes.Error{Scheme: "mailto", Phase: "auth", Kind: schemes.KindUnsupported, URL: m.Redacted(),
+		return &schemes.Error{Scheme: "mailto", Phase: "auth", Kind: schemes.KindUnsupported,
 			Msg: srv.host + " offers neither AUTH PLAIN nor AUTH LOGIN"}
 	}
 	if err := c.Auth(a); err != nil {
-		return smtpError(m, "auth", err)
+		return smtpError("auth", err)
 	}
 	return nil
 }
@@ -294,17 +294,12 @@ func localName(c net.Conn) string {
 }
 
 // smtpError turns a failure into a *schemes.Error with the reply code.
-func smtpError(m *URL, phase string, err error) error {
+func smtpError(phase string, err error) error {
 	var se *schemes.Error
 	if errors.As(err, &se) {
-		if se.URL != "" {
-			return err
-		}
-		c := *se // a Dialer's error (a refused certificate) knows no URL
-		c.URL = m.Redacted()
-		return &c
+		return err // a Dialer's (a refused certificate)
 	}
-	e := &schemes.Error{Scheme: "mailto", Phase: phase, Kind: schemes.KindProtocol, URL: m.Redacted(), Err: err}
+	e := &schemes.Error{Scheme: "mailto", Phase: phase, Kind: schemes.KindProtocol, Err: err}
 	var serr *smtp.SMTPError
 	var terr *textproto.Error
 	var long *longReply
@@ -324,7 +319,6 @@ func smtpError(m *URL, phase string, err error) error {
 	default:
 		ioe := schemes.IOError("mailto", phase, err)
 		if errors.As(ioe, &se) {
-			se.URL = m.Redacted()
 			se.Retryable = se.Retryable && phase != "data"
 		}
 		return ioe

@@ -16,12 +16,12 @@ import (
 //   - 400 service temporarily unavailable: the server is busy
 //     (schemes.BusyError: KindBusy, exit 5, retryable);
 //   - anything else: KindProtocol (exit 6) with the reply text.
-func replyError(scheme, phase, url string, r reply) *schemes.Error {
+func replyError(scheme, phase string, r reply) *schemes.Error {
 	msg := "server replied " + clip(r.String())
 	if r.Code == 400 {
-		return schemes.BusyError(scheme, phase, url, r.Code, msg)
+		return schemes.BusyError(scheme, phase, r.Code, msg)
 	}
-	e := &schemes.Error{Scheme: scheme, Phase: phase, Code: r.Code, URL: url, Msg: msg}
+	e := &schemes.Error{Scheme: scheme, Phase: phase, Code: r.Code, Msg: msg}
 	switch r.Code {
 	case 411, 420, 423, 430:
 		e.Kind = schemes.KindNotFound
@@ -38,16 +38,11 @@ func replyError(scheme, phase, url string, r reply) *schemes.Error {
 }
 
 // ioError classifies an error from the connection (schemes.IOError; a
-// reply the client refuses is KindProtocol), stamping the URL.
-func ioError(scheme, phase, url string, err error) error {
+// reply the client refuses is KindProtocol).
+func ioError(scheme, phase string, err error) error {
 	var bad badReply
 	if errors.As(err, &bad) {
-		return &schemes.Error{Scheme: scheme, Phase: phase, Kind: schemes.KindProtocol, URL: url, Msg: err.Error()}
+		return &schemes.Error{Scheme: scheme, Phase: phase, Kind: schemes.KindProtocol, Msg: err.Error()}
 	}
-	e := schemes.IOError(scheme, phase, err)
-	var se *schemes.Error
-	if errors.As(e, &se) && se.URL == "" {
-		se.URL = url
-	}
-	return e
+	return schemes.IOError(scheme, phase, err)
 }

@@ -35,7 +35,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 		return nil, err
 	}
 	if p.op == opArticle {
-		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindUsage, URL: p.url,
+		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindUsage,
 			Part: "article", Msg: "an article is not a group: nothing to list"}
 	}
 	return h.run(ctx, req, p)
@@ -56,12 +56,11 @@ func (h *Handler) start(req *schemes.Request) (*plan, error) {
 	// AUTHINFO USER/PASS carry them on a command line: no line breaks.
 	for _, c := range []struct{ part, v string }{{"user", p.user}, {"password", p.pass}} {
 		if err := transport.CheckLine(p.scheme, c.part, c.v); err != nil {
-			err.(*schemes.Error).URL = p.url
 			return nil, err
 		}
 	}
 	if req.Dialer == nil {
-		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindOther, URL: p.url,
+		return nil, &schemes.Error{Scheme: p.scheme, Phase: "request", Kind: schemes.KindOther,
 			Msg: "no Dialer in the request"}
 	}
 	return p, nil
@@ -76,7 +75,7 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*sche
 	}
 	tr.Secret(p.pass)
 	if err := ctx.Err(); err != nil {
-		return nil, ctxError(p, "request", err)
+		return nil, schemes.IOError(p.scheme, "request", err)
 	}
 	// news: and nntp: URLs of one server are one protocol: their sessions
 	// are interchangeable (the port policy, which depends on the scheme,
@@ -104,11 +103,6 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*sche
 func isReplyError(err error) bool {
 	var se *schemes.Error
 	return errors.As(err, &se) && se.Code != 0
-}
-
-// ctxError is the error for a done context.
-func ctxError(p *plan, phase string, err error) error {
-	return ioError(p.scheme, phase, p.url, err)
 }
 
 // conn is a session lent to one request, with where it goes back.
@@ -158,7 +152,7 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 	tctx := schemes.WithTrace(ctx, scope)
 	nc, err := req.Dialer.Dial(tctx, p.scheme, p.host, p.port)
 	if err != nil {
-		return nil, stampURL(err, p.url)
+		return nil, err
 	}
 	nc, _ = transport.Bound(ctx, nc)
 	if req.Timeout > 0 {
@@ -168,7 +162,7 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 		tc, err := req.Dialer.StartTLS(tctx, nc, p.scheme, p.host, req.TLS)
 		if err != nil {
 			nc.Close()
-			return nil, stampURL(err, p.url)
+			return nil, err
 		}
 		nc = tc
 	}
@@ -195,7 +189,7 @@ func sameTrace(a, b schemes.Trace) bool {
 func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p *plan) error {
 	s := c.s
 	refused := func(why string) *schemes.Error {
-		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindSafety, URL: p.url, Part: "host",
+		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindSafety, Part: "host",
 			Msg: p.host + " " + why + " and --ssl-reqd requires TLS"}
 	}
 	if has, known := s.has("STARTTLS"); known && !has {
@@ -213,13 +207,13 @@ func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p
 	if s.r.Buffered() > 0 {
 		// Bytes after 382 would be read as if they came over TLS.
 		s.broken = true
-		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindProtocol, URL: p.url,
+		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindProtocol,
 			Msg: "server sent data after 382 before the TLS handshake"}
 	}
 	tc, err := req.Dialer.StartTLS(schemes.WithTrace(ctx, s.tr), s.conn, p.scheme, p.host, req.TLS)
 	if err != nil {
 		s.broken = true
-		return stampURL(err, p.url)
+		return err
 	}
 	s.upgrade(tc)
 	s.tr.Info("STARTTLS: connection encrypted")
@@ -229,21 +223,12 @@ func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p
 	return nil
 }
 
-// stampURL sets the URL of a *schemes.Error that has none.
-func stampURL(err error, url string) error {
-	var se *schemes.Error
-	if errors.As(err, &se) && se.URL == "" {
-		se.URL = url
-	}
-	return err
-}
-
 // setup reads the greeting and prepares the session.
 func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *plan) error {
 	s := c.s
 	r, err := s.greet()
 	if err == errUnexpected {
-		return replyError(p.scheme, "greeting", p.url, r)
+		return replyError(p.scheme, "greeting", r)
 	}
 	if err == nil {
 		err = s.capabilities()
@@ -258,7 +243,7 @@ func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *p
 	}
 	if err == nil && p.eager {
 		if r, err = s.authinfo(p.user, p.pass); err == errUnexpected {
-			return replyError(p.scheme, "authinfo", p.url, r)
+			return replyError(p.scheme, "authinfo", r)
 		}
 	}
 	if err != nil {
@@ -270,9 +255,9 @@ func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *p
 // connError classifies an I/O error, preferring the context's reason.
 func (h *Handler) connError(ctx context.Context, p *plan, phase string, err error) error {
 	if ctx.Err() != nil {
-		return ctxError(p, phase, ctx.Err())
+		return schemes.IOError(p.scheme, phase, ctx.Err())
 	}
-	return ioError(p.scheme, phase, p.url, err)
+	return ioError(p.scheme, phase, err)
 }
 
 // command sends line and returns the reply; on 480 (authentication
@@ -289,7 +274,7 @@ func (h *Handler) command(ctx context.Context, c *conn, p *plan, phase, line str
 	}
 	ar, err := s.authinfo(p.user, p.pass)
 	if err == errUnexpected {
-		return ar, replyError(p.scheme, "authinfo", p.url, ar)
+		return ar, replyError(p.scheme, "authinfo", ar)
 	}
 	if err != nil {
 		return ar, h.connError(ctx, p, "authinfo", err)
@@ -321,7 +306,7 @@ func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Respo
 			return nil, err
 		}
 		if r.Code != 211 {
-			return nil, replyError(p.scheme, "group", p.url, r)
+			return nil, replyError(p.scheme, "group", r)
 		}
 	}
 	word, want := h.partCommand()
@@ -334,7 +319,7 @@ func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Respo
 		if r.Code/100 != 4 {
 			c.s.broken = true // a 2xx of another kind may be followed by data
 		}
-		return nil, replyError(p.scheme, phase, p.url, r)
+		return nil, replyError(p.scheme, phase, r)
 	}
 	c.s.conn.SetDeadline(time.Time{}) // req.Timeout covers the wait for the reply only
 	typ := "message/rfc822"
@@ -367,7 +352,7 @@ type articleBody struct {
 func (b *articleBody) Read(buf []byte) (int, error) {
 	if err := b.ctx.Err(); err != nil && !b.d.done() {
 		b.c.finish(false)
-		return 0, ctxError(b.p, "article", err)
+		return 0, schemes.IOError(b.p.scheme, "article", err)
 	}
 	n, err := b.d.Read(buf)
 	switch {
@@ -378,7 +363,7 @@ func (b *articleBody) Read(buf []byte) (int, error) {
 		return n, io.EOF
 	case errors.Is(err, errTooBig):
 		b.c.finish(false)
-		return n, &schemes.Error{Scheme: b.p.scheme, Phase: "article", Kind: schemes.KindProtocol, URL: b.p.url,
+		return n, &schemes.Error{Scheme: b.p.scheme, Phase: "article", Kind: schemes.KindProtocol,
 			Msg: err.Error()}
 	}
 	b.c.finish(false)

@@ -98,11 +98,10 @@ const (
 // plan is a request resolved: the server, the credentials and the command
 // to carry out. It is computed without I/O, for Fetch and Explain alike.
 type plan struct {
-	scheme   string // for the dialer, errors and trace: news, nntp or nntps
-	url      string // redacted URL
-	host     string
-	port     int
-	tls      bool
+	scheme string // for the dialer, errors and trace: news, nntp or nntps
+	host   string
+	port   int
+	tls    bool
 	// starttls: the request requires TLS (--ssl-reqd) on a connection
 	// that starts in clear (news, nntp), upgraded with STARTTLS (RFC
 	// 4642) before anything else is sent; KindSafety when the server
@@ -129,7 +128,7 @@ func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
 	switch loc := req.URL.(type) {
 	case *NewsURL:
 		g = loc.Generic()
-		p.scheme, p.url = "news", loc.Redacted()
+		p.scheme = "news"
 		switch {
 		case loc.All:
 			p.op = opList
@@ -145,7 +144,7 @@ func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
 		}
 	case *URL:
 		g = loc.Generic()
-		p.scheme, p.url = g.Scheme, loc.Redacted()
+		p.scheme = g.Scheme
 		p.host, p.port, p.tls = g.Host, g.EffectivePort(), g.Scheme == "nntps"
 		p.group, p.article = loc.Group, loc.Article
 		p.op = opOverview
@@ -182,12 +181,12 @@ func (h *Handler) newsServer(p *plan) error {
 		s, from = strings.TrimSpace(getenv("NNTPSERVER")), "NNTPSERVER"
 	}
 	if s == "" {
-		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, URL: p.url, Part: "host",
+		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, Part: "host",
 			Msg: "news: URLs name no server: give one with --nntp-server host[:port] or the NNTPSERVER environment variable"}
 	}
 	host, port, err := splitServer(s)
 	if err != nil {
-		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, URL: p.url, Part: "host",
+		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, Part: "host",
 			Msg: fmt.Sprintf("%s %q: %v (want host or host:port)", from, s, err)}
 	}
 	p.host, p.port = host, port
@@ -222,9 +221,6 @@ func (h *Handler) check(p *plan) error {
 		err = transport.CheckChars(p.scheme, "message_id", p.messageID, controlChars)
 	case p.group != "":
 		err = transport.CheckChars(p.scheme, "group", p.group, controlChars)
-	}
-	if err != nil {
-		err.(*schemes.Error).URL = p.url
 	}
 	return err
 }

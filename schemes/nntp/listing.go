@@ -40,7 +40,7 @@ func (l *sessionListing) next() (schemes.Entry, error) {
 	}
 	if err := l.ctx.Err(); err != nil {
 		l.end(false)
-		return schemes.Entry{}, ctxError(l.p, l.phase, err)
+		return schemes.Entry{}, schemes.IOError(l.p.scheme, l.phase, err)
 	}
 	e, err := l.read()
 	if err == io.EOF {

@@ -87,11 +87,11 @@ func (h *Handler) selectGroup(ctx context.Context, c *conn, p *plan) (groupReply
 		return groupReply{}, err
 	}
 	if r.Code != 211 {
-		return groupReply{}, replyError(p.scheme, "group", p.url, r)
+		return groupReply{}, replyError(p.scheme, "group", r)
 	}
 	g, err := parseGroupReply(r.Text)
 	if err != nil {
-		return groupReply{}, &schemes.Error{Scheme: p.scheme, Phase: "group", Kind: schemes.KindProtocol, URL: p.url,
+		return groupReply{}, &schemes.Error{Scheme: p.scheme, Phase: "group", Kind: schemes.KindProtocol,
 			Msg: err.Error()}
 	}
 	return g, nil
@@ -142,7 +142,7 @@ func (h *Handler) overviewReader(ctx context.Context, c *conn, p *plan, start, h
 		case 500, 501, 503: // unknown command, syntax, not available
 			continue
 		}
-		return nil, replyError(p.scheme, "over", p.url, r)
+		return nil, replyError(p.scheme, "over", r)
 	}
 	return h.headOverview(ctx, c, p, start, high), nil
 }
@@ -173,9 +173,9 @@ func (h *Handler) overLines(c *conn, p *plan, start, high int64) func() (schemes
 // or oversized block is a protocol error, the rest I/O.
 func (h *Handler) blockError(ctx context.Context, p *plan, phase string, err error) error {
 	if ctx.Err() != nil {
-		return ctxError(p, phase, ctx.Err())
+		return schemes.IOError(p.scheme, phase, ctx.Err())
 	}
-	return ioError(p.scheme, phase, p.url, err)
+	return ioError(p.scheme, phase, err)
 }
 
 // headOverview reads the overview from HEAD of each article, for servers
@@ -194,7 +194,7 @@ func (h *Handler) headOverview(ctx context.Context, c *conn, p *plan, start, hig
 			case 423, 430:
 				continue
 			default:
-				return schemes.Entry{}, replyError(p.scheme, "head", p.url, r)
+				return schemes.Entry{}, replyError(p.scheme, "head", r)
 			}
 			hdr, err := h.readHeaders(c)
 			if err != nil {

@@ -94,7 +94,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	} else if v, ok := p.Field("VERSION"); ok {
 		version = v
 	}
-	r := &resolution{h: h, req: req, url: p, chain: []string{p.Redacted()}}
+	r := &resolution{h: h, req: req, chain: []string{p.Redacted()}}
 	return r.object(ctx, server{p.u.Host, p.u.EffectivePort()}, p.HSOName, version, 0)
 }
 
@@ -104,7 +104,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	if err != nil {
 		return nil, err
 	}
-	r := &resolution{h: h, req: req, url: p, chain: []string{p.Redacted()}}
+	r := &resolution{h: h, req: req, chain: []string{p.Redacted()}}
 	return r.directory(ctx, server{p.u.Host, p.u.EffectivePort()}, p.HSOName)
 }
 
@@ -127,7 +127,6 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 type resolution struct {
 	h     *Handler
 	req   *schemes.Request
-	url   *URL
 	chain []string
 }
 
@@ -138,7 +137,7 @@ func (r *resolution) note(s string) {
 }
 
 func (r *resolution) fail(kind schemes.Kind, msg string) error {
-	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: kind, URL: r.url.Redacted(), Msg: msg}
+	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: kind, Msg: msg}
 }
 
 // ask sends the commands to srv after the VERSION and AUTHENTICATE lines
@@ -181,15 +180,11 @@ func (r *resolution) ask(ctx context.Context, srv server, commands ...string) (*
 func (r *resolution) ioError(err error) error {
 	switch err {
 	case errNoReply:
-		return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, URL: r.url.Redacted(), Msg: "no reply from the server (ARDP gave up after its retries)", Retryable: true}
+		return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, Msg: "no reply from the server (ARDP gave up after its retries)", Retryable: true}
 	case errRefused:
-		return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindBusy, URL: r.url.Redacted(), Msg: err.Error()}
+		return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindBusy, Msg: err.Error()}
 	}
-	err = schemes.IOError("prospero", "resolve", err)
-	if se, ok := err.(*schemes.Error); ok && se.URL == "" {
-		se.URL = r.url.Redacted()
-	}
-	return err
+	return schemes.IOError("prospero", "resolve", err)
 }
 
 // failure maps a FAILURE or ERROR status to its error (NOT-FOUND exit 3,

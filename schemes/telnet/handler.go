@@ -92,7 +92,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		return nil, err
 	}
 	if req.Dialer == nil {
-		return nil, &schemes.Error{Scheme: "telnet", Phase: "dial", Kind: schemes.KindOther, URL: loc.Redacted(),
+		return nil, &schemes.Error{Scheme: "telnet", Phase: "dial", Kind: schemes.KindOther,
 			Msg: "no Dialer in the request"}
 	}
 	tr := req.Trace
@@ -111,7 +111,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		tr.Secret(cred.password)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, ioError(loc, "dial", err)
+		return nil, ioError("dial", err)
 	}
 	// The connection's lines, and the Dialer's notes about it, go to a
 	// scope of their own.
@@ -179,7 +179,7 @@ func unsupported(loc *URL) error {
 	default:
 		hint = "tn3270: sessions are not supported (no 3270 terminal emulation built in); try `x3270 " + g.Host + "` or `c3270 " + g.Host + "`"
 	}
-	return &schemes.Error{Scheme: g.Scheme, Phase: "fetch", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
+	return &schemes.Error{Scheme: g.Scheme, Phase: "fetch", Kind: schemes.KindUnsupported,
 		Part: "scheme", Msg: hint}
 }
 
@@ -273,7 +273,7 @@ func (h *Handler) credentials(ctx context.Context, loc *URL, req *schemes.Reques
 		}
 	}
 	if l.user == "" {
-		return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindUsage, URL: loc.Redacted(),
+		return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindUsage,
 			Part: "user", Msg: "--login needs a user: put it in the URL (telnet://user:password@host/) or use -u USER:PASSWORD"}
 	}
 	if !hasPass && req.Prompt != nil {
@@ -283,12 +283,12 @@ func (h *Handler) credentials(ctx context.Context, loc *URL, req *schemes.Reques
 		}
 	}
 	if !hasPass {
-		return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindUsage, URL: loc.Redacted(),
+		return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindUsage,
 			Part: "password", Msg: "--login needs a password: put it in the URL or use -u USER:PASSWORD"}
 	}
 	for part, v := range map[string]string{"user": l.user, "password": l.password} {
 		if strings.ContainsAny(v, "\r\n\x00") {
-			return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindSafety, URL: loc.Redacted(),
+			return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindSafety,
 				Part: part, Msg: "decoded CR, LF or NUL in the " + part + " would type more than one line"}
 		}
 	}

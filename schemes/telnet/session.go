@@ -85,7 +85,7 @@ func (s *session) run(ctx context.Context) (err error) {
 	if s.interactive {
 		restore, rerr := makeRaw(s.fd)
 		if rerr != nil {
-			return &schemes.Error{Scheme: "telnet", Phase: "terminal", Kind: schemes.KindOther, URL: s.loc.Redacted(),
+			return &schemes.Error{Scheme: "telnet", Phase: "terminal", Kind: schemes.KindOther,
 				Msg: "cannot put the terminal in raw mode", Err: rerr}
 		}
 		defer restore()
@@ -230,7 +230,7 @@ func (s *session) run(ctx context.Context) (err error) {
 			}
 			s.mu.Unlock()
 		case <-ctx.Done():
-			return finish(ioError(s.loc, "session", ctx.Err()))
+			return finish(ioError("session", ctx.Err()))
 		}
 		if werr != nil {
 			return finish(s.endError(ctx, werr))
@@ -264,23 +264,20 @@ func (s *session) endError(ctx context.Context, err error) error {
 		return nil
 	}
 	if ctx.Err() != nil {
-		return ioError(s.loc, "session", ctx.Err())
+		return ioError("session", ctx.Err())
 	}
-	return ioError(s.loc, "session", err)
+	return ioError("session", err)
 }
 
 // ioError wraps an I/O failure during the session (schemes.IOError: a
 // broken connection is KindConnect, a stall KindTimeout). It is never
 // retryable: a session that ran cannot be replayed.
-func ioError(loc *URL, phase string, err error) error {
+func ioError(phase string, err error) error {
 	e := schemes.IOError("telnet", phase, err)
 	var se *schemes.Error
 	if errors.As(e, &se) {
 		c := *se
 		c.Retryable = false
-		if c.URL == "" {
-			c.URL = loc.Redacted()
-		}
 		return &c
 	}
 	return e
@@ -584,7 +581,7 @@ func (s *session) checkLoginLocked() {
 		case strings.Contains(t, "incorrect") || strings.Contains(t, "denied") || strings.Contains(t, "failed"):
 			s.state = loginOff
 			s.loginEvt <- &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindPermission,
-				URL: s.loc.Redacted(), Msg: fmt.Sprintf("login as %s refused by the server", s.cred.user)}
+				Msg: fmt.Sprintf("login as %s refused by the server", s.cred.user)}
 		case hasPromptSuffix(string(s.tail)):
 			s.state, s.tail = loginOff, nil
 		}

@@ -116,7 +116,7 @@ func (r *docReader) next() error {
 		if len(rp.diags) > 0 {
 			why = "the diagnostic " + rp.diags[0].String()
 		}
-		r.err = &schemes.Error{Scheme: "wais", Phase: "retrieve", Kind: schemes.KindProtocol, URL: r.s.w.Redacted(),
+		r.err = &schemes.Error{Scheme: "wais", Phase: "retrieve", Kind: schemes.KindProtocol,
 			Msg: fmt.Sprintf("the document ended at byte %d of the %d the URL gives (%s)", r.pos, r.d.length, why)}
 	case r.d.length <= 0 && (short || len(rp.diags) > 0):
 		r.done = true

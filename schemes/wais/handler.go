@@ -65,7 +65,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 		return nil, err
 	}
 	if w.WType != nil {
-		return nil, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, URL: w.Redacted(), Part: "wpath",
+		return nil, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, Part: "wpath",
 			Msg: "a document URL designates no list: list the database or a search of it"}
 	}
 	return h.search(ctx, req, w)
@@ -129,11 +129,7 @@ func (s *session) Close() error { return s.c.Close() }
 // connection), or a new one.
 func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if err := ctx.Err(); err != nil { // ended before it began: no connection
-		err = schemes.IOError("wais", "dial", err)
-		if se, ok := err.(*schemes.Error); ok {
-			se.URL = w.Redacted()
-		}
-		return nil, err
+		return nil, schemes.IOError("wais", "dial", err)
 	}
 	if req.Conns != nil {
 		key, _ := schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
@@ -188,14 +184,11 @@ func (s *session) close() { s.c.Close() }
 // request on the session.
 func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if req.Dialer == nil {
-		return nil, &schemes.Error{Scheme: "wais", Phase: "dial", Kind: schemes.KindOther, URL: w.Redacted(), Msg: "no Dialer in the request"}
+		return nil, &schemes.Error{Scheme: "wais", Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
 	}
 	tr := schemes.NewScope(req.Trace)
 	c, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), "wais", w.u.Host, w.u.EffectivePort())
 	if err != nil {
-		if se, ok := err.(*schemes.Error); ok && se.URL == "" {
-			se.URL = w.Redacted()
-		}
 		return nil, err
 	}
 	c, _ = transport.Bound(ctx, c)
@@ -231,21 +224,17 @@ func (s *session) exchange(phase, what string, apdu []byte, maxHits int) (*reply
 	return rp, nil
 }
 
-// ioError turns err into a *schemes.Error naming the URL: the server's
+// ioError turns err into a *schemes.Error (schemes.IOError): the server's
 // overflow and unreadable replies are protocol errors (exit 6).
 func (s *session) ioError(phase string, err error) error {
 	var pe *protocolError
 	switch {
 	case errors.Is(err, errOverflow):
-		return &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, URL: s.w.Redacted(), Msg: err.Error()}
+		return &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, Msg: err.Error()}
 	case errors.As(err, &pe):
-		return &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, URL: s.w.Redacted(), Msg: "unreadable reply: " + pe.msg}
+		return &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, Msg: "unreadable reply: " + pe.msg}
 	}
-	err = schemes.IOError("wais", phase, err)
-	if se, ok := err.(*schemes.Error); ok && se.URL == "" {
-		se.URL = s.w.Redacted()
-	}
-	return err
+	return schemes.IOError("wais", phase, err)
 }
 
 // diagError is the error a diagnostic means: S1 an unknown database
@@ -261,7 +250,7 @@ func (s *session) diagError(phase string, d diagnostic, kind schemes.Kind) error
 	if d.code == "S1" {
 		msg = fmt.Sprintf("database %q is not available: %s", s.w.Database, msg)
 	}
-	return &schemes.Error{Scheme: "wais", Phase: phase, Kind: kind, URL: s.w.Redacted(), Msg: msg}
+	return &schemes.Error{Scheme: "wais", Phase: phase, Kind: kind, Msg: msg}
 }
 
 // search sends the Search of the URL (no search: empty seed words) and
@@ -371,13 +360,13 @@ func parseDocument(w *URL) (document, error) {
 	if l, rest, ok := strings.Cut(name, "/"); ok && l != "" && strings.Trim(l, "0123456789") == "" {
 		n, err := strconv.ParseInt(l, 10, 64)
 		if err != nil {
-			return d, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, URL: w.Redacted(), Part: "wpath", Msg: "length " + l + " out of range"}
+			return d, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, Part: "wpath", Msg: "length " + l + " out of range"}
 		}
 		d.length, name = n, rest
 	}
 	id, err := parseDocName(name)
 	if err != nil {
-		return d, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, URL: w.Redacted(), Part: "wpath", Msg: err.Error()}
+		return d, &schemes.Error{Scheme: "wais", Phase: "request", Kind: schemes.KindUsage, Part: "wpath", Msg: err.Error()}
 	}
 	d.docID = id
 	return d, nil
