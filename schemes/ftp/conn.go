@@ -41,8 +41,8 @@ type ctrl struct {
 
 	key      schemes.ConnKey // what the pool keeps it under
 	conns    schemes.Conns   // where release keeps it; nil: nowhere
-	loginDir string // PWD after login ("" when the server did not say)
-	noEPSV   bool   // EPSV refused once: use PASV from then on
+	loginDir string          // PWD after login ("" when the server did not say)
+	noEPSV   bool            // EPSV refused once: use PASV from then on
 	feat     map[string]string
 	secure   bool        // PROT P in effect: data connections use TLS
 	tlsCfg   *tls.Config // for the control and data connections: one session cache
