@@ -65,18 +65,24 @@ func Wrap(ctx context.Context, c net.Conn, idle time.Duration) *Conn {
 // ConnOf finds the *Conn under c: c itself, or the connection under a TLS
 // connection (anything with a NetConn method). Handlers use it to rebind a
 // reused connection or read its byte counts.
-func ConnOf(c net.Conn) (*Conn, bool) {
+func ConnOf(c net.Conn) (*Conn, bool) { return Under[*Conn](c) }
+
+// Under finds the layer of type T in c: c itself, or a connection under
+// it reached through NetConn methods (a TLS connection, a handler's own
+// wrapper), the outermost first.
+func Under[T net.Conn](c net.Conn) (T, bool) {
 	for range 8 { // layers are few; the bound only guards against cycles
-		switch v := c.(type) {
-		case *Conn:
+		if v, ok := c.(T); ok {
 			return v, true
-		case interface{ NetConn() net.Conn }:
-			c = v.NetConn()
-		default:
-			return nil, false
 		}
+		n, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			break
+		}
+		c = n.NetConn()
 	}
-	return nil, false
+	var zero T
+	return zero, false
 }
 
 // Bind attaches ctx to the connection, replacing any context bound before,

@@ -225,19 +225,7 @@ func (c *scopedConn) NetConn() net.Conn { return c.Conn }
 
 // scopeOf finds the scope c was dialed in, looking under TLS; ok is false
 // for a connection this package did not dial.
-func scopeOf(c net.Conn) (sc *scopedConn, ok bool) {
-	for range 4 { // a scopedConn, perhaps under a tls.Conn; the bound guards against cycles
-		switch v := c.(type) {
-		case *scopedConn:
-			return v, true
-		case interface{ NetConn() net.Conn }:
-			c = v.NetConn()
-		default:
-			return nil, false
-		}
-	}
-	return nil, false
-}
+func scopeOf(c net.Conn) (sc *scopedConn, ok bool) { return transport.Under[*scopedConn](c) }
 
 // rootTraceKey is the context key under which a request carries its
 // Trace to the dial it may cause.
