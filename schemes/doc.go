@@ -21,7 +21,10 @@
 //     access algorithm (a Handler and Explainer; a Lister or Stater if it
 //     lists or describes, taking its typed URL with LocatorOf; logins from
 //     the URL, else Request.Credentials, never a file of its own; with
-//     the TLS capability, Request.RequireTLS honoured), and a
+//     the TLS capability, Request.RequireTLS honoured; connections from
+//     Request.Dialer bound with transport.Bound, and sessions worth keeping
+//     leased from and kept in Request.Conns under a NewConnKey, never a
+//     pool of its own; errors without the URL, which fetch adds), and a
 //     Schemes function returning its Scheme values with their Caps, which
 //     the Registry checks against the handler.
 //   - schemes/ports.go, its default port (if it names a host), and
