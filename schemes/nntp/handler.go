@@ -36,8 +36,8 @@ const (
 //   - news:<group> and nntp://host/group: the group overview of the
 //     newest Max articles (OVER, else XOVER, else HEAD per article), as a
 //     Listing of one entry an article (see the package documentation);
-//   - news:*: all groups (LIST ACTIVE, else LIST), as a Listing of one
-//     entry a group with its counts and posting status.
+//   - news:* and nntp://host/: all groups (LIST ACTIVE, else LIST), as
+//     a Listing of one entry a group with its counts and posting status.
 //
 // A listing holds its connection until its end, when the connection goes
 // back to the pool, or until it is closed, which closes the connection.
@@ -147,9 +147,13 @@ func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
 		p.scheme = g.Scheme
 		p.host, p.port, p.tls = g.Host, g.EffectivePort(), g.Scheme == "nntps"
 		p.group, p.article = loc.Group, loc.Article
-		p.op = opOverview
-		if loc.Article != nil {
+		switch {
+		case loc.Group == "":
+			p.op = opList // nntp://host/: the server's groups, as news://host/*
+		case loc.Article != nil:
 			p.op = opArticle
+		default:
+			p.op = opOverview
 		}
 	default:
 		return nil, &schemes.Error{Scheme: "nntp", Phase: "request", Kind: schemes.KindOther,

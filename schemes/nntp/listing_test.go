@@ -184,6 +184,9 @@ func TestLocatorsFetchTheSameItem(t *testing.T) {
 		{"news://reader:s3cret@" + host + "/*", nil,
 			[]string{"nntp://reader:s3cret@" + host + "/local.test"}, []string{"nntp://reader:****@" + host + "/local.test"}},
 		{"news:*", creds, []string{"news:local.test"}, nil},
+		// nntp://host/ is the server's groups, each on that server.
+		{"nntp://reader:s3cret@" + host + "/", nil,
+			[]string{"nntp://reader:s3cret@" + host + "/local.test"}, []string{"nntp://reader:****@" + host + "/local.test"}},
 	} {
 		t.Run(tc.raw, func(t *testing.T) {
 			_, entries, _, err := fetchEntries(t, h, tc.raw, nil, tc.creds)

@@ -35,9 +35,14 @@ import (
 //
 // The host is required; the port defaults to 119 (563 for nntps). The
 // article number is optional: without it the URL names the group.
+// Without a group (nntp://host or nntp://host/) the URL names the
+// server's list of groups: RFC 1738's nntpurl requires a group, so that
+// form means nothing else, and it is what news://host/* (RFC 5538) names
+// on the same server, which a user asking for the server itself expects.
 type URL struct {
 	// Group is the newsgroup name, decoded; it matches the BNF's group
-	// (a letter, then letters, digits, "-", ".", "+", "_").
+	// (a letter, then letters, digits, "-", ".", "+", "_"). It is "" for
+	// the server's list of groups.
 	Group string
 	// Article is the article number within Group on this server, or nil
 	// when the URL names the whole group.
@@ -50,7 +55,7 @@ var _ schemes.Locator = (*URL)(nil)
 
 // Parse reads a generic nntp or nntps URL. Errors are *schemes.Error of
 // KindUsage naming the part at fault: "scheme", "host", "group" or
-// "article".
+// "article". An empty path, or "/", names the server's groups.
 //
 // A user and password are accepted although RFC 1738's nntpurl has only
 // hostport: RFC 5538 allows them, and a handler can send them with
@@ -65,7 +70,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://host/group/article-number)")
 	}
 	if u.Path == "" {
-		return nil, u.SyntaxError("group", "missing newsgroup name (want "+u.Scheme+"://host/group/article-number)")
+		return &URL{u: u}, nil
 	}
 	groupText, articleText, hasArticle := strings.Cut(u.Path, "/")
 	group, err := parseGroup(u, groupText)
@@ -144,8 +149,12 @@ func (n *URL) String() string { return schemes.FormatLocator(n.u, false, n.path(
 // Redacted is String with the password written as "****".
 func (n *URL) Redacted() string { return schemes.FormatLocator(n.u, true, n.path()) }
 
-// path is the canonical "/group[/number]".
+// path is the canonical "/group[/number]", or "/" for the server's
+// groups.
 func (n *URL) path() string {
+	if n.Group == "" {
+		return "/"
+	}
 	p := "/" + schemes.Escape(n.Group, "/")
 	if n.Article != nil {
 		p += "/" + strconv.FormatInt(*n.Article, 10)
@@ -155,7 +164,7 @@ func (n *URL) path() string {
 
 // LocalName is the article number ("nntp://h/comp.lang.go/42" names
 // "42"), or for a URL naming a whole group the group's name, which its
-// listing would be saved under.
+// listing would be saved under; "" for the server's groups.
 func (n *URL) LocalName() string {
 	if n.Article != nil {
 		return strconv.FormatInt(*n.Article, 10)
@@ -164,7 +173,8 @@ func (n *URL) LocalName() string {
 }
 
 // Fields is the JSON object printed by `urlget parse`:
-// {"group": "...", "article": null|N}.
+// {"group": "...", "article": null|N}; the group is "" for the server's
+// groups.
 func (n *URL) Fields() any { return nntpFields{Group: n.Group, Article: n.Article} }
 
 type nntpFields struct {

@@ -44,6 +44,11 @@ func TestParseNNTP(t *testing.T) {
 			`{"group":"local.test","article":0}`, "news.example", 119},
 		{"nntp://[::1]:1119/local.test#frag", "nntp://[::1]:1119/local.test#frag",
 			`{"group":"local.test","article":null}`, "::1", 1119},
+		// No group: the server's list of groups (as news://host/*).
+		{"nntp://news.example", "nntp://news.example/",
+			`{"group":"","article":null}`, "news.example", 119},
+		{"nntp://news.example:1119/", "nntp://news.example:1119/",
+			`{"group":"","article":null}`, "news.example", 1119},
 		// A login is accepted (RFC 5538; for AUTHINFO).
 		{"nntp://reader@news.example/local.test", "nntp://reader@news.example/local.test",
 			`{"group":"local.test","article":null}`, "news.example", 119},
@@ -86,8 +91,6 @@ func TestParseNNTPErrors(t *testing.T) {
 		// The 1994 draft's nntpaddress "nntp:group/digits" has no host.
 		{"nntp:comp.infosystems.www.misc/1234", "host"},
 		{"nntp:///local.test/1", "host"},
-		{"nntp://news.example", "group"},
-		{"nntp://news.example/", "group"},
 		{"nntp://news.example//1", "group"},
 		{"nntp://news.example/3com/1", "group"},
 		{"nntp://news.example/id@host.example", "group"}, // message-ids are news: URLs
