@@ -368,7 +368,7 @@ func (r *resolution) directory(ctx context.Context, srv server, hsoname string) 
 	}
 	var entries []schemes.Entry
 	for _, l := range rp.links {
-		entries = append(entries, r.linkEntry(srv, l))
+		entries = append(entries, r.linkEntry(srv, hsoname, l))
 	}
 	return &schemes.Response{Listing: schemes.ListingOf(entries), Kind: schemes.EntryDir, Size: -1, Resolved: &schemes.Resolution{Chain: r.chain}}, nil
 }
@@ -383,9 +383,12 @@ func serverOf(h string, srv server) server {
 	return server{strings.ToLower(h), schemes.DefaultPort("prospero")}
 }
 
-// linkEntry is a LINK as an entry: EXTERNAL links carry the URL of their
-// access method, others a prospero URL of their own.
-func (r *resolution) linkEntry(srv server, l link) schemes.Entry {
+// linkEntry is a LINK of the directory dir on srv as an entry: EXTERNAL
+// links carry the URL of their access method as Target and, as Locator,
+// the prospero URL of the link in dir, which Fetch resolves through the
+// directory's listing (a link is no object of its own); others a
+// prospero URL of their own.
+func (r *resolution) linkEntry(srv server, dir string, l link) schemes.Entry {
 	e := schemes.Entry{Title: l.name, Size: -1, Kind: schemes.EntryFile}
 	e.SetName(l.name)
 	e.Extra.Set("target", l.target)
@@ -418,16 +421,24 @@ func (r *resolution) linkEntry(srv server, l link) schemes.Entry {
 				break
 			}
 		}
+		if e.Name != "" { // a name that is one path segment
+			e.Locator = locator(srv, strings.TrimSuffix(dir, "/")+"/"+e.Name)
+		}
 		return e
 	}
-	s := serverOf(l.host, srv)
-	raw := "prospero://" + netJoin(s.host, s.port) + "/" + schemes.Escape(l.hsoname, ";")
+	e.Locator = locator(serverOf(l.host, srv), l.hsoname)
+	return e
+}
+
+// locator is the prospero URL of hsoname on s; nil if it does not parse.
+func locator(s server, hsoname string) schemes.Locator {
+	raw := "prospero://" + netJoin(s.host, s.port) + "/" + schemes.Escape(hsoname, ";")
 	if u, err := schemes.Parse(raw); err == nil {
 		if p, err := Parse(u); err == nil {
-			e.Locator = p
+			return p
 		}
 	}
-	return e
+	return nil
 }
 
 // methodText writes an ACCESS-METHOD value as the server does, each

@@ -85,7 +85,10 @@ func TestResolve(t *testing.T) {
 		t.Fatalf("%+v %v\n%s", resp, err, tr)
 	}
 	ents, _ := schemes.ReadAll(resp.Listing)
+	// The EXTERNAL link's Locator is its prospero URL in the directory,
+	// which Fetch resolves through the directory's listing.
 	if len(ents) != 2 || ents[0].Kind != schemes.EntryLink || ents[0].Target != "ftp://ftp.example.org/%2Fpub/README;type=i" ||
+		ents[0].Locator == nil || ents[0].Locator.String() != base+"//pfs/dir/ftp-readme" ||
 		ents[1].Name != "with space" || ents[1].Locator == nil || ents[1].Locator.String() != "prospero://127.0.0.1//pfs/with%20space" {
 		t.Errorf("entries %+v", ents)
 	}
