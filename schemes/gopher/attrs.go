@@ -170,10 +170,15 @@ func viewEntry(item *URL, v View) schemes.Entry {
 	if v.Language != "" {
 		e.Extra.Set("view_lang", v.Language)
 	}
-	if size := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(v.Size, "<"), ">")); size != "" {
+	if size := viewSize(v); size != "" {
 		e.Extra.Set("view_size", size)
 	}
 	return e
+}
+
+// viewSize is v's size as written, without its angle brackets ("10k").
+func viewSize(v View) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(v.Size, "<"), ">"))
 }
 
 // infoEntry is the entry of an +INFO line "+NAME: value" whose value is

@@ -40,6 +40,7 @@ type menuListing struct {
 	// fetches the Mod-Date of every item (dates) and entries carry them.
 	req   *schemes.Request
 	dates map[string]time.Time
+	sizes map[string]string // each item's first view size (Extra "view_size")
 }
 
 // prefetch reads the menu's leading info and error lines (at most
@@ -85,19 +86,24 @@ func (l *menuListing) next() (schemes.Entry, error) {
 	return l.entry(it), nil
 }
 
-// entry is it's entry, with the item's Mod-Date when the caller wants
-// times and the item is a Gopher+ one (the `$` request is sent at the
-// first such item: a plain menu costs nothing more).
+// entry is it's entry, with the item's Mod-Date (and its first view's
+// size, Extra "view_size") when the caller wants times and the item is a
+// Gopher+ one (the `$` request is sent at the first such item: a plain
+// menu costs nothing more).
 func (l *menuListing) entry(it Item) schemes.Entry {
 	e := it.Entry(l.g.u.Scheme)
 	if l.req == nil || it.Plus == "" || e.Locator == nil {
 		return e
 	}
 	if l.dates == nil {
-		l.dates = l.h.modDates(l.ctx, l.req, l.g)
+		l.dates, l.sizes = l.h.modDates(l.ctx, l.req, l.g)
 	}
 	if t, ok := l.dates[it.Selector]; ok {
 		e.ModTime, e.Precision = t, time.Second
+	}
+	if size, ok := l.sizes[it.Selector]; ok {
+		// An approximate size ("<1k>"): shown, never taken for Size.
+		e.Extra.Set("view_size", size)
 	}
 	return e
 }

@@ -56,39 +56,42 @@ func ParseModDate(line string) (time.Time, bool) {
 }
 
 // modDates asks a Gopher+ server for the attributes of every item of the
-// menu g (`sel TAB $`) and returns each item's Mod-Date by selector. It is
-// best effort: a server that does not answer in Gopher+, or a reply that
-// fails, gives the times read so far (possibly none), and the trace says
-// why; the listing itself never fails for it.
-func (h *Handler) modDates(ctx context.Context, req *schemes.Request, g *URL) map[string]time.Time {
-	dates := map[string]time.Time{}
+// menu g (`sel TAB $`) and returns each item's Mod-Date by selector, and
+// the size its first +VIEWS line gives, as written ("1k", without the
+// angle brackets), where it gives one. It is best effort: a server that
+// does not answer in Gopher+, or a reply that fails, gives the facts read
+// so far (possibly none), and the trace says why; the listing itself
+// never fails for it.
+func (h *Handler) modDates(ctx context.Context, req *schemes.Request, g *URL) (map[string]time.Time, map[string]string) {
+	dates, sizes := map[string]time.Time{}, map[string]string{}
 	dollar := "$"
 	line, err := RequestLine(g, nil, &dollar)
 	if err != nil {
-		return dates
+		return dates, sizes
 	}
 	x, err := h.exchange(ctx, req, g, line, true)
 	if err != nil {
 		if req.Trace != nil {
 			req.Trace.Info("no modification times for this menu: " + err.Error())
 		}
-		return dates
+		return dates, sizes
 	}
 	defer x.c.Close()
 	if !x.plus {
 		x.tr.Info("no modification times for this menu: the server answered $ in plain Gopher")
-		return dates
+		return dates, sizes
 	}
-	if err := readModDates(capped(bodyReader(x.br, x.hdr)), dates); err != nil {
+	if err := readModDates(capped(bodyReader(x.br, x.hdr)), dates, sizes); err != nil {
 		x.tr.Info(fmt.Sprintf("modification times of %d items only: %v", len(dates), err))
 	}
-	return dates
+	return dates, sizes
 }
 
 // readModDates reads a `$` reply and adds each item's Mod-Date to dates,
+// and the size of its first view that has one to sizes (when not nil),
 // keyed by the selector of the item's +INFO line, up to maxModDates items
 // and MaxItems lines.
-func readModDates(r io.Reader, dates map[string]time.Time) error {
+func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]string) error {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 4096)}
 	var sel, block string
 	have := false
@@ -108,6 +111,16 @@ func readModDates(r io.Reader, dates map[string]time.Time) error {
 			if block == "INFO" {
 				it := ParseItem(strings.TrimSpace(val))
 				sel, have = it.Selector, it.Valid
+			}
+			continue
+		}
+		if block == "VIEWS" && have && sizes != nil {
+			if _, seen := sizes[sel]; !seen && len(sizes) < maxModDates {
+				if v, ok := parseView(line); ok {
+					if size := viewSize(v); size != "" {
+						sizes[sel] = size
+					}
+				}
 			}
 			continue
 		}

@@ -65,8 +65,13 @@ func TestListWantModTime(t *testing.T) {
 		if !e.ModTime.IsZero() {
 			got[e.Name] = e.ModTime.Format(time.RFC3339) + " " + e.Precision.String()
 		}
+		// The first view's size, as written, shown but never taken
+		// for Size.
+		if size, ok := e.Extra.Get("view_size"); ok || e.Size != -1 {
+			got[e.Name] += " <" + size + ">"
+		}
 	}
-	want := map[string]string{"notes.txt": "2024-01-02T03:04:05Z 1s", "data.bin": "2024-01-03T00:00:00Z 1s", "sub": "", "new.bin": ""}
+	want := map[string]string{"notes.txt": "2024-01-02T03:04:05Z 1s <1k>", "data.bin": "2024-01-03T00:00:00Z 1s <0k>", "sub": " <1k>", "new.bin": ""}
 	if len(got) != len(want) {
 		t.Fatalf("entries %v", got)
 	}
@@ -103,12 +108,12 @@ func TestReadModDatesBounded(t *testing.T) {
 		b.WriteString("+INFO: 0x\t/x" + string(rune('a'+i)) + "\th\t70\t+\r\n+ADMIN:\r\n Mod-Date: <20240102030405>\r\n")
 	}
 	dates := map[string]time.Time{}
-	if err := readModDates(strings.NewReader(b.String()), dates); err != nil || len(dates) != 3 {
+	if err := readModDates(strings.NewReader(b.String()), dates, nil); err != nil || len(dates) != 3 {
 		t.Fatalf("%v %v", dates, err)
 	}
 	// A Mod-Date outside +ADMIN, or before any +INFO, is not taken.
 	dates = map[string]time.Time{}
-	readModDates(strings.NewReader("+ADMIN:\r\n Mod-Date: <20240102030405>\r\n+INFO: 0x\t/x\th\t70\r\n+ABSTRACT:\r\n Mod-Date: <20240102030405>\r\n"), dates)
+	readModDates(strings.NewReader("+ADMIN:\r\n Mod-Date: <20240102030405>\r\n+INFO: 0x\t/x\th\t70\r\n+ABSTRACT:\r\n Mod-Date: <20240102030405>\r\n"), dates, nil)
 	if len(dates) != 0 {
 		t.Errorf("%v", dates)
 	}
