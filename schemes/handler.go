@@ -321,6 +321,15 @@ type Response struct {
 	// Status is the server's final reply code (HTTP 200/206, FTP 226, ...),
 	// 0 when the protocol has none.
 	Status int
+	// Head is the reply's head exactly as the server sent it, for a
+	// caller that shows it as it came (urlget -I, as curl -I does): for
+	// HTTP the status line and the header fields, each with its line end,
+	// through the empty line that ends them. It is text, not fields, so
+	// that the order, the spelling and the reason phrase survive (net/http
+	// keeps none of them). Stat fills it where the protocol has a head and
+	// the handler could keep it; "" otherwise, and the caller makes do
+	// with the other fields.
+	Head string
 	// NotModified says the server answered Request.IfModifiedSince: the
 	// resource did not change; Body is empty.
 	NotModified bool

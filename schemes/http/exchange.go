@@ -24,6 +24,7 @@ type exchange struct {
 	tr     *reqTrace
 	cancel context.CancelCauseFunc
 	done   func() // closes an uncached transport's connections
+	head   string // the answer's head as sent, for HEAD only (Response.Head)
 }
 
 // close discards the response body and releases the request.
@@ -79,7 +80,46 @@ func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr htt
 		return nil, requestError(ctx, timedOut, c.req.Timeout, c.loc, err, connEnded(rt.connection()))
 	}
 	traceResponse(rt, resp)
-	return &exchange{resp: resp, tr: rt, cancel: cancel, done: done}, nil
+	x := &exchange{resp: resp, tr: rt, cancel: cancel, done: done}
+	if method == http.MethodHead {
+		x.head = rawHead(rt.connection(), resp)
+	}
+	return x, nil
+}
+
+// rawHead is resp's head as the server sent it, which the connection
+// recorded (see headRecorder); where it could not (TLS, a head cut into
+// 1xx answers it did not keep), the head is written from resp: its status
+// line, then the fields in net/http's spelling, sorted by name.
+func rawHead(c net.Conn, resp *http.Response) string {
+	if sc, ok := c.(*scopedConn); ok {
+		if h := sc.head.take(); h != "" {
+			return h
+		}
+	}
+	var b strings.Builder
+	b.WriteString(resp.Proto + " " + resp.Status + "\r\n")
+	for _, f := range fieldLines(resp.Header) {
+		b.WriteString(f + "\r\n")
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
+
+// fieldLines are h's fields as "Name: value" lines, sorted by name.
+func fieldLines(h http.Header) []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var lines []string
+	for _, k := range keys {
+		for _, v := range h[k] {
+			lines = append(lines, k+": "+v)
+		}
+	}
+	return lines
 }
 
 // reqTrace is the Trace of one request: it writes to the scope of the
@@ -156,6 +196,12 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 	return &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) {
 			tr.carriedBy(ci.Conn)
+			if sc, ok := ci.Conn.(*scopedConn); ok && r.Method == http.MethodHead {
+				// Before the request is written, so before any byte of
+				// its answer can be read. (Over TLS the head is rebuilt
+				// from the fields instead: see rawHead.)
+				sc.head.arm()
+			}
 			if ci.Reused {
 				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())
 			}
@@ -176,15 +222,8 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 // traceResponse reports the status line and the headers, sorted by name.
 func traceResponse(tr schemes.Trace, resp *http.Response) {
 	tr.Received(resp.Proto + " " + resp.Status)
-	keys := make([]string, 0, len(resp.Header))
-	for k := range resp.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range resp.Header[k] {
-			tr.Received(k + ": " + v)
-		}
+	for _, f := range fieldLines(resp.Header) {
+		tr.Received(f)
 	}
 }
 

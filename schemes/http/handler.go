@@ -127,7 +127,9 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 
 // Stat sends HEAD for req.URL and describes the resource from the
 // response headers: Kind file, Size from Content-Length (-1 without one),
-// ModTime from Last-Modified (to the second), Type, ETag and Name; a 3xx
+// ModTime from Last-Modified (to the second), Type, ETag and Name, and
+// Head, the response head as the server sent it (rebuilt from the fields
+// over TLS, where the connection below net/http sees only records); a 3xx
 // comes back as Response.Redirect, as from Fetch. Errors are those of
 // Fetch (404 and 410 not found, 401 and 403 permission, 503 and 429 busy).
 // A server that refuses HEAD (405) fails like any other refusal: Stat
@@ -145,10 +147,15 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	resp := x.resp
 	switch status := resp.StatusCode; {
 	case isRedirect(status):
-		return redirectResponse(c.loc, resp, x.tr)
+		r, err := redirectResponse(c.loc, resp, x.tr)
+		if r != nil {
+			r.Head = x.head
+		}
+		return r, err
 	case status >= 200 && status < 300:
 		r := describe(c.loc, resp)
 		r.Size = resp.ContentLength // HEAD: the Content-Length header, -1 without one
+		r.Head = x.head
 		return r, nil
 	}
 	return nil, statusError(c.loc, resp)

@@ -1,8 +1,12 @@
 package http
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"strings"
 	"net/http"
 	"sync"
 	"testing"
@@ -79,6 +83,10 @@ func TestStat(t *testing.T) {
 				t.Errorf("ModTime %v, want %v", got.ModTime, c.want.ModTime)
 			}
 			got.ModTime = c.want.ModTime // compared above, whatever its Location
+			if want := fmt.Sprintf("HTTP/1.1 %d ", c.want.Status); !strings.HasPrefix(got.Head, want) || !strings.HasSuffix(got.Head, "\r\n\r\n") {
+				t.Errorf("Head %q, want %q… through the empty line", got.Head, want)
+			}
+			got.Head = ""
 			if got != c.want {
 				t.Errorf("Stat = %+v\nwant   %+v", got, c.want)
 			}
@@ -117,5 +125,61 @@ func TestStatEntry(t *testing.T) {
 	}
 	if v, _ := en.Extra.Get("etag"); v != `"x"` {
 		t.Errorf("etag extra %q", v)
+	}
+}
+
+// TestStatHeadAsSent: Response.Head is the head as the server wrote it —
+// the order of its fields, their spelling, the reason phrase, its line
+// ends — which net/http's parsed header keeps none of (curl -I shows it
+// so); the head of a 1xx answer before it is not part of it. Each of two
+// requests on one kept connection gets its own.
+func TestStatHeadAsSent(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	heads := []string{
+		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 Fine Indeed\r\nZ-First: 1\r\nETag: \"t\"\r\ncontent-length: 5\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nServer: two\r\nContent-Length: 7\r\n\r\n",
+	}
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for _, h := range heads {
+			for { // the request, through its empty line
+				line, err := br.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			c.Write([]byte(h))
+		}
+	}()
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	d := &testDialer{}
+	loc, err := parse("http://" + ln.Addr().String() + "/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{heads[0][len("HTTP/1.1 100 Continue\r\n\r\n"):], heads[1]} {
+		resp, err := h.Stat(context.Background(), &schemes.Request{URL: loc, Dialer: d, Trace: &recTrace{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Head != want {
+			t.Errorf("request %d: Head %q, want %q", i, resp.Head, want)
+		}
+	}
+	if n := d.count(); n != 1 {
+		t.Errorf("%d dials, want 1 (the connection kept)", n)
 	}
 }

@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"net"
@@ -192,15 +193,91 @@ type scopedConn struct {
 	tr   schemes.Trace
 	root schemes.Trace
 	end  atomic.Bool // a Read failed: see ended
+	head headRecorder
 }
 
-// Read reads from the connection, noting a failure (its end, a reset).
+// Read reads from the connection, noting a failure (its end, a reset),
+// and keeping what it read while a HEAD request waits for its answer.
 func (c *scopedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if err != nil {
 		c.end.Store(true)
 	}
+	c.head.record(p[:n])
 	return n, err
+}
+
+// headRecorder keeps the bytes a connection reads between arm and take:
+// the head of the answer to a HEAD request, as the server wrote it
+// (Response.Head), which net/http parses into a map that keeps neither
+// the order nor the spelling of the fields. Only HEAD arms it: its answer
+// has no body, so what is read is the head alone, and a GET's body never
+// passes through it.
+type headRecorder struct {
+	mu  sync.Mutex
+	on  bool
+	buf []byte
+}
+
+// maxHead bounds what a recorder keeps: net/http's own limit on a
+// response head (MaxResponseHeaderBytes).
+const maxHead = 1 << 20
+
+func (r *headRecorder) arm() {
+	r.mu.Lock()
+	r.on, r.buf = true, nil
+	r.mu.Unlock()
+}
+
+func (r *headRecorder) record(p []byte) {
+	r.mu.Lock()
+	if r.on && len(p) > 0 {
+		if len(r.buf)+len(p) > maxHead {
+			r.on, r.buf = false, nil
+		} else {
+			r.buf = append(r.buf, p...)
+		}
+	}
+	r.mu.Unlock()
+}
+
+// take stops recording and returns the final head among what was read
+// (after any 1xx interim answers), "" when there is none whole.
+func (r *headRecorder) take() string {
+	r.mu.Lock()
+	b := r.buf
+	r.on, r.buf = false, nil
+	r.mu.Unlock()
+	for len(b) > 0 {
+		end := headEnd(b)
+		if end < 0 {
+			return ""
+		}
+		head := b[:end]
+		if !bytes.HasPrefix(head, []byte("HTTP/1.1 1")) && !bytes.HasPrefix(head, []byte("HTTP/1.0 1")) {
+			return string(head)
+		}
+		b = b[end:]
+	}
+	return ""
+}
+
+// headEnd is the length of the head at the start of b, through the empty
+// line that ends it (CRLF CRLF, or a bare LF LF, which net/http accepts
+// too), or -1.
+func headEnd(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\n' {
+			continue
+		}
+		switch {
+		case i+1 < len(b) && b[i+1] == '\n':
+			return i + 2
+		case i+2 < len(b) && b[i+1] == '\r' && b[i+2] == '\n':
+			return i + 3
+		}
+	}
+	return -1
 }
 
 // ended reports whether a Read on c failed (the peer closed or reset it).
