@@ -147,6 +147,9 @@ type Response struct {
 	*schemes.Response
 	// URL is the URL the resource came from, after redirects.
 	URL schemes.Locator
+	// Redirects is how many redirects were followed to reach URL (curl's
+	// num_redirects); a resolution (prospero) is not one.
+	Redirects int
 
 	release func() // ends the attempt that is reading the Response (MaxTime)
 	closed  bool
@@ -281,6 +284,18 @@ func (c *Client) StatLocator(ctx context.Context, loc schemes.Locator) (schemes.
 	}
 	resp.Close()
 	return resp.Entry(resp.URL), nil
+}
+
+// StatResponse is StatLocator with the whole Response, for a caller that
+// shows more of it than an Entry holds (urlget -I: the Head as the server
+// sent it, the Status). It has no Body or Listing to close.
+func (c *Client) StatResponse(ctx context.Context, loc schemes.Locator) (*Response, error) {
+	resp, err := c.do(ctx, loc, opStat, Resume{})
+	if err != nil {
+		return nil, err
+	}
+	resp.Close()
+	return resp, nil
 }
 
 // Explain returns the plan raw's handler would carry out, without I/O.
@@ -453,7 +468,7 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 			if resolution != nil && r.Resolved == nil {
 				r.Resolved = &schemes.Resolution{Chain: resolution}
 			}
-			return &Response{Response: r, URL: loc}, nil
+			return &Response{Response: r, URL: loc, Redirects: hops}, nil
 		}
 		r.Close()
 		if hops >= limit {

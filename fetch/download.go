@@ -101,6 +101,11 @@ type Result struct {
 	// Resolution is how a resolving scheme (prospero) reached URL: its
 	// chain, from the URL given to the URL fetched; nil without one.
 	Resolution []string
+	// Status is the server's reply code of the last attempt
+	// (schemes.Response.Status), and Redirects the redirects it followed
+	// (Response.Redirects): what curl's -w calls response_code and
+	// num_redirects.
+	Status, Redirects int
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -197,6 +202,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	}
 	defer resp.Close()
 	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
+	res.Status, res.Redirects = resp.Status, resp.Redirects
 	res.Mode, res.ModeGuessed = resp.Mode, resp.ModeGuessed
 	if resp.Resolved != nil {
 		res.Resolution = resp.Resolved.Chain
