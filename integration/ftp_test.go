@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -133,7 +134,7 @@ func normalize(service string, cmds []string) []string {
 // service.
 func emptySegment(service string) []string {
 	if service == testbed.Pureftpd {
-		return seq(aliceLogin, []string{"CWD ", "CWD sub", "TYPE A", "EPSV", "RETR note.txt", "QUIT"})
+		return seq(aliceLogin, []string{"CWD ", "CWD sub", "SYST", "TYPE I", "SIZE note.txt", "EPSV", "RETR note.txt", "QUIT"})
 	}
 	return seq(aliceLogin, []string{"CWD ", "QUIT"})
 }
@@ -243,9 +244,13 @@ func TestFTPCommandSequences(t *testing.T) {
 				{"relative to the login directory", []string{alice("sub/note.txt"), alice("README.txt")},
 					// Back to the login directory for the second URL (RFC 1738
 					// §3.2.5), TYPE only when it changes, MDTM only for -R or a
-					// resume (issue 12: fewer commands per file).
-					seq(aliceLogin, []string{"CWD sub", "TYPE A", "EPSV", "RETR note.txt",
-						"CWD " + testbed.AliceHome, "EPSV", "RETR README.txt", "QUIT"}),
+					// resume (issue 12: fewer commands per file). The text-looking
+					// names ask SYST once: a UNIX server, so TYPE I (issue 23);
+					// SIZE until the 150 reply has shown it tells the size.
+					seq(aliceLogin, []string{"CWD sub", "SYST", "TYPE I", "SIZE note.txt", "EPSV", "RETR note.txt",
+						"CWD " + testbed.AliceHome},
+						map[string][]string{testbed.Pureftpd: {"SIZE README.txt"}}[s.service],
+						[]string{"EPSV", "RETR README.txt", "QUIT"}),
 					func(t *testing.T, b []string, e []error) {
 						noErr(t, e)
 						if b[0] != testbed.AliceSubNote || b[1] != testbed.AliceReadme {
@@ -326,8 +331,9 @@ func TestFTPCommandSequences(t *testing.T) {
 					}},
 				{"%3B and %23 in names, one connection", []string{anon("names/semi%3Bcolon.txt"), anon("names/hash%23mark.txt")},
 					// The same directory again: no CWD back and forth.
-					seq(anonLogin(s.service), []string{"CWD names", "TYPE A", "EPSV", "RETR semi;colon.txt",
-						"EPSV", "RETR hash#mark.txt", "QUIT"}),
+					seq(anonLogin(s.service), []string{"CWD names", "SYST", "TYPE I", "SIZE semi;colon.txt", "EPSV",
+						"RETR semi;colon.txt"}, map[string][]string{testbed.Pureftpd: {"SIZE hash#mark.txt"}}[s.service],
+						[]string{"EPSV", "RETR hash#mark.txt", "QUIT"}),
 					func(t *testing.T, b []string, e []error) {
 						noErr(t, e)
 						if b[0] != testbed.FixtureFiles["names/semi;colon.txt"] || b[1] != testbed.FixtureFiles["names/hash#mark.txt"] {
@@ -352,6 +358,39 @@ func TestFTPCommandSequences(t *testing.T) {
 					}
 					t.Logf("%s: %q", s.service, cmds)
 				})
+			}
+		})
+	}
+}
+
+// TestFTPGuessedTextIsCurls: a text-looking name without ";type=" from a
+// UNIX server (SYST) is fetched in TYPE I, so its bytes are curl's for the
+// same URL, CRLF line ends included (issue 23); the trace says who chose.
+func TestFTPGuessedTextIsCurls(t *testing.T) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("no curl")
+	}
+	for _, s := range ftpServers {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			for _, p := range []string{"text/crlf.txt", "README.txt"} {
+				u := fmt.Sprintf("ftp://%s/%s", testbed.Addr(s.port), p)
+				bodies, errs, cmds, trace := ftpRun(t, s.service, u)
+				noErr(t, errs)
+				want, err := exec.Command(curl, "-sS", "--max-time", "20", u).Output()
+				if err != nil {
+					t.Fatalf("curl %s: %v", u, err)
+				}
+				if bodies[0] != string(want) {
+					t.Errorf("%s: urlget got %q, curl %q", p, bodies[0], want)
+				}
+				if count(cmds, "SYST") != 1 || count(cmds, "TYPE I") != 1 || count(cmds, "TYPE A") != 0 {
+					t.Errorf("%s: %q, want one SYST, then TYPE I", p, cmds)
+				}
+				if !strings.Contains(trace, "no ;type=: the server is UNIX (SYST), so TYPE I: the exact bytes") {
+					t.Errorf("%s: the trace does not say why TYPE I:\n%s", p, trace)
+				}
 			}
 		})
 	}
@@ -408,8 +447,8 @@ func TestFTPExplicitTLS(t *testing.T) {
 	} {
 		t.Run(tc.flag, func(t *testing.T) {
 			cmds := ftpsSession(t, testbed.Pureftpd, testbed.PureftpdPort, "ftp", tc.h, tc.requireTLS)
-			want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "EPSV",
-				"RETR README.txt", "CWD names", "FEAT", "EPSV", "MLSD", "QUIT"}
+			want := []string{"AUTH TLS", "USER anonymous", "PBSZ 0", "PROT P", "PWD", "SYST", "TYPE I", "SIZE README.txt",
+				"EPSV", "RETR README.txt", "CWD names", "FEAT", "TYPE A", "EPSV", "MLSD", "QUIT"}
 			if !slices.Equal(cmds, want) {
 				t.Errorf("pure-ftpd logged\n  %q\nwant\n  %q", cmds, want)
 			}
@@ -423,8 +462,8 @@ func TestFTPExplicitTLS(t *testing.T) {
 // session, which this server requires.
 func TestFTPImplicitTLS(t *testing.T) {
 	cmds := ftpsSession(t, testbed.VsftpdFTPS, testbed.VsftpdFTPSPort, "ftps", &ftp.Handler{}, false)
-	want := []string{"USER anonymous", "PBSZ 0", "PROT P", "PWD", "TYPE A", "EPSV",
-		"RETR README.txt", "CWD names", "FEAT", "EPSV", "LIST -a", "QUIT"}
+	want := []string{"USER anonymous", "PBSZ 0", "PROT P", "PWD", "SYST", "TYPE I", "SIZE README.txt", "EPSV",
+		"RETR README.txt", "CWD names", "FEAT", "TYPE A", "EPSV", "LIST -a", "QUIT"}
 	if !slices.Equal(cmds, want) {
 		t.Errorf("vsftpd logged\n  %q\nwant\n  %q", cmds, want)
 	}

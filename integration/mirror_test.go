@@ -204,6 +204,11 @@ func TestMirrorFTPWholeTree(t *testing.T) {
 			if got := count(cmds, "RETR"); got != len(want) {
 				t.Errorf("%d RETR for %d files", got, len(want))
 			}
+			// The mirror asks for the exact bytes (Request.Exact): no
+			// TYPE is guessed, so no SYST is asked (issue 23).
+			if got := count(cmds, "SYST"); got != 0 {
+				t.Errorf("%d SYST: the mirror guessed a TYPE", got)
+			}
 			// The file gets the listing's time: to the second from MLSD
 			// (proftpd, pure-ftpd), to the day from vsftpd's LIST of a
 			// file older than six months.

@@ -59,6 +59,10 @@ type ctrl struct {
 	noSIZE   bool     // SIZE is not a command this server knows
 	noListA  bool     // the server refused "LIST -a": plain LIST from then on
 	count150 tristate // whether the 150 reply's "(N bytes)" is the file's size
+	// syst is the reply to SYST once systAsked: asked at most once per
+	// connection, when guessing the TYPE of a text-looking name needs it.
+	syst      reply
+	systAsked bool
 	// secret is the password of the login, hidden in every error built
 	// from the server's text.
 	secret string

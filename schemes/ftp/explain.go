@@ -1,6 +1,7 @@
 package ftp
 
 import (
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -12,7 +13,8 @@ import (
 // connection, in order, with the password as "****". Commands that depend
 // on the server's replies are written as Fetch sends them first: EPSV
 // (PASV only if EPSV is refused), PASS (sent only if USER is answered
-// 331), MLSD when FEAT offers it, LIST otherwise, REST (when the resume
+// 331), SYST and the TYPE it decides for a text-looking name without
+// ";type=", MLSD when FEAT offers it, LIST otherwise, REST (when the resume
 // rule allows). A connection reused for the next URL sends only what
 // changes: CWD when the directory differs, TYPE when it changes, SIZE
 // while the server's 150 replies do not give the size.
@@ -54,7 +56,13 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		plan = append(plan, "FEAT", "TYPE A", "EPSV", "MLSD (or LIST)")
 	default:
 		tt := h.transferType(loc, req.Offset, req.Exact)
-		plan = append(plan, "TYPE "+strings.ToUpper(string(tt.t)))
+		typ := "TYPE " + strings.ToUpper(string(tt.t))
+		if tt.askSystem {
+			plan = append(plan, "SYST")
+			typ += fmt.Sprintf(" (no ;type=: %q looks like text; TYPE A instead if SYST names a system other "+
+				"than UNIX)", loc.Name)
+		}
+		plan = append(plan, typ)
 		resuming := req.Offset > 0 && tt.t == 'i'
 		if tt.t == 'i' {
 			plan = append(plan, "SIZE "+loc.Name)

@@ -146,9 +146,9 @@ func TestRFCExamples(t *testing.T) {
 		path string
 		cmds []string
 	}{
-		{"%2Fetc/motd", []string{"CWD /etc", "TYPE A", "EPSV", "RETR motd"}},
-		{"/etc/motd", []string{"CWD ", "CWD etc", "TYPE A", "EPSV", "RETR motd"}},
-		{"etc/motd", []string{"CWD etc", "TYPE A", "EPSV", "RETR motd"}},
+		{"%2Fetc/motd", []string{"CWD /etc", "SYST", "TYPE I", "SIZE motd", "EPSV", "RETR motd"}},
+		{"/etc/motd", []string{"CWD ", "CWD etc", "SYST", "TYPE I", "SIZE motd", "EPSV", "RETR motd"}},
+		{"etc/motd", []string{"CWD etc", "SYST", "TYPE I", "SIZE motd", "EPSV", "RETR motd"}},
 		{"a%2Fb/c%3Bd%23e;type=i", []string{"CWD a/b", "TYPE I", "SIZE c;d#e", "EPSV", "RETR c;d#e"}},
 	} {
 		f := newFake(t)

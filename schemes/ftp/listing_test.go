@@ -193,7 +193,7 @@ func TestEntryLocators(t *testing.T) {
 			t.Fatalf("%s: fetching its Locator: %v", en.Name, err)
 		}
 		typed, _, err := e.get(t, byHand[en.Name])
-		if err != nil || typed != viaEntry || typed != strings.ReplaceAll(f.files[en.Name], "\r\n", "\n") {
+		if err != nil || typed != viaEntry || typed != f.files[en.Name] {
 			t.Errorf("%s: Locator gave %q, the typed URL %q (%v)", en.Name, viaEntry, typed, err)
 		}
 	}

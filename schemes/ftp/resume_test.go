@@ -1,6 +1,7 @@
 package ftp
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,13 +78,19 @@ func TestResumeRule(t *testing.T) {
 }
 
 // TestTypeChoice: the TYPE of a retrieval and how Response reports it —
-// the URL's typecode, else --ascii/--binary (DefaultType), else the guess
-// from the name, which a resumed transfer of a text-looking name does not
-// keep: it continues in TYPE I, where REST's offset means what it says.
+// the URL's typecode, else --ascii/--binary (DefaultType), else the guess:
+// TYPE I for a name that does not look like text; for one that does, SYST
+// decides (TYPE I from a UNIX server or one that does not answer, TYPE A
+// from another system), except in a resumed transfer, which continues in
+// TYPE I, where REST's offset means what it says. The trace says who
+// decided.
 // Partial copies made in TYPE A are never continued; nothing is resumed
 // in TYPE A.
 func TestTypeChoice(t *testing.T) {
 	const wire = "a\r\nb\r\n"
+	// Without a connection, the plan names the question and both answers.
+	askSYST := []string{"SYST", `TYPE I (no ;type=: "f.txt" looks like text; TYPE A instead if SYST names a system ` +
+		`other than UNIX)`, "SIZE f.txt", "EPSV", "RETR f.txt"}
 	for _, tc := range []struct {
 		name    string
 		path    string
@@ -96,11 +103,23 @@ func TestTypeChoice(t *testing.T) {
 		mode    string
 		guessed bool
 		why     string // in the trace
+		syst    string // the reply to SYST; "" is "215 VMS", which must not matter
+		explain []string
 	}{
-		{name: "text guessed", path: "f.txt", cmds: []string{"TYPE A", "EPSV", "RETR f.txt"}, body: "a\nb\n",
-			mode: "A", guessed: true, why: "guessed TYPE A"},
+		{name: "text guessed, UNIX server", path: "f.txt", syst: "215 UNIX Type: L8",
+			cmds: []string{"SYST", "TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I", guessed: true,
+			why: "no ;type=: the server is UNIX (SYST), so TYPE I: the exact bytes", explain: askSYST},
+		{name: "text guessed, server without SYST", path: "f.txt", syst: "500 SYST not understood",
+			cmds: []string{"SYST", "TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I", guessed: true,
+			why: "does not name its system (SYST: 500 SYST not understood), so TYPE I: the exact bytes", explain: askSYST},
+		{name: "text guessed, Windows_NT server", path: "f.txt", syst: "215 Windows_NT",
+			cmds: []string{"SYST", "TYPE A", "EPSV", "RETR f.txt"}, body: "a\nb\n", mode: "A", guessed: true,
+			why: "the server is Windows_NT (SYST), whose text is stored its own way, so TYPE A", explain: askSYST},
+		{name: "text guessed, VMS server", path: "f.txt", syst: "215 VMS OpenVMS V8.4",
+			cmds: []string{"SYST", "TYPE A", "EPSV", "RETR f.txt"}, body: "a\nb\n", mode: "A", guessed: true,
+			why: "the server is VMS (SYST)", explain: askSYST},
 		{name: "binary guessed", path: "f.bin", cmds: []string{"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin"}, body: wire,
-			mode: "I", guessed: true, why: "guessed TYPE I"},
+			mode: "I", guessed: true, why: `no ;type=: "f.bin" does not look like text, so TYPE I`},
 		{name: "text guessed, resumed in TYPE I", path: "f.txt", offset: 2,
 			cmds: []string{"TYPE I", "SIZE f.txt", "MDTM f.txt", "EPSV", "REST 2", "RETR f.txt"}, body: wire[2:], resumed: true,
 			mode: "I", guessed: true, why: `resuming "f.txt" in TYPE I rather than the TYPE A its name suggests`},
@@ -112,11 +131,16 @@ func TestTypeChoice(t *testing.T) {
 			mode: "I", guessed: true, why: "matches the partial copy's record"},
 		{name: ";type=a is never resumed", path: "f.bin;type=a", offset: 2, cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
 			body: "a\nb\n", mode: "A", why: "cannot resume a TYPE A transfer"},
-		{name: "--ascii", path: "f.bin", def: 'a', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"}, body: "a\nb\n", mode: "A"},
+		{name: ";type=i on a UNIX server", path: "f.txt;type=i", syst: "215 UNIX Type: L8",
+			cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I", why: "the URL's ;type=i: TYPE I"},
+		{name: "--ascii", path: "f.bin", def: 'a', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"}, body: "a\nb\n", mode: "A",
+			why: "--ascii: TYPE A"},
+		{name: "--ascii on a UNIX server", path: "f.txt", def: 'a', syst: "215 UNIX Type: L8",
+			cmds: []string{"TYPE A", "EPSV", "RETR f.txt"}, body: "a\nb\n", mode: "A"},
 		{name: "--ascii is never resumed", path: "f.bin", def: 'a', offset: 2, cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
 			body: "a\nb\n", mode: "A", why: "cannot resume a TYPE A transfer"},
 		{name: "--binary", path: "f.txt", def: 'i', cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire,
-			mode: "I"},
+			mode: "I", why: "--binary: TYPE I"},
 		{name: ";type=i wins over --ascii", path: "f.txt;type=i", def: 'a',
 			cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I"},
 		{name: ";type=a wins over --binary", path: "f.bin;type=a", def: 'i', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
@@ -125,6 +149,7 @@ func TestTypeChoice(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
 			f.files["f.txt"], f.files["f.bin"] = wire, wire
+			f.replies["SYST"] = cmp.Or(tc.syst, "215 VMS")
 			e := newEnv(t)
 			e.h.DefaultType = tc.def
 			req := e.req(t, f.url(tc.path))
@@ -145,8 +170,12 @@ func TestTypeChoice(t *testing.T) {
 			if tc.why != "" && !strings.Contains(e.trace.String(), tc.why) {
 				t.Errorf("trace does not say %q:\n%s", tc.why, e.trace)
 			}
-			if plan, _ := e.h.Explain(req); !slices.Equal(plan[4:len(plan)-1], tc.cmds) {
-				t.Errorf("Explain %q, want %q", plan[4:len(plan)-1], tc.cmds)
+			want := tc.explain
+			if want == nil {
+				want = tc.cmds
+			}
+			if plan, _ := e.h.Explain(req); !slices.Equal(plan[4:len(plan)-1], want) {
+				t.Errorf("Explain %q, want %q", plan[4:len(plan)-1], want)
 			}
 		})
 	}

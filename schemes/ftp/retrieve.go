@@ -12,7 +12,9 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// retr retrieves a file: TYPE when it changes, the data connection, RETR.
+// retr retrieves a file: SYST when the TYPE is guessed and depends on the
+// server's system (once per connection), TYPE when it changes, the data
+// connection, RETR.
 // A resumed transfer asks SIZE and MDTM first and sends REST when the
 // resume rule allows. Otherwise SIZE is asked (TYPE I only: an ASCII size
 // is the server's, not ours) only while the server's 150 reply has not
@@ -23,6 +25,13 @@ import (
 // (CRLF line ends) but not fall short of.
 func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request) (*schemes.Response, error) {
 	tt := h.transferType(loc, req.Offset, req.Exact)
+	if tt.askSystem {
+		rp, ok, err := c.system(loc)
+		if err != nil {
+			return nil, err
+		}
+		tt = tt.bySystem(loc.Name, rp, ok)
+	}
 	if tt.note != "" {
 		c.tr.Info(tt.note)
 	}

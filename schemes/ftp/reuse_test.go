@@ -39,18 +39,29 @@ func TestCommandsPerFile(t *testing.T) {
 		name    string
 		open150 func(string, int) string
 		noSIZE  bool
+		syst    string // the reply to SYST; "" is the fake's 502
 		steps   []step
 	}{
 		{name: "150 tells the size (vsftpd, proftpd)", open150: vsftpd150, steps: []step{
 			{path: "pub/a.bin", cmds: append(login, "CWD pub", "TYPE I", "SIZE a.bin", "EPSV", "RETR a.bin"), size: 5},
 			{path: "pub/b.bin", cmds: []string{"EPSV", "RETR b.bin"}, size: 6},
-			{path: "pub/c.txt", cmds: []string{"TYPE A", "EPSV", "RETR c.txt"}, size: -1},
-			{path: "pub/sub/d.bin", cmds: []string{"CWD sub", "TYPE I", "EPSV", "RETR d.bin"}, size: 8},
+			// A text-looking name asks SYST: the fake gives no answer, so
+			// TYPE I, which is in effect already.
+			{path: "pub/c.txt", cmds: []string{"SYST", "EPSV", "RETR c.txt"}, size: 7},
+			{path: "pub/sub/d.bin", cmds: []string{"CWD sub", "EPSV", "RETR d.bin"}, size: 8},
 			{path: "other/e.bin", cmds: []string{"CWD /home/u", "CWD other", "EPSV", "RETR e.bin"}, size: 9},
 			{path: "other/e.bin", offset: 2, cmds: []string{"SIZE e.bin", "MDTM e.bin", "EPSV", "REST 2", "RETR e.bin"},
 				size: 9},
 			{path: "f.bin", cmds: []string{"CWD /home/u", "EPSV", "RETR f.bin"}, size: 10},
 			{path: "other/e.bin", cmds: []string{"CWD other", "EPSV", "RETR e.bin"}, size: 9},
+		}},
+		// Text from another system is TYPE A; SYST is asked once per
+		// connection.
+		{name: "Windows_NT server", open150: vsftpd150, syst: "215 Windows_NT", steps: []step{
+			{path: "pub/a.bin", cmds: append(login, "CWD pub", "TYPE I", "SIZE a.bin", "EPSV", "RETR a.bin"), size: 5},
+			{path: "pub/c.txt", cmds: []string{"SYST", "TYPE A", "EPSV", "RETR c.txt"}, size: -1},
+			{path: "pub/sub/d.bin", cmds: []string{"CWD sub", "TYPE I", "EPSV", "RETR d.bin"}, size: 8},
+			{path: "pub/c.txt", cmds: []string{"CWD /home/u", "CWD pub", "TYPE A", "EPSV", "RETR c.txt"}, size: -1},
 		}},
 		{name: "150 without the size (pure-ftpd)", steps: []step{
 			{path: "pub/a.bin", cmds: append(login, "CWD pub", "TYPE I", "SIZE a.bin", "EPSV", "RETR a.bin"), size: 5},
@@ -76,6 +87,9 @@ func TestCommandsPerFile(t *testing.T) {
 				f.files[n] = strings.Repeat("x", 5+i)
 			}
 			f.open150 = tc.open150
+			if tc.syst != "" {
+				f.replies["SYST"] = tc.syst
+			}
 			if tc.noSIZE {
 				for n := range f.files {
 					f.replies["SIZE "+n] = "502 Command not implemented."
@@ -177,7 +191,7 @@ func TestTypeATruncation(t *testing.T) {
 			if tc.announce != nil {
 				f.open150 = func(n string, size int) string { return vsftpd150(n, tc.announce(size)) }
 			}
-			_, resp, err := newEnv(t).get(t, f.url("f.txt"))
+			_, resp, err := newEnv(t).get(t, f.url("f.txt;type=a"))
 			if tc.ok {
 				if err != nil || resp.Size != -1 {
 					t.Errorf("%v, size %v", err, resp)

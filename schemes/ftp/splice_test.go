@@ -194,7 +194,7 @@ func TestSpliceNotIntoTerminalOrText(t *testing.T) {
 		f.files["f.txt"] = "a\r\nb\r\n"
 		out := tempFile(t)
 		rec := &spliceRecorder{f: out}
-		if _, err := newEnv(t).fetchTo(t, context.Background(), f.url("f.txt"), rec); err != nil {
+		if _, err := newEnv(t).fetchTo(t, context.Background(), f.url("f.txt;type=a"), rec); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := os.ReadFile(out.Name()); string(got) != "a\nb\n" || rec.withConn != 0 {
