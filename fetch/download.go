@@ -101,6 +101,9 @@ type Result struct {
 	// Resolution is how a resolving scheme (prospero) reached URL: its
 	// chain, from the URL given to the URL fetched; nil without one.
 	Resolution []string
+	// SuggestedName is the file name the server suggested for the
+	// data (schemes.Response.SuggestedName), "" for none.
+	SuggestedName string
 	// Status is the server's reply code of the last attempt
 	// (schemes.Response.Status), and Redirects the redirects it followed
 	// (Response.Redirects): what curl's -w calls response_code and
@@ -204,6 +207,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
 	res.Status, res.Redirects = resp.Status, resp.Redirects
 	res.Mode, res.ModeGuessed = resp.Mode, resp.ModeGuessed
+	res.SuggestedName = resp.SuggestedName
 	if resp.Resolved != nil {
 		res.Resolution = resp.Resolved.Chain
 	}

@@ -33,6 +33,10 @@ type body struct {
 	// CRLF line ends adds bytes on the way and never removes any, so
 	// fewer means the transfer ended short.
 	least int64
+	// status is the Response's Status, which becomes the code of the
+	// reply that ends the transfer (226), the last reply, as the
+	// Response's contract says.
+	status *int
 
 	mu   sync.Mutex
 	err  error // sticky: io.EOF after a good end, else the failure
@@ -77,7 +81,11 @@ func (b *body) fail(err error) {
 func (b *body) finish() error {
 	b.dc.Close()
 	b.done = true
-	if err := b.c.endTransfer(b.loc, "retr", "RETR "+b.loc.Name); err != nil {
+	code, err := b.c.endTransfer(b.loc, "retr", "RETR "+b.loc.Name)
+	if b.status != nil && code != 0 {
+		*b.status = code
+	}
+	if err != nil {
 		b.c.broken = true
 		b.c.close()
 		return err

@@ -136,6 +136,9 @@ func TestRetrAnonymous(t *testing.T) {
 		t.Errorf("got %q size %d modtime %v mode %q guessed %v", got, resp.Size, resp.ModTime, resp.Mode, resp.ModeGuessed)
 	}
 	wantCmds(t, f, append(anonLogin, "CWD pub", "TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin")...)
+	if resp.Status != 226 { // the last reply, once the data is in (curl's response_code)
+		t.Errorf("Status %d after the body, want 226", resp.Status)
+	}
 	if !strings.Contains(e.trace.String(), "> PASS ****") || strings.Contains(e.trace.String(), "me@example.org") {
 		t.Errorf("trace does not redact PASS:\n%s", e.trace)
 	}

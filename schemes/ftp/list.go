@@ -190,7 +190,7 @@ func (l *listing) next() (schemes.Entry, error) {
 func (l *listing) finish() error {
 	l.done = true
 	l.dc.Close()
-	if err := l.c.endTransfer(l.loc, "list", l.cmd); err != nil {
+	if _, err := l.c.endTransfer(l.loc, "list", l.cmd); err != nil {
 		l.c.broken = true
 		l.c.close()
 		return err

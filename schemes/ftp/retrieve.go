@@ -110,6 +110,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		resp.Precision = time.Second
 	}
 	resp.Name, _ = schemes.SafeName(loc.Name)
+	b.status = &resp.Status // the 226 replaces the 150 once the data is in
 	return resp, nil
 }
 
@@ -270,16 +271,17 @@ func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.
 	return sdc, rp, nil
 }
 
-// endTransfer reads the reply that ends a transfer (226 or 250).
-func (c *ctrl) endTransfer(loc *URL, phase, cmd string) error {
+// endTransfer reads the reply that ends a transfer (226 or 250) and
+// returns its code.
+func (c *ctrl) endTransfer(loc *URL, phase, cmd string) (int, error) {
 	rp, err := c.read()
 	if err != nil {
-		return ioError(loc, phase, err)
+		return 0, ioError(loc, phase, err)
 	}
 	if rp.Code == 226 || rp.Code == 250 {
-		return nil
+		return rp.Code, nil
 	}
-	return c.replyError(loc, phase, cmd, rp)
+	return rp.Code, c.replyError(loc, phase, cmd, rp)
 }
 
 // dataBuffer is the read buffer of a data connection.
