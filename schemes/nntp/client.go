@@ -90,7 +90,7 @@ type session struct {
 	tr    schemes.Trace   // the connection's trace scope
 	root  schemes.Trace   // the Trace tr is a scope of
 	tc    *transport.Conn // nil with a dialer that does not return one
-	quick func()          // sets TCP_QUICKACK (quickack_linux.go); nil if unavailable
+	quick func()          // sets TCP_QUICKACK (transport.QuickAcker); nil if unavailable
 
 	scheme  string
 	caps    map[string]string // capability label → its arguments; nil when unknown
@@ -106,7 +106,7 @@ func newSession(conn net.Conn, scheme string, tr, root schemes.Trace) *session {
 	s := &session{conn: conn, r: bufio.NewReaderSize(conn, bufSize), w: textproto.NewWriter(bufio.NewWriter(conn)),
 		tr: tr, root: root, scheme: scheme}
 	s.tc, _ = transport.ConnOf(conn)
-	s.quick = quickAcker(conn)
+	s.quick = transport.QuickAcker(conn)
 	return s
 }
 
@@ -117,7 +117,7 @@ func (s *session) upgrade(tc net.Conn) {
 	s.conn = tc
 	s.r = bufio.NewReaderSize(tc, bufSize)
 	s.w = textproto.NewWriter(bufio.NewWriter(tc))
-	s.quick = quickAcker(tc)
+	s.quick = transport.QuickAcker(tc)
 }
 
 var _ schemes.Session = (*session)(nil)

@@ -113,6 +113,12 @@ type session struct {
 	key    schemes.ConnKey
 	conns  schemes.Conns // where keep puts it; nil: nowhere
 	reused bool          // leased: a failed first exchange is retried on a new connection
+	// quick sets TCP_QUICKACK (transport.QuickAcker) after each request;
+	// nil when unavailable. freeWAIS-sf writes a reply's header and its
+	// APDU in two writes, the second held by Nagle's algorithm until the
+	// first is acknowledged: without it, every range of a document waited
+	// for the client's delayed ACK (~40 ms).
+	quick func()
 }
 
 var _ schemes.Session = (*session)(nil)
@@ -195,7 +201,7 @@ func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Now().Add(req.Timeout))
 	}
-	s := &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, conns: req.Conns}
+	s := &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, conns: req.Conns, quick: transport.QuickAcker(c)}
 	s.key, _ = schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
 	return s, nil
 }
@@ -209,6 +215,9 @@ func (s *session) exchange(phase, what string, apdu []byte, maxHits int) (*reply
 	msg := append(header(len(apdu)), apdu...)
 	if _, err := s.c.Write(msg); err != nil {
 		return nil, s.ioError(phase, err)
+	}
+	if s.quick != nil {
+		s.quick()
 	}
 	b, err := readMessage(s.br)
 	if err != nil {

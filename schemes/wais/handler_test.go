@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,12 +26,15 @@ import (
 type fakeServer struct {
 	ln     net.Listener
 	hangUp bool // close each connection after its first reply
+	// split writes the 25-byte header and the APDU apart, with Nagle's
+	// algorithm on, as freeWAIS-sf does (set before the first request).
+	split  atomic.Bool
 	mu     sync.Mutex
 	conns  int
 	ranges []string // "start-end" of each retrieval
 }
 
-func newFake(t *testing.T, answer func(apdu []byte) []byte) *fakeServer {
+func newFake(t testing.TB, answer func(apdu []byte) []byte) *fakeServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -73,6 +77,11 @@ func newFake(t *testing.T, answer func(apdu []byte) []byte) *fakeServer {
 					out := answer(apdu)
 					if out == nil {
 						return
+					}
+					if f.split.Load() && len(out) > 25 {
+						c.(*net.TCPConn).SetNoDelay(false)
+						c.Write(out[:25])
+						out = out[25:]
 					}
 					c.Write(out)
 					if f.hangUp {
@@ -126,7 +135,7 @@ func textReply(text []byte, diags ...string) []byte {
 
 // docServer serves doc by byte range, as freeWAIS-sf does: a range past
 // the end gets the rest and SF, a start past the end SF alone.
-func docServer(t *testing.T, doc []byte) *fakeServer {
+func docServer(t testing.TB, doc []byte) *fakeServer {
 	var f *fakeServer
 	f = newFake(t, func(apdu []byte) []byte {
 		m := rangeRE.FindSubmatch(apdu)
@@ -149,7 +158,7 @@ func docServer(t *testing.T, doc []byte) *fakeServer {
 // recTrace records the trace of a test request.
 type recTrace = schemestest.Trace
 
-func request(t *testing.T, raw string) (*schemes.Request, *recTrace) {
+func request(t testing.TB, raw string) (*schemes.Request, *recTrace) {
 	t.Helper()
 	u, err := schemes.Parse(raw)
 	if err != nil {
@@ -171,7 +180,7 @@ var (
 	testConns  = &transport.Pool{}
 )
 
-func get(t *testing.T, raw string) ([]byte, *schemes.Response, *recTrace, error) {
+func get(t testing.TB, raw string) ([]byte, *schemes.Response, *recTrace, error) {
 	t.Helper()
 	req, tr := request(t, raw)
 	h := &Handler{}
@@ -379,6 +388,24 @@ func TestConnectionReused(t *testing.T) {
 		resp.Close()
 		if i == 1 && g.connCount() != 2 {
 			t.Errorf("%d connections, want a new one for the dead one's request; trace:\n%s", g.connCount(), tr)
+		}
+	}
+}
+
+// BenchmarkRetrieveSplitReplies fetches a 150 KiB document, 16 ranges,
+// from a server that writes each reply's header and APDU apart with
+// Nagle's algorithm on, as freeWAIS-sf does: without TCP_QUICKACK
+// (session.quick) every range waits for the client's delayed ACK, ~40 ms
+// on Linux (issue 23). A figure, not a test: run with -bench.
+func BenchmarkRetrieveSplitReplies(b *testing.B) {
+	doc := corpus(150 << 10)
+	f := docServer(b, doc)
+	f.split.Store(true)
+	raw := f.url("/demo/TEXT/" + strconv.Itoa(len(doc)) + "/1=x;2=db;3=doc;")
+	for b.Loop() {
+		got, _, _, err := get(b, raw)
+		if err != nil || len(got) != len(doc) {
+			b.Fatalf("%d bytes, %v", len(got), err)
 		}
 	}
 }
