@@ -4,9 +4,11 @@ go 1.26.0
 
 require (
 	github.com/Shopify/toxiproxy/v2 v2.5.0
+	github.com/andybalholm/brotli v1.3.0
 	github.com/creack/pty v1.1.24
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.24.0
+	github.com/klauspost/compress v1.18.0
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0

@@ -441,6 +441,7 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 			ch.secret(*p)
 		}
 		req := c.request(loc, from, c.credentialsFor(ch, loc))
+		req.OtherOrigin = originOf(loc) != originOf(ch.first) && !c.LocationTrusted
 		var r *schemes.Response
 		switch o {
 		case opList:

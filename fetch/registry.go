@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"sync"
 
 	"github.com/urlget/urlget/schemes"
@@ -24,6 +25,7 @@ type Config struct {
 	// where a protocol asks for a number: a news group's newest articles,
 	// a WAIS search's hits. 0 means each scheme's own default.
 	Max      int
+	HTTP     *http.Handler     // http and https settings (-H, -A, -e, --compressed, --fail-with-body); nil: defaults
 	FTP      *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --ascii, ...); nil: defaults
 	NNTP     *nntp.Handler     // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
 	Gopher   *gopher.Handler   // gopher settings (--search, --form, --views); nil means defaults
@@ -40,7 +42,7 @@ func NewRegistry(cfg Config) *schemes.Registry {
 	r := schemes.NewRegistry()
 	groups := [][]schemes.Scheme{
 		file.Schemes(&file.Handler{NoFTP: cfg.NoFileFTP}),
-		http.Schemes(&http.Handler{}),
+		http.Schemes(cmp.Or(cfg.HTTP, &http.Handler{})),
 		ftp.Schemes(cfg.FTP),
 		gopher.Schemes(cfg.Gopher),
 		mailto.Schemes(cfg.Mailto),

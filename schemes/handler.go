@@ -269,6 +269,13 @@ type Request struct {
 	// Client gives handlers only what its credential policy allows for
 	// this URL's scheme, host and port. May be nil.
 	Credentials Credentials
+	// OtherOrigin says a redirect led this request away from the scheme,
+	// host and port of the URL the caller named, and the caller does not
+	// trust the hosts redirects lead to (curl's --location-trusted): a
+	// handler sends here nothing the user meant for that origin alone
+	// (the http handler's custom Authorization and Cookie fields), as it
+	// gets no Credentials here either.
+	OtherOrigin bool
 	Prompt      Prompter // may be nil: no terminal
 	Timeout     time.Duration
 }
@@ -301,6 +308,11 @@ type Response struct {
 	// Name is a suggested local file name (the last path segment, decoded,
 	// passed through SafeName; "" if none).
 	Name string
+	// SuggestedName is the file name the server itself suggested (HTTP
+	// Content-Disposition), passed through BaseName; "" when it
+	// suggested none. Name falls back to the URL's name; this does not,
+	// so that a caller can tell the server's choice (curl's -J).
+	SuggestedName string
 	// SHA256 is the resource's expected SHA-256 in lower-case hex, when the
 	// server published one; Download verifies it.
 	SHA256 string

@@ -22,6 +22,11 @@ type options struct {
 	urls       []string
 	outputs    []string // -o, the i-th for the i-th URL
 	remoteName bool     // -O
+	// headerName (-J) names an -O file as the server suggests
+	// (Content-Disposition), and createDirs (--create-dirs) makes the
+	// missing directories of an output path: see curlflags.go.
+	headerName bool
+	createDirs bool
 	outputDir  string
 	resume     bool // -C -
 	silent     bool
@@ -88,6 +93,8 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "write the i-th URL to `FILE` (- for stdout); repeat per URL")
 	fs.BoolVarP(&o.remoteName, "remote-name", "O", false, "write to a local file named like the remote one")
 	fs.StringVar(&o.outputDir, "output-dir", "", "put -o/-O files in `DIR`")
+	fs.BoolVarP(&o.headerName, "remote-header-name", "J", false, "with -O, name the file as the server suggests (Content-Disposition), never overwriting a file")
+	fs.BoolVar(&o.createDirs, "create-dirs", false, "create the missing directories of an -o path")
 	fs.StringVarP(&cont, "continue-at", "C", "", "resume a transfer: - continues from the partial file")
 	fs.BoolVarP(&o.silent, "silent", "s", false, "no progress bar and no error messages")
 	fs.BoolVarP(&o.showError, "show-error", "S", false, "with -s, still show error messages")
@@ -167,6 +174,11 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	}
 	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
 	o.retryMaxTime = seconds(retryMaxTime)
+	if o.headerName && o.resume {
+		// As curl: which partial file a name not yet known continues
+		// cannot be told.
+		return nil, errors.New("-J and -C -: a name the server gives cannot be continued; name the file with -o")
+	}
 	o.urls = fs.Args()
 	if m != nil {
 		return o, m.check(fs, o)

@@ -237,6 +237,9 @@ func (o *options) destination(i int, loc schemes.Locator) (string, error) {
 		}
 		name = filepath.Join(o.outputDir, name)
 	}
+	if err := o.makeDirs(loc, name); err != nil {
+		return "", err
+	}
 	if dir := filepath.Dir(name); !isDir(dir) {
 		return "", outputError(loc, fmt.Sprintf("-o %s: there is no directory %s (create it, or name it with --output-dir, which is created)", name, dir), nil)
 	}
@@ -308,10 +311,16 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	defer tr.end()
 	if dest != "" {
 		rep.Output = &dest
-		res, err := c.DownloadLocator(ctx, loc, dest, fetch.DownloadOptions{
+		out, err := o.planOutput(i, loc, dest)
+		if err != nil {
+			return false, err
+		}
+		res, err := c.DownloadLocator(ctx, loc, out.work, fetch.DownloadOptions{
 			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: tr.progress(),
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
+		// -J names the file now; --fail-with-body's page is the file.
+		dest, err = out.settle(loc, res, err)
 		if res != nil { // what is known of a failed download too
 			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
 			rep.Mode, rep.ModeGuessed = res.Mode, res.ModeGuessed

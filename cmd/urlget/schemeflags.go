@@ -17,6 +17,7 @@ type schemeFlags interface {
 // perSchemeFlags lists every scheme's flags, explicitly: one line a scheme.
 func perSchemeFlags() []schemeFlags {
 	return []schemeFlags{
+		&httpFlags{},
 		&nntpFlags{},
 		&telnetFlags{},
 		&gopherFlags{},

@@ -187,8 +187,8 @@ func sameTrace(a, b schemes.Trace) bool {
 
 // clientTrace reports the exchange: the request line and each header as
 // net/http writes it (Authorization and Proxy-Authorization redacted: their
-// base64 would show the password), in the scope of the connection that
-// carries the request. New connections and their TLS handshakes are noted
+// base64 would show the password; Cookie too: a cookie given with -H may be
+// a session), in the scope of the connection that carries the request. New connections and their TLS handshakes are noted
 // by the Dialer; only reuse is noted here. net/http may call these from
 // its own goroutines; schemes.Trace implementations are safe for that.
 func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
@@ -212,6 +212,9 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 				if strings.EqualFold(key, "Authorization") || strings.EqualFold(key, "Proxy-Authorization") {
 					scheme, _, _ := strings.Cut(v, " ")
 					v = scheme + " " + schemes.Redacted
+				}
+				if strings.EqualFold(key, "Cookie") {
+					v = schemes.Redacted // a session cookie is a login (-H "Cookie: ...")
 				}
 				tr.Sent(key + ": " + v)
 			}

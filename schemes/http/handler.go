@@ -3,8 +3,12 @@ package http
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/urlget/urlget/schemes"
@@ -26,6 +30,27 @@ const DefaultUserAgent = "urlget/0.1"
 type Handler struct {
 	// UserAgent is the User-Agent header; "" means DefaultUserAgent.
 	UserAgent string
+	// Referer is the Referer header field (curl's -e); "" sends none.
+	Referer string
+	// Header holds the caller's own request header fields (curl's -H),
+	// checked by ParseHeader: each replaces the field of that name the
+	// handler would send (User-Agent, Referer, Accept-Encoding, Host),
+	// and a name with no values removes it. Range and If-Range of a
+	// resume and If-Modified-Since still win. Authorization and Cookie
+	// fields are sent only to the origin of the URL the caller named
+	// (Request.OtherOrigin), and Host only there.
+	Header http.Header
+	// Decode asks for a compressed body (Accept-Encoding: gzip, deflate,
+	// br, zstd) and decodes it (curl's --compressed), so that the Body,
+	// its size and the limits on it are those of the decoded bytes; see
+	// decode.go. Without it the body is the bytes as served.
+	Decode bool
+	// FailWithBody hands over the error page of a status urlget fails
+	// on (curl's --fail-with-body): the Response's Body is the page, and
+	// reading it ends, instead of with io.EOF, with the error Fetch
+	// would have returned (not retryable, its Err ErrBodyWritten). Not
+	// when resuming: a page must not land after a partial copy's bytes.
+	FailWithBody bool
 
 	cache transports
 }
@@ -117,12 +142,44 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		}
 		r, _, err = h.response(c.loc, &whole, x, resumePlan{})
 	}
+	if err != nil && h.FailWithBody && x.resp.StatusCode >= 400 && req.Offset == 0 {
+		body, derr := h.decodedBody(ctx, c.loc, x)
+		if derr != nil {
+			x.close()
+			return nil, err // the status says more than the page's coding
+		}
+		return &schemes.Response{Size: -1, Status: x.resp.StatusCode, Type: x.resp.Header.Get("Content-Type"),
+			Body: &failBody{ReadCloser: body, err: pageError(err)}}, nil
+	}
 	if err != nil || r.Redirect != "" || r.Body != nil {
 		x.close()
 		return r, err
 	}
-	r.Body = x.body(ctx, c.loc)
+	if h.Decode && len(contentCodings(x.resp)) > 0 {
+		if r.Offset > 0 {
+			x.close()
+			return nil, &schemes.Error{Scheme: c.loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: r.Status,
+				Msg: fmt.Sprintf("the server sent the rest of the resource with Content-Encoding %q, asked for none: "+
+					"coded bytes cannot continue decoded ones (start over without -C -)", x.resp.Header.Get("Content-Encoding"))}
+		}
+		// The server's size and digest are of the coded bytes.
+		r.Size, r.SHA256 = -1, ""
+	}
+	if r.Body, err = h.decodedBody(ctx, c.loc, x); err != nil {
+		x.close()
+		return nil, err
+	}
 	return r, nil
+}
+
+// decodedBody is x's body, decoded when the Handler decodes and the
+// response is coded.
+func (h *Handler) decodedBody(ctx context.Context, loc *URL, x *exchange) (io.ReadCloser, error) {
+	body := x.body(ctx, loc)
+	if cs := contentCodings(x.resp); h.Decode && len(cs) > 0 {
+		return decoded(loc, body, cs)
+	}
+	return body, nil
 }
 
 // Stat sends HEAD for req.URL and describes the resource from the
@@ -173,14 +230,60 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if loc.TLS() {
 		conn += " (TLS)"
 	}
-	plan := []string{conn, "GET " + requestTarget(loc) + " HTTP/1.1", "Host: " + loc.HostHeader(),
-		"User-Agent: " + h.userAgent()}
-	plan = append(plan, planResume(req).lines()...)
+	plan := []string{conn, "GET " + requestTarget(loc) + " HTTP/1.1"}
+	rs := planResume(req)
+	fields := h.fields(req, rs.offset > 0)
+	if _, ok := fields["Host"]; !ok {
+		plan = append(plan, "Host: "+loc.HostHeader())
+	}
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		for _, v := range fields[k] {
+			if k == "Authorization" || k == "Cookie" {
+				v = schemes.Redacted
+			}
+			plan = append(plan, k+": "+v)
+		}
+	}
+	plan = append(plan, rs.lines()...)
 	if _, _, auth := credentials(loc, req); auth {
 		plan = append(plan, "Authorization: Basic "+schemes.Redacted)
 	}
 	return plan, nil
 }
+
+// fields are the header fields every request for req carries, before
+// those of a resume: User-Agent, Referer, Accept-Encoding (Decode, not
+// when resuming: see decode.go), then the caller's Header over them,
+// without what it keeps for the origin when req is not there.
+func (h *Handler) fields(req *schemes.Request, resuming bool) http.Header {
+	f := http.Header{"User-Agent": {h.userAgent()}}
+	if h.Referer != "" {
+		f.Set("Referer", h.Referer)
+	}
+	if h.Decode && !resuming {
+		f.Set("Accept-Encoding", acceptEncoding)
+	}
+	for k, v := range h.Header {
+		k = http.CanonicalHeaderKey(k)
+		if req.OtherOrigin && originOnly[k] {
+			continue
+		}
+		if len(v) == 0 {
+			delete(f, k)
+			if k == "User-Agent" {
+				f[k] = []string{""} // net/http sends its own for a missing one, none for ""
+			}
+			continue
+		}
+		f[k] = v
+	}
+	return f
+}
+
+// originOnly are the fields of Handler.Header sent only to the origin of
+// the URL the caller named, as curl keeps them (Host: a name meant for
+// the first server is no name for the one a redirect leads to).
+var originOnly = map[string]bool{"Authorization": true, "Cookie": true, "Host": true}
 
 func (h *Handler) userAgent() string {
 	if h.UserAgent != "" {
@@ -232,13 +335,18 @@ func (h *Handler) newRequest(c *call, method string, hdr http.Header) *http.Requ
 	if loc.Search != nil {
 		u.RawQuery, u.ForceQuery = *loc.Search, *loc.Search == ""
 	}
-	header := http.Header{"User-Agent": {h.userAgent()}}
+	header := h.fields(c.req, hdr.Get("Range") != "")
 	for k, v := range hdr {
 		header[k] = v
 	}
 	r := &http.Request{Method: method, URL: u, Host: u.Host, Header: header,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
-	if c.auth {
+	if host, ok := header["Host"]; ok {
+		// net/http writes r.Host, never a Host field of the header.
+		r.Host = host[0]
+		delete(header, "Host")
+	}
+	if c.auth && header.Get("Authorization") == "" {
 		r.SetBasicAuth(c.user, c.pass)
 	}
 	return r

@@ -100,7 +100,8 @@ func describe(loc *URL, resp *http.Response) *schemes.Response {
 	if t, ok := lastModified(resp); ok {
 		r.ModTime, r.Precision = t, time.Second
 	}
-	r.Name = dispositionName(resp.Header.Get("Content-Disposition"))
+	r.SuggestedName = dispositionName(resp.Header.Get("Content-Disposition"))
+	r.Name = r.SuggestedName
 	if r.Name == "" {
 		r.Name = loc.LocalName()
 	}
