@@ -52,6 +52,7 @@ type options struct {
 	maxRedirs  int
 	sslReqd    bool
 	long       bool   // --long: listings like ls -l
+	list       bool   // urlget ls: list each URL as a container
 	proto      string // --proto: schemes the URLs may use
 	protoRedir string // --proto-redir: schemes redirects may lead to
 	// locationTrusted (--location-trusted) sends -u credentials to every
@@ -133,7 +134,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 		s.add(fs)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget mirror [flags] URL DIR\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
+		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget ls [-l] [--json] [flags] URL...\n       urlget mirror [flags] URL DIR\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
 		fs.PrintDefaults()
 	}
 	if m != nil {

@@ -17,7 +17,9 @@ import (
 // for items whose name alone says little (menu lines, articles, search
 // hits) a kind tag, the title and the item's URL (redacted) — scored
 // search hits (WAIS) their score, size and type before the title; the long form
-// (--long) is like ls -l: kind, size, time, label, link target.
+// (--long) is like ls -l: kind, size (or, when the entry has no Size,
+// the server's "bytes", or a Gopher+ "<view_size>"), time, label, link
+// target.
 type listingText struct {
 	long bool
 }
@@ -83,6 +85,13 @@ func longLine(e schemes.Entry) string {
 	size := "-"
 	if e.Size >= 0 {
 		size = strconv.FormatInt(e.Size, 10)
+	} else if b, ok := e.Extra.Get("bytes"); ok {
+		// The size the server lists but a fetch does not give byte for
+		// byte (an NNTP overview's article bytes): shown, where ls shows
+		// sizes, yet never taken for Size, which a mirror checks.
+		size = printable(b)
+	} else if v, ok := e.Extra.Get("view_size"); ok {
+		size = "<" + printable(v) + ">" // approximate, as Gopher+ writes it
 	}
 	mt := strings.Repeat(" ", 16)
 	if !e.ModTime.IsZero() {

@@ -41,13 +41,19 @@ func TestListingTextForms(t *testing.T) {
 		{Name: "Orchard management", Title: "Orchard management", Kind: schemes.EntryFile, Size: 107,
 			Locator: loc(t, "wais://h/demo/TEXT/107/3=x;"), Extra: schemes.Extras{{Key: "score", Value: "462"}, {Key: "type", Value: "TEXT"}}},
 		{Name: "ftp-readme", Title: "ftp-readme", Kind: schemes.EntryLink, Size: -1, Target: "ftp://h/%2FREADME;type=i"},
+		// Sizes the server lists without a Size: an NNTP overview's
+		// bytes, a Gopher+ view's approximate size.
+		{Name: "1", Title: "Hello", Kind: schemes.EntryFile, Size: -1, ModTime: mod, Precision: time.Second,
+			Locator: loc(t, "nntp://h/g/1"), Extra: schemes.Extras{{Key: "bytes", Value: "553"}}},
+		{Name: "about", Kind: schemes.EntryFile, Size: -1, Extra: schemes.Extras{{Key: "view_size", Value: "1k"}}},
 	}
 	short := strings.Join([]string{
 		"a b.txt", "sub/", "ln", "Welcome!",
 		"[file] About this server  <gopher://u:****@h/0/about.txt>",
 		"evil?name", "drwx?? what is this",
 		"   462       107 TEXT  Orchard management  <wais://h/demo/TEXT/107/3=x;>",
-		"[link] ftp-readme -> ftp://h/%2FREADME;type=i", ""}, "\n")
+		"[link] ftp-readme -> ftp://h/%2FREADME;type=i",
+		"[file] Hello  <nntp://h/g/1>", "about", ""}, "\n")
 	long := strings.Join([]string{
 		"-           12 2024-01-02 03:04 a b.txt",
 		"d            - 2024-01-02       sub/",
@@ -57,7 +63,9 @@ func TestListingTextForms(t *testing.T) {
 		"-            1                  evil?name",
 		"drwx?? what is this",
 		"-          107                  Orchard management",
-		"l            -                  ftp-readme -> ftp://h/%2FREADME;type=i", ""}, "\n")
+		"l            -                  ftp-readme -> ftp://h/%2FREADME;type=i",
+		"-          553 2024-01-02 03:04 Hello",
+		"-         <1k>                  about", ""}, "\n")
 	for _, tc := range []struct {
 		long bool
 		want string

@@ -3,6 +3,7 @@
 // carrying out that scheme's access algorithm. Usage is curl-like:
 //
 //	urlget [flags] URL...
+//	urlget ls [-l] [--json] [flags] URL...
 //	urlget mirror [flags] URL DIR
 //	urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]
 //
@@ -33,6 +34,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 {
 		if args[0] == "mirror" {
 			return runMirror(ctx, args[1:], stdin, stdout, stderr)
+		}
+		if args[0] == "ls" {
+			return runLs(ctx, args[1:], stdin, stdout, stderr)
 		}
 		if sub, ok := subcommands[args[0]]; ok {
 			return sub(args[1:], stdin, stdout, stderr)

@@ -65,8 +65,8 @@ func TestParsePrintsEveryPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"url": "ftp://foo:@host.com//etc/motd;type=a#top", "scheme": "ftp", "user": "foo", "password": "",
-		"host": "host.com", "port": float64(21), "fragment": "top",
+		"url": "FTP://foo:@Host.COM:21//etc/motd;type=A#top", "canonical": "ftp://foo:@host.com//etc/motd;type=a#top",
+		"scheme": "FTP", "user": "foo", "password": "", "host": "Host.COM", "port": float64(21), "fragment": "top",
 		"ftp": map[string]any{"cwd": []any{"", "etc"}, "name": "motd", "type": "a"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

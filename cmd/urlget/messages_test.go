@@ -153,6 +153,23 @@ func TestOutputIntoMissingDirectoryNamesIt(t *testing.T) {
 // rawHTTP serves one canned response to every connection.
 func rawHTTP(t *testing.T, response string) string {
 	t.Helper()
+	return "http://" + serveConns(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
+		for { // the request's head
+			line, err := br.ReadString('\n')
+			if err != nil || line == "\r\n" {
+				break
+			}
+		}
+		c.Write([]byte(response))
+	})
+}
+
+// serveConns listens on 127.0.0.1 until the test ends, calls serve on
+// each connection in a goroutine of its own and closes it after, and
+// returns the listener's host:port.
+func serveConns(t *testing.T, serve func(c net.Conn)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -166,18 +183,11 @@ func rawHTTP(t *testing.T, response string) string {
 			}
 			go func() {
 				defer c.Close()
-				br := bufio.NewReader(c)
-				for { // the request's head
-					line, err := br.ReadString('\n')
-					if err != nil || line == "\r\n" {
-						break
-					}
-				}
-				c.Write([]byte(response))
+				serve(c)
 			}()
 		}
 	}()
-	return "http://" + ln.Addr().String()
+	return ln.Addr().String()
 }
 
 func TestServerTextInErrorsIsEscaped(t *testing.T) {

@@ -295,6 +295,9 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		return false, err
 	}
 	rep.URL, rep.Scheme = loc.Redacted(), loc.Generic().Scheme
+	if o.list { // urlget ls
+		return true, o.listInto(ctx, c, loc, stdout, rep, je)
+	}
 	dest, err := o.destination(i, loc)
 	if err != nil {
 		return false, err
@@ -368,25 +371,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		}
 	}
 	if resp.Listing != nil {
-		rep.Size = nil // the size of a listing is not its text's
-		if je != nil {
-			for e, err := range schemes.Entries(resp.Listing) {
-				if err != nil {
-					return true, err
-				}
-				if err := je.add(e); err != nil {
-					return true, err
-				}
-			}
-			return true, resp.Listing.Close()
-		}
-		cw := &byteCounter{w: stdout}
-		err := text.render(cw, resp.Listing, nil)
-		rep.Bytes = cw.n
-		if cerr := resp.Listing.Close(); err == nil {
-			err = cerr
-		}
-		return true, err
+		return true, o.writeListing(resp.Listing, stdout, rep, je)
 	}
 	if tail != nil && tail.n > 0 && tail.last != '\n' {
 		// The report is the last line: it must not continue the body's.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
@@ -17,8 +19,9 @@ import (
 // parse, canon and same share one canonical form, the library's: the
 // String of the URL's Locator (schemes.FormatLocator and the scheme
 // packages write it), which is what fetch.Client.Parse(raw).String()
-// gives. A scheme urlget does not know gets the generic rules in canon
-// and same (schemes.Registry.Canonical); parse refuses it.
+// gives, and parse prints as "canonical". A scheme urlget does not know
+// gets the generic rules in canon and same (schemes.Registry.Canonical);
+// parse refuses it.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
 	"parse":   cmdParse,
 	"canon":   cmdCanon,
@@ -38,16 +41,63 @@ func fail(stderr io.Writer, err error) int {
 }
 
 // parseView is the fixed part of `urlget parse` output; the scheme's own
-// object follows it under the scheme's name. URL and Fragment are in
-// canonical form, so that a URL and its canonical form print the same.
+// object follows it under the scheme's name. Each part is as written (the
+// URL without its "<URL:...>" wrapper; scheme and host in their case, a
+// host "localhost" that file: drops from the canonical form; a port only
+// when written; user and password decoded), so that a user sees what the
+// URL says; Canonical is the form urlget compares and fetches, and the
+// scheme's object holds its parts as the scheme reads them.
 type parseView struct {
-	URL      string  `json:"url"`
-	Scheme   string  `json:"scheme"`
-	User     *string `json:"user"`
-	Password *string `json:"password"`
-	Host     *string `json:"host"`
-	Port     *int    `json:"port"`
-	Fragment *string `json:"fragment"`
+	URL       string  `json:"url"`
+	Canonical string  `json:"canonical"`
+	Scheme    string  `json:"scheme"`
+	User      *string `json:"user"`
+	Password  *string `json:"password"`
+	Host      *string `json:"host"`
+	Port      *int    `json:"port"`
+	Fragment  *string `json:"fragment"`
+}
+
+// written is the text of a URL's generic parts as written: the parser
+// keeps only their canonical reading (lower case, IDNA, RFC 5952
+// addresses). raw has parsed, so its syntax is known to be sound.
+type written struct {
+	url, scheme string
+	host        *string // without an IPv6 address's brackets
+	port        *int
+	fragment    *string
+}
+
+func writtenParts(raw string) written {
+	w := written{url: schemes.Trim(raw)}
+	scheme, rest, _ := strings.Cut(w.url, ":")
+	w.scheme = scheme
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		frag := rest[i+1:]
+		w.fragment, rest = &frag, rest[:i]
+	}
+	auth, ok := strings.CutPrefix(rest, "//")
+	if !ok {
+		return w
+	}
+	if i := strings.IndexByte(auth, '/'); i >= 0 {
+		auth = auth[:i]
+	}
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 {
+		auth = auth[i+1:]
+	}
+	host, portText := auth, ""
+	if strings.HasPrefix(auth, "[") {
+		end := strings.IndexByte(auth, ']')
+		host, portText = auth[1:end], strings.TrimPrefix(auth[end+1:], ":")
+	} else if i := strings.LastIndexByte(auth, ':'); i >= 0 {
+		host, portText = auth[:i], auth[i+1:]
+	}
+	w.host = &host
+	if n, err := strconv.Atoi(portText); err == nil {
+		w.port = &n
+	}
+	return w
 }
 
 // objectName is the key of the scheme object: TLS and draft variants share
@@ -68,19 +118,14 @@ func cmdParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	g := loc.Generic()
-	v := parseView{URL: loc.String(), Scheme: g.Scheme, User: g.User, Password: g.Password, Fragment: g.CanonicalFragment()}
-	if g.Authority {
-		host, port := g.Host, g.EffectivePort()
-		v.Host = &host
-		if port != 0 {
-			v.Port = &port
-		}
-	}
-	head, err := json.Marshal(v)
+	w := writtenParts(args[0])
+	v := parseView{URL: w.url, Canonical: loc.String(), Scheme: w.scheme, User: g.User, Password: g.Password,
+		Host: w.host, Port: w.port, Fragment: w.fragment}
+	head, err := marshalNoEscape(v)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	fields, err := json.Marshal(loc.Fields())
+	fields, err := marshalNoEscape(loc.Fields())
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -169,4 +214,16 @@ func cmdExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, u)
 	}
 	return 0
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping: parse shows URLs
+// ("news:<id>", "?a&b") as a person wrote them.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// lsRefused are retrieval flags that mean nothing to `urlget ls`, which
+// prints its listings on stdout and lists rather than retrieves.
+var lsRefused = []string{"output", "remote-name", "output-dir", "continue-at", "explain"}
+
+// runLs is `urlget ls [-l] [--json] [flags] URL...`: each URL listed as a
+// container through fetch.Client.List, whatever a plain retrieval of it
+// would give (an HTML index page is a document to `urlget URL` and a
+// directory to `urlget ls URL`). The connection flags are the retrieval's;
+// -l is --long, as ls's own (only here: curl users know -l as FTP's
+// --list-only on a retrieval).
+func runLs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts, err := parseFlags(lsArgs(args), stdin, stderr)
+	if err == nil {
+		err = opts.checkLs()
+	}
+	if err != nil {
+		if err == errHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
+		return 2
+	}
+	opts.list = true
+	return opts.retrieveAll(ctx, stdin, stdout, stderr)
+}
+
+// lsArgs turns ls's own -l into --long, up to a "--" that ends the flags.
+func lsArgs(args []string) []string {
+	out := make([]string, len(args))
+	copy(out, args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if a == "-l" {
+			out[i] = "--long"
+		}
+	}
+	return out
+}
+
+// checkLs refuses the flags that name an output or a plan.
+func (o *options) checkLs() error {
+	switch {
+	case len(o.outputs) > 0:
+		return fmt.Errorf("ls: --output is not an ls flag: listings go to stdout (redirect it)")
+	case o.remoteName:
+		return fmt.Errorf("ls: --remote-name is not an ls flag: listings go to stdout (redirect it)")
+	case o.outputDir != "":
+		return fmt.Errorf("ls: --output-dir is not an ls flag: listings go to stdout (redirect it)")
+	case o.resume:
+		return fmt.Errorf("ls: --continue-at is not an ls flag: a listing is read whole")
+	case o.explain:
+		return fmt.Errorf("ls: --explain is not an ls flag (it shows a retrieval's plan: urlget --explain URL)")
+	}
+	return nil
+}
+
+// listInto lists loc on stdout, as text or into the --json report. With
+// --long it asks for every entry's time where that costs another request
+// (a Gopher+ menu's `$`), since the long form shows times.
+func (o *options) listInto(ctx context.Context, c *fetch.Client, loc schemes.Locator, stdout io.Writer, rep *report, je *jsonEntries) error {
+	resp, err := c.ListLocatorWith(ctx, loc, fetch.ListOptions{WantModTime: o.long})
+	if err != nil {
+		rep.failedAt(err)
+		return err
+	}
+	defer resp.Close()
+	o.fillReport(rep, resp.URL, 0, -1, resp.Type, resp.ModTime)
+	if res := resp.Resolved; res != nil {
+		rep.Resolution = res.Chain
+	}
+	if resp.Listing == nil {
+		return &schemes.Error{Scheme: rep.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: rep.URL,
+			Msg: "not a directory, menu, group or search: fetch it with urlget URL"}
+	}
+	return o.writeListing(resp.Listing, stdout, rep, je)
+}
+
+// writeListing streams l to stdout, as text or into the --json report,
+// and closes it.
+func (o *options) writeListing(l schemes.Listing, stdout io.Writer, rep *report, je *jsonEntries) error {
+	rep.Size = nil // the size of a listing is not its text's
+	if je != nil {
+		for e, err := range schemes.Entries(l) {
+			if err != nil {
+				l.Close()
+				return err
+			}
+			if err := je.add(e); err != nil {
+				l.Close()
+				return err
+			}
+		}
+		return l.Close()
+	}
+	cw := &byteCounter{w: stdout}
+	err := listingText{long: o.long}.render(cw, l, nil)
+	rep.Bytes = cw.n
+	if cerr := l.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
