@@ -249,6 +249,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	t.moved(n)
 	res.Bytes += n
 	res.Size = t.held
+	res.Status = resp.Status // the reply that ended the transfer (FTP's 226), where the handler has one
 	if err != nil {
 		return cp.classify(err)
 	}
