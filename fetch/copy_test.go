@@ -373,7 +373,7 @@ func TestCopyBodyChecks(t *testing.T) {
 		{"announced size over the limit", &fakeHandler{}, 9, nil, schemes.KindSafety, "is 10 bytes, more than the maximum file size of 9 bytes", false, ""},
 		{"unannounced size over the limit", &fakeHandler{noSize: true}, 9, nil, schemes.KindSafety, "maximum file size of 9 bytes", false, data[:9]},
 		{"unannounced size at the limit", &fakeHandler{noSize: true}, 10, nil, 0, "", false, data},
-		{"a full disk", &fakeHandler{}, 0, failWriter{}, schemes.KindOther, "no space left on device", false, ""},
+		{"a full disk", &fakeHandler{}, 0, failWriter{}, schemes.KindLocal, "no space left on device", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.h.data = map[string]string{"x": data}

@@ -62,7 +62,7 @@ func hexSum(h hash.Hash) func() (string, error) {
 //
 // A failure while reading is classified like Download's: a transfer that
 // broke is KindConnect or KindTimeout, retryable; a write to dst that
-// failed is KindOther (the disk is full, the reader of a pipe is gone).
+// failed is KindLocal (the disk is full, the reader of a pipe is gone).
 // Reading resp.Body directly bypasses all of this, LimitRate included.
 func (c *Client) CopyBody(ctx context.Context, dst io.Writer, resp *Response, progress func(done, total int64)) (int64, error) {
 	if resp.Body == nil {

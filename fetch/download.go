@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -101,14 +102,14 @@ type Result struct {
 	// Resolution is how a resolving scheme (prospero) reached URL: its
 	// chain, from the URL given to the URL fetched; nil without one.
 	Resolution []string
-	// SuggestedName is the file name the server suggested for the
-	// data (schemes.Response.SuggestedName), "" for none.
-	SuggestedName string
 	// Status is the server's reply code of the last attempt
 	// (schemes.Response.Status), and Redirects the redirects it followed
 	// (Response.Redirects): what curl's -w calls response_code and
 	// num_redirects.
 	Status, Redirects int
+	// SuggestedName is the file name the server suggested for the
+	// data (schemes.Response.SuggestedName), "" for none.
+	SuggestedName string
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -140,8 +141,9 @@ type Result struct {
 // (KindProtocol) removes NAME.part, or restores a continued NAME to its
 // length before this run; so does a resource found larger than
 // MaxFileSize (KindSafety) while it arrives — one whose announced size is
-// larger is refused before anything is written. A local write error (the
-// disk is full) is KindOther and not retried. Failures marked retryable,
+// larger is refused before anything is written. A local file error (the
+// disk is full, the directory is missing or read-only) is KindLocal,
+// names the local path, and is not retried. Failures marked retryable,
 // including a transfer cut short, are tried again as the Client says,
 // continuing from the bytes held when the server allows it.
 //
@@ -289,17 +291,53 @@ func (c *Client) settleOffset(loc schemes.Locator, t *target, off int64) error {
 	return nil
 }
 
+// localError is a local file that could not be made, written or
+// renamed in phase ("open", "write", "rename", ...): KindLocal, whatever
+// the system said (no such directory, permission denied, a read-only or
+// full file system), for it is never the server's doing — a script must
+// not take "cannot create /proc/x" for a missing remote file, nor EACCES
+// for a login refused. The message names the local path and the
+// system's reason; the *fs.PathError stays in the chain.
 func localError(loc schemes.Locator, phase string, err error) error {
-	kind := schemes.KindOther
+	msg, reason := "local file", err
+	var pe *fs.PathError
+	var le *os.LinkError
 	switch {
-	case errors.Is(err, fs.ErrPermission):
-		kind = schemes.KindPermission
-	case errors.Is(err, fs.ErrNotExist):
-		kind = schemes.KindNotFound
+	case errors.As(err, &pe):
+		msg, reason = localVerb(phase)+" local file "+pe.Path, pe.Err
+	case errors.As(err, &le):
+		msg, reason = fmt.Sprintf("cannot rename local file %s to %s", le.Old, le.New), le.Err
 	}
-	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: phase, Kind: kind, URL: loc.Redacted(),
-		Msg: "local file", Err: err}
+	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: phase, Kind: schemes.KindLocal, URL: loc.Redacted(),
+		Msg: msg, Err: &localCause{reason: reason, err: err}}
 }
+
+// localVerb says what a phase of localError failed to do.
+func localVerb(phase string) string {
+	switch phase {
+	case "open":
+		return "cannot create"
+	case "sync":
+		return "cannot sync"
+	case "remote-time":
+		return "cannot set the time of"
+	case "verify":
+		return "cannot read back"
+	}
+	return "cannot write"
+}
+
+// localCause shows only the system's reason ("no space left on device")
+// under a message that names the path already, and unwraps to the whole
+// error, so that errors.Is(err, syscall.ENOSPC) and errors.As for an
+// *fs.PathError still answer.
+type localCause struct {
+	reason error
+	err    error
+}
+
+func (c *localCause) Error() string { return c.reason.Error() }
+func (c *localCause) Unwrap() error { return c.err }
 
 // renderInto writes a listing into the file with render.
 func (c *Client) renderInto(loc schemes.Locator, t *target, resp *Response, res *Result, render func(io.Writer, schemes.Listing) error) error {

@@ -94,8 +94,12 @@ type MaxTimeExpired struct{ Limit time.Duration }
 // Error says which limit expired, as the command's flag gives it.
 func (e *MaxTimeExpired) Error() string { return "--max-time " + seconds(e.Limit) + " expired" }
 
-// seconds is d as the flags take it: "2s", "0.5s".
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s" }
+// seconds is d as the flags take it: "2s", "0.5s", "1.61s" — to the
+// millisecond, and divided rather than taken from Duration.Seconds, whose
+// sum of whole and fractional parts shows 1.61s as 1.6099999999999999.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Round(time.Millisecond))/float64(time.Second), 'f', -1, 64) + "s"
+}
 
 // expired replaces err, when the attempt's context actx ran out of
 // MaxTime while its caller's ctx goes on, by a retryable timeout that

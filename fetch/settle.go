@@ -219,7 +219,7 @@ func (p *PartialKept) Error() string {
 		hint = "continue with -C -"
 	}
 	note := "the partial copy is kept in " + p.Path + ": " + hint
-	if p.Err == nil {
+	if p.Err == nil || schemes.IsBareContextError(p.Err) {
 		return note
 	}
 	return p.Err.Error() + "; " + note

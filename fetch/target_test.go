@@ -204,8 +204,8 @@ func TestDownloadToSocketFailsCleanly(t *testing.T) {
 	assertOnly(t, dir, "sock")
 }
 
-// TestDownloadFullDisk: a local write error is exit 1, names the file,
-// and is not retried.
+// TestDownloadFullDisk: a local write error is KindLocal (exit 23),
+// names the file, and is not retried.
 func TestDownloadFullDisk(t *testing.T) {
 	const full = "/dev/full"
 	if _, err := os.Stat(full); err != nil {
@@ -215,12 +215,64 @@ func TestDownloadFullDisk(t *testing.T) {
 	c := newClient(h)
 	c.Retries = 3
 	_, err := c.Download(context.Background(), "t:x", full, DownloadOptions{})
-	if schemes.KindOf(err) != schemes.KindOther || schemes.IsRetryable(err) ||
+	if schemes.KindOf(err) != schemes.KindLocal || schemes.IsRetryable(err) ||
 		!errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), full) {
 		t.Fatalf("err = %v, want a local write error naming %s, not retryable", err, full)
 	}
 	if h.fetches != 1 {
 		t.Errorf("%d fetches, want 1: a full disk is not retried", h.fetches)
+	}
+}
+
+// TestDownloadLocalErrorsAreLocal: whatever the system says of a local
+// file that cannot be made or written (ENOENT, ENOTDIR, EACCES, ENOSPC),
+// the error is KindLocal (exit 23), names the local path, keeps the
+// system's error in its chain, and is not retried: a missing directory
+// is not a missing remote file (exit 3), nor a read-only one a login
+// refused (exit 4). The server is asked once at most.
+func TestDownloadLocalErrorsAreLocal(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	ro := filepath.Join(dir, "ro")
+	os.Mkdir(ro, 0o555)
+	for _, tc := range []struct {
+		name, dest, path string
+		errno            syscall.Errno
+		rootless         bool // permissions do not bind root
+	}{
+		{"missing directory", filepath.Join(dir, "missing", "x"), filepath.Join(dir, "missing", "x.part"), syscall.ENOENT, false},
+		{"under /proc", "/proc/urlget-test", "/proc/urlget-test.part", syscall.ENOENT, false},
+		{"parent is a file", filepath.Join(file, "x"), filepath.Join(file, "x"), syscall.ENOTDIR, false},
+		{"full disk", "/dev/full", "/dev/full", syscall.ENOSPC, false},
+		{"read-only directory", filepath.Join(ro, "x"), filepath.Join(ro, "x.part"), syscall.EACCES, true},
+		// sysfs refuses new files even to root (EACCES, or EROFS where
+		// it is mounted read-only): the permission error root can meet.
+		{"under /sys", "/sys/urlget-test", "/sys/urlget-test.part", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.rootless && os.Geteuid() == 0 {
+				t.Skip("root writes into a read-only directory")
+			}
+			h := &fakeHandler{data: map[string]string{"x": strings.Repeat("x", 10000)}}
+			c := newClient(h)
+			c.Retries = 2
+			_, err := c.Download(context.Background(), "t:x", tc.dest, DownloadOptions{})
+			if tc.errno == 0 && errors.Is(err, syscall.ENOENT) {
+				t.Skip("no sysfs here")
+			}
+			if schemes.KindOf(err) != schemes.KindLocal || schemes.KindOf(err).ExitCode() != 23 || schemes.IsRetryable(err) ||
+				(tc.errno != 0 && !errors.Is(err, tc.errno)) || !strings.Contains(err.Error(), tc.path) {
+				t.Fatalf("err = %v (%v), want KindLocal naming %s, wrapping %v, not retried", err, schemes.KindOf(err), tc.path, tc.errno)
+			}
+			var pe *fs.PathError
+			if !errors.As(err, &pe) {
+				t.Errorf("no *fs.PathError in the chain of %v", err)
+			}
+			if h.fetches > 1 {
+				t.Errorf("%d fetches: a local error is not retried", h.fetches)
+			}
+		})
 	}
 }
 

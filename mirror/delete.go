@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -35,8 +36,10 @@ type deletion struct {
 // than half of the entries here, with more than shrinkFew to delete, is
 // not deleted from — both unless MaxDelete was given and allows the
 // run's deletions (rclone's rule: a listing that suddenly shrinks is
-// more likely a broken server than a deliberate removal). The second
-// fails the run (KindSafety), so that a script sees it.
+// more likely a broken server than a deliberate removal). Each refusal
+// is an error event and fails the run (KindSafety), and the summary's
+// NoDelete says it, so that neither a person without -v nor a script
+// takes the run for a complete one.
 func (e *engine) deleteStale(ctx context.Context) {
 	if !e.opt.Delete {
 		return
@@ -63,8 +66,11 @@ func (e *engine) deleteStale(ctx context.Context) {
 		case len(stale) == 0:
 			continue
 		case st.entries == 0 && !e.opt.MaxDeleteSet:
-			e.emit(Event{Type: EventSkip, Path: st.rel, Reason: fmt.Sprintf(
-				"the remote listing is empty and %d entries are here: not emptied without --max-delete", len(stale))})
+			held++
+			e.fail(st.rel, nil, &schemes.Error{Scheme: e.start.Generic().Scheme, Phase: "delete", Kind: schemes.KindSafety,
+				Msg: fmt.Sprintf("the remote listing is empty and %d entries are here: %d deletions held back "+
+					"(a listing that comes back empty is more likely cut short by the server; --max-delete N allows them)",
+					len(stale), len(stale))})
 			continue
 		case shrunk(d, len(stale)) && !e.opt.MaxDeleteSet:
 			held++
@@ -76,12 +82,14 @@ func (e *engine) deleteStale(ctx context.Context) {
 		}
 		plan = append(plan, stale...)
 	}
-	switch {
-	case incomplete > 0:
-		e.sum.NoDelete = fmt.Sprintf("nothing deleted in %d directories whose listing failed, was cut short or was not understood", incomplete)
-	case held > 0:
-		e.sum.NoDelete = fmt.Sprintf("nothing deleted in %d directories whose listing shrank to less than half", held)
+	var why []string
+	if incomplete > 0 {
+		why = append(why, fmt.Sprintf("nothing deleted in %d directories whose listing failed, was cut short or was not understood", incomplete))
 	}
+	if held > 0 {
+		why = append(why, fmt.Sprintf("nothing deleted in %d directories whose listing came back empty or shrank to less than half (--max-delete N allows it)", held))
+	}
+	e.sum.NoDelete = strings.Join(why, "; ")
 	if e.opt.MaxDeleteSet && len(plan) > e.opt.MaxDelete {
 		e.fail("", nil, fmt.Errorf("%d deletions planned, more than --max-delete %d: nothing deleted", len(plan), e.opt.MaxDelete))
 		e.sum.NoDelete = "more deletions than --max-delete"

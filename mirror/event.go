@@ -57,7 +57,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Error    string    `json:"error,omitempty"`
 		DryRun   bool      `json:"dry_run,omitempty"`
 	}
-	o := out{Event: e.Type, Path: e.Path, URL: e.URL, Bytes: e.Bytes, Duration: e.Duration.Seconds(),
+	o := out{Event: e.Type, Path: e.Path, URL: e.URL, Bytes: e.Bytes, Duration: seconds(e.Duration),
 		Reason: e.Reason, DryRun: e.DryRun}
 	if e.Err != nil {
 		o.Error = e.Err.Error()
@@ -87,5 +87,9 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		Event string `json:"event"`
 		plain
 		Duration float64 `json:"duration_s"`
-	}{"summary", plain(s), s.Duration.Seconds()})
+	}{"summary", plain(s), seconds(s.Duration)})
 }
+
+// seconds is d in seconds for JSON: divided, not Duration.Seconds, whose
+// sum of whole and fractional parts writes 1.61s as 1.6099999999999999.
+func seconds(d time.Duration) float64 { return float64(d) / float64(time.Second) }

@@ -25,6 +25,9 @@ type local struct {
 	made map[string]bool // directories known to be real directories
 }
 
+// errInUse is openLocal's error when another run holds the destination.
+var errInUse = errors.New("is in use by another urlget mirror")
+
 // openLocal opens (creating it if need be) the destination directory and
 // takes its lock: a second run into it fails at once.
 func openLocal(top string) (*local, error) {
@@ -42,25 +45,51 @@ func openLocal(top string) (*local, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	lock, err := takeLock(root)
 	if err != nil {
 		root.Close()
-		return nil, fmt.Errorf("lock %s: %w", filepath.Join(top, LockName), err)
-	}
-	if err := lockfile.Lock(lock); err != nil {
-		lock.Close()
-		root.Close()
 		if errors.Is(err, lockfile.ErrLocked) {
-			return nil, fmt.Errorf("%s is in use by another urlget mirror (%s is locked)", top, LockName)
+			return nil, fmt.Errorf("%s %w (%s is locked)", top, errInUse, LockName)
 		}
-		return nil, err
+		return nil, fmt.Errorf("lock %s: %w", filepath.Join(top, LockName), err)
 	}
 	return &local{top: top, root: root, lock: lock, made: map[string]bool{"": true}}, nil
 }
 
-// close releases the lock and the root. The lock file stays: removing it
-// would let a third run lock a new file while a second holds the old.
+// takeLock opens (creating it) and locks LockName in root. A run removes
+// its lock file as it ends (close), so the file locked may have lost its
+// name meanwhile — unlinked by the run that held it, perhaps replaced by a
+// third run's: once locked, the name must still lead to the file locked,
+// else the lock guards nothing and the open is tried again.
+func takeLock(root *os.Root) (*os.File, error) {
+	for range 8 {
+		f, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if err := lockfile.Lock(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if now, err := root.Lstat(LockName); err == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, lockfile.ErrLocked
+}
+
+// close removes the lock file and releases the lock and the root: a run
+// leaves no file of its own behind. The name goes while the lock is still
+// held, so that a run that opened the file before can tell, once it has
+// the lock, that it locked a file no longer named (takeLock).
 func (l *local) close() {
+	l.root.Remove(LockName)
 	l.lock.Close()
 	l.root.Close()
 }

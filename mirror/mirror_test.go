@@ -3,6 +3,7 @@ package mirror
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/internal/lockfile"
+	"github.com/urlget/urlget/schemes"
 )
 
 var (
@@ -289,6 +291,15 @@ func TestMirrorDeleteSafety(t *testing.T) {
 		if _, ok := got["ok/stale"]; ok || sum.Deleted != 1 {
 			t.Errorf("ok/stale not deleted (summary %+v)\n%s", sum, ev)
 		}
+		// The empty listing's refusal is an error, which the command
+		// shows without -v, and the summary says deletions were held.
+		if held := ev.find(EventError, "gone"); len(held) != 1 || schemes.KindOf(held[0].Err) != schemes.KindSafety ||
+			!strings.Contains(held[0].Err.Error(), "the remote listing is empty and 2 entries are here: 2 deletions held back") {
+			t.Errorf("no error event for gone/'s empty listing\n%s", ev)
+		}
+		if !strings.Contains(sum.NoDelete, "came back empty") {
+			t.Errorf("NoDelete %q", sum.NoDelete)
+		}
 	})
 	t.Run("empty listing with MaxDelete", func(t *testing.T) {
 		h, dst := setup(t)
@@ -342,6 +353,67 @@ func TestMirrorLock(t *testing.T) {
 	_, _, err = run(t, newTree(sampleTree()), dst, Options{})
 	if err == nil || !strings.Contains(err.Error(), "in use by another urlget mirror") {
 		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dst, LockName)); err != nil {
+		t.Fatalf("a refused run removed the lock file of the run in progress: %v", err)
+	}
+}
+
+// TestMirrorLockRemoved: a run leaves no lock file behind, whether it
+// succeeds or fails, and a run started after one ended takes the lock.
+func TestMirrorLockRemoved(t *testing.T) {
+	dst := t.TempDir()
+	h := newTree(sampleTree())
+	if _, _, err := run(t, h, dst, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dst, LockName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s left after a run: %v", LockName, err)
+	}
+	h.failAt["sub/"] = 0
+	if _, _, err := run(t, h, dst, Options{}); err == nil {
+		t.Fatal("a failed listing is no error")
+	}
+	if _, err := os.Lstat(filepath.Join(dst, LockName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s left after a failed run: %v", LockName, err)
+	}
+}
+
+// TestTakeLockOfAnUnlinkedFile: a lock taken on a file that lost its
+// name (the run that held it removed it as it ended) guards nothing;
+// takeLock locks the file the name leads to.
+func TestTakeLockOfAnUnlinkedFile(t *testing.T) {
+	dst := t.TempDir()
+	root, err := os.OpenRoot(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	a, err := takeLock(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second run opened the file before the first one ended…
+	stale, err := os.Open(filepath.Join(dst, LockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stale.Close()
+	// …which removes the name and releases the lock.
+	root.Remove(LockName)
+	a.Close()
+	if err := lockfile.Lock(stale); err != nil {
+		t.Fatal(err) // the unnamed file is free to lock, and guards nothing
+	}
+	b, err := takeLock(root)
+	if err != nil {
+		t.Fatalf("a third run: %v", err)
+	}
+	defer b.Close()
+	st, _ := b.Stat()
+	now, err := os.Lstat(filepath.Join(dst, LockName))
+	if err != nil || !os.SameFile(st, now) {
+		t.Fatalf("the lock is not on the file named %s (%v)", LockName, err)
 	}
 }
 
@@ -399,7 +471,7 @@ func TestMirrorCompareWithoutSizeOrTime(t *testing.T) {
 	if b, _ := os.ReadFile(p); string(b) != "v2\n" {
 		t.Fatalf("item holds %q", b)
 	}
-	if entries, _ := os.ReadDir(dst); len(entries) != 2 { // item and the lock
+	if entries, _ := os.ReadDir(dst); len(entries) != 1 { // item alone: not even the lock
 		t.Errorf("work files left: %v", entries)
 	}
 }

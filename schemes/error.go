@@ -27,13 +27,19 @@ const (
 	KindUnsupported             // scheme or feature not supported (exit 8)
 	KindCanceled                // the caller canceled the context (exit 1)
 	KindBusy                    // the server is busy or rate-limits: FTP 421, HTTP 503/429, NNTP 400 (exit 5)
+	// KindLocal is a local file that cannot be written or created: no
+	// such directory, no permission, a read-only or full file system
+	// (exit 23, curl's "write error"). It is never the server's doing,
+	// so a script can tell it from a missing remote file (exit 3) or a
+	// login refused (exit 4).
+	KindLocal
 )
 
 var kindNames = [...]string{
 	KindOther: "other", KindUsage: "usage", KindNotFound: "not_found",
 	KindPermission: "permission", KindConnect: "connect", KindTimeout: "timeout",
 	KindProtocol: "protocol", KindSafety: "safety", KindUnsupported: "unsupported",
-	KindCanceled: "canceled", KindBusy: "busy",
+	KindCanceled: "canceled", KindBusy: "busy", KindLocal: "local",
 }
 
 // String returns the kind's name as it appears in --json output.
@@ -61,6 +67,8 @@ func (k Kind) ExitCode() int {
 		return 7
 	case KindUnsupported:
 		return 8
+	case KindLocal:
+		return 23
 	}
 	return 1
 }
@@ -109,11 +117,20 @@ func (e *Error) Error() string {
 		b.WriteString(e.URL)
 		b.WriteString(": ")
 	}
-	msg := e.Msg
-	if msg == "" && e.Err != nil {
-		msg = e.Err.Error()
-	} else if e.Err != nil {
-		msg += ": " + e.Err.Error()
+	msg, cause := e.Msg, e.Err
+	if IsBareContextError(cause) {
+		if msg == "" {
+			msg = "timed out"
+			if errors.Is(cause, context.Canceled) {
+				msg = "canceled"
+			}
+		}
+		cause = nil // Go's words, which msg says for people
+	}
+	if msg == "" && cause != nil {
+		msg = cause.Error()
+	} else if cause != nil {
+		msg += ": " + cause.Error()
 	}
 	if msg == "" {
 		msg = e.Kind.String()
@@ -124,6 +141,20 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// IsBareContextError reports whether err's text is no more than that of
+// context.Canceled or context.DeadlineExceeded ("context canceled",
+// "context deadline exceeded"): Go's words, which tell a person nothing
+// the error's kind (canceled, timed out) does not, so a message leaves
+// them out. An error that wraps one with words of its own is not bare.
+func IsBareContextError(err error) bool {
+	if err == nil {
+		return false
+	}
+	text := err.Error()
+	return text == context.Canceled.Error() && errors.Is(err, context.Canceled) ||
+		text == context.DeadlineExceeded.Error() && errors.Is(err, context.DeadlineExceeded)
+}
 
 // Is lets errors.Is match the standard sentinels a kind corresponds to:
 // fs.ErrNotExist, fs.ErrPermission, os.ErrDeadlineExceeded and

@@ -10,7 +10,8 @@
 // Exit status: 0 success; 1 other failure; 2 usage error or malformed URL;
 // 3 not found; 4 login or permission refused; 5 could not connect, DNS
 // failure or timeout; 6 protocol error; 7 refused by a safety rule;
-// 8 scheme or feature not supported.
+// 8 scheme or feature not supported; 23 a local file cannot be written
+// (curl's write error); 130 interrupted by Ctrl-C (143: SIGTERM).
 package main
 
 import (
@@ -18,12 +19,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background())
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

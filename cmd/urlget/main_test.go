@@ -26,6 +26,8 @@ func urlget(t *testing.T, stdin string, args ...string) (string, string, int) {
 
 func TestExitCodesByFailureKind(t *testing.T) {
 	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	os.WriteFile(src, []byte("data"), 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -41,6 +43,14 @@ func TestExitCodesByFailureKind(t *testing.T) {
 		{"unsupported scheme", []string{"zork://h/"}, 8, `unsupported scheme "zork"`},
 		{"no file: over ftp", []string{"--no-file-ftp", "file://elsewhere.example/etc/motd"}, 8, "no-file-ftp"},
 		{"password redacted", []string{"ftp://u:hunter2@h:0/"}, 2, "u:****@h"},
+		// A local file that cannot be written is exit 23 (curl's write
+		// error), never a remote failure's code: not 3 for ENOENT, not 4
+		// for EACCES.
+		{"local: under /proc", []string{"-o", "/proc/urlget-x", "file://" + src}, 23, "cannot create local file /proc/urlget-x.part: no such file or directory"},
+		{"local: full disk", []string{"-o", "/dev/full", "file://" + src}, 23, "cannot write local file /dev/full: no space left on device"},
+		{"local: parent is a file", []string{"-o", src + "/x", "file://" + src}, 23, src + " is not a directory"},
+		{"local: no directory", []string{"-o", dir + "/none/x", "file://" + src}, 23, "there is no directory " + dir + "/none"},
+		{"local: output-dir", []string{"--output-dir", "/proc/urlget-x", "-O", "file://" + src}, 23, "--output-dir /proc/urlget-x: cannot create it"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -144,7 +144,7 @@ func TestOutputIntoMissingDirectoryNamesIt(t *testing.T) {
 	os.WriteFile(src, []byte("data"), 0o644)
 	dest := filepath.Join(dir, "missing", "x")
 	_, stderr, code := urlget(t, "", "-o", dest, "file://"+src)
-	if code != 2 || !strings.Contains(stderr, "there is no directory "+filepath.Join(dir, "missing")) ||
+	if code != 23 || !strings.Contains(stderr, "there is no directory "+filepath.Join(dir, "missing")) ||
 		strings.Contains(stderr, ".part") || strings.Contains(stderr, ".urlget-") {
 		t.Fatalf("exit %d: %q", code, stderr)
 	}

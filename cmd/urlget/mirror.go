@@ -95,7 +95,7 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitCode(err)
 	}
 	defer client.CloseIdleConnections()
-	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout)}
+	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout), ctx: ctx}
 	opt := m.options()
 	opt.Events = r.event
 	var stop func()
@@ -109,7 +109,12 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if stop != nil {
 		stop()
 	}
+	in := interruptedBy(ctx)
+	r.interrupted = in != nil
 	r.finish(sum, err)
+	if in != nil {
+		return in.exitCode()
+	}
 	if err != nil {
 		return exitCode(err)
 	}
@@ -126,6 +131,9 @@ type mirrorOutput struct {
 	stdout io.Writer
 	enc    *json.Encoder
 	board  *mirrorBoard // nil: no progress drawn
+	// ctx is the run's; interrupted says Ctrl-C ended it.
+	ctx         context.Context
+	interrupted bool
 }
 
 // event is mirror.Options.Events; calls never overlap.
@@ -135,7 +143,11 @@ func (r *mirrorOutput) event(ev mirror.Event) {
 		r.enc.Encode(ev)
 	case ev.Type == mirror.EventError:
 		if !r.o.silent || r.o.showError {
-			r.con.say(eventLine(ev))
+			line := eventLine(ev)
+			if interruptedBy(r.ctx) != nil {
+				line = fmt.Sprintf("mirror: %s: %s", pathOrTop(ev.Path), interruptedMessage(ev.Err))
+			}
+			r.con.say(line)
 		}
 	case r.m.dryRun || r.o.verbose:
 		if ev.Type != mirror.EventListed || r.o.verbose {
@@ -147,12 +159,20 @@ func (r *mirrorOutput) event(ev mirror.Event) {
 	}
 }
 
-// eventLine is one event for people: "get a/b (new)".
+// eventLine is one event for people: "get a/b (new)", and in a dry run
+// "would fetch a/b (new)", "would delete c (not on the remote)".
 func eventLine(ev mirror.Event) string {
-	line := fmt.Sprintf("%-6s %s", ev.Type, ev.Path)
-	if ev.Path == "" {
-		line = fmt.Sprintf("%-6s %s", ev.Type, "./")
+	verb, width := string(ev.Type), 6
+	if ev.DryRun {
+		width = 12 // the plan's lines line up too
+		switch ev.Type {
+		case mirror.EventGet:
+			verb = "would fetch"
+		case mirror.EventDelete:
+			verb = "would delete"
+		}
 	}
+	line := fmt.Sprintf("%-*s %s", width, verb, pathOrTop(ev.Path))
 	switch {
 	case ev.Err != nil:
 		line = fmt.Sprintf("mirror: %s: %s", pathOrTop(ev.Path), redactedText(ev.Err))
@@ -185,15 +205,21 @@ func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
 	if r.o.silent && err == nil {
 		return
 	}
-	verb := "mirrored"
-	if sum.DryRun {
-		verb = "dry run"
+	verb, fetched, deleted := "mirrored", "%d fetched", "%d deleted"
+	switch {
+	case sum.DryRun:
+		verb, fetched, deleted = "dry run", "would fetch %d", "would delete %d"
+	case r.interrupted:
+		verb = "interrupted"
 	}
-	line := fmt.Sprintf("%s: %d fetched (%s), %d unchanged, %d skipped, %d deleted, %d directories listed, %d failed, in %s",
+	line := fmt.Sprintf("%s: "+fetched+" (%s), %d unchanged, %d skipped, "+deleted+", %d directories listed, %d failed, in %s",
 		verb, sum.Got, formatBytes(sum.Bytes), sum.Unchanged, sum.Skipped, sum.Deleted, sum.Listed, sum.Errors,
-		formatSeconds(sum.Duration.Round(time.Millisecond)))
+		formatSeconds(sum.Duration))
 	if sum.NoDelete != "" {
 		line += "; " + sum.NoDelete
+	}
+	if r.interrupted {
+		line += "; run the same command again to continue"
 	}
 	if !r.o.silent || r.o.showError {
 		r.con.say(line)

@@ -4,10 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/urlget/urlget/mirror"
 )
 
 func runCmd(args ...string) (code int, stdout, stderr string) {
@@ -51,7 +59,8 @@ func TestMirrorOutput(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "dst")
 
 	code, stdout, stderr := runCmd("mirror", "--dry-run", url, dst)
-	if code != 0 || !strings.Contains(stdout, "get    d/b.txt (new)") || !strings.Contains(stderr, "dry run: 2 fetched") {
+	if code != 0 || !strings.Contains(stdout, "would fetch  d/b.txt (new)") || !strings.Contains(stderr, "dry run: would fetch 2 (5 B)") ||
+		strings.Contains(stdout+stderr, "fetched") {
 		t.Fatalf("dry run: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dst, "a.txt")); err == nil {
@@ -76,5 +85,71 @@ func TestMirrorOutput(t *testing.T) {
 	code, stdout, stderr = runCmd("mirror", url, dst)
 	if code != 0 || stdout != "" || !strings.Contains(stderr, "mirrored: 0 fetched (0 B), 2 unchanged") {
 		t.Fatalf("second run: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestMirrorHeldDeletionsAreReported: a --delete the safety guard refused
+// (a remote directory listed empty while files are here) is said without
+// -v, in the summary too, and the run exits 7, not 0.
+func TestMirrorHeldDeletionsAreReported(t *testing.T) {
+	src := t.TempDir()
+	os.MkdirAll(filepath.Join(src, "gone"), 0o755)
+	os.WriteFile(filepath.Join(src, "a.txt"), []byte("a\n"), 0o644)
+	url := "file://" + filepath.ToSlash(src) + "/"
+	dst := t.TempDir()
+	os.MkdirAll(filepath.Join(dst, "gone"), 0o755)
+	os.WriteFile(filepath.Join(dst, "gone", "z"), []byte("z\n"), 0o644)
+	code, _, stderr := runCmd("mirror", "--delete", url, dst)
+	if code != 7 || !strings.Contains(stderr, "mirror: gone: the remote listing is empty and 1 entries are here: 1 deletions held back") ||
+		!strings.Contains(stderr, "nothing deleted in 1 directories whose listing came back empty") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "gone", "z")); err != nil {
+		t.Fatalf("deleted: %v", err)
+	}
+}
+
+// TestMirrorInterrupted: a mirror that Ctrl-C ends exits 130 and says
+// "interrupted" — in the failure of the file it cut short, which keeps
+// its partial copy, and in the summary, which says how to go on — with
+// no Go words such as "context canceled"; it leaves no lock file.
+func TestMirrorInterrupted(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			body := `<html><body><a href="big">big</a></body></html>`
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			io.WriteString(w, body)
+			return
+		}
+		w.Header().Set("Content-Length", "1000000")
+		w.Write(bytes.Repeat([]byte("x"), 1000))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	dst := t.TempDir()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var out, errb bytes.Buffer
+	done := make(chan int)
+	go func() { done <- run(ctx, []string{"mirror", srv.URL + "/", dst}, strings.NewReader(""), &out, &errb) }()
+	part := filepath.Join(dst, "big"+mirror.WorkSuffix)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if st, err := os.Stat(part); err == nil && st.Size() == 1000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no data arrived")
+		}
+	}
+	cancel(&interrupt{sig: syscall.SIGINT})
+	code := <-done
+	stderr := errb.String()
+	if code != 130 || !strings.Contains(stderr, "mirror: big: "+srv.URL+"/big: interrupted; the partial copy is kept in "+part) ||
+		!strings.Contains(stderr, "urlget: interrupted: 0 fetched") || !strings.Contains(stderr, "run the same command again to continue") ||
+		strings.Contains(stderr, "context") || strings.Contains(stderr, "canceled") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dst, mirror.LockName)); err == nil {
+		t.Error("the lock file was left")
 	}
 }

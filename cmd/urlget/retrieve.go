@@ -73,6 +73,14 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 		} else {
 			err = o.retrieveOne(ctx, client, i, raw, stdout)
 		}
+		if in := interruptedBy(ctx); in != nil {
+			// Ctrl-C: this URL's failure is the interrupt's doing, and
+			// the URLs after it are not started.
+			if err != nil && (!o.silent || o.showError) {
+				con.say(interruptedMessage(err))
+			}
+			return in.exitCode()
+		}
 		if err != nil {
 			status = exitCode(err)
 			if !o.silent || o.showError {
@@ -240,25 +248,26 @@ func (o *options) destination(i int, loc schemes.Locator) (string, error) {
 	if err := o.makeDirs(loc, name); err != nil {
 		return "", err
 	}
-	if dir := filepath.Dir(name); !isDir(dir) {
+	dir := filepath.Dir(name)
+	switch st, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
 		return "", outputError(loc, fmt.Sprintf("-o %s: there is no directory %s (create it, or name it with --output-dir, which is created)", name, dir), nil)
+	case err != nil:
+		return "", outputError(loc, fmt.Sprintf("-o %s: cannot reach the directory %s", name, dir), err)
+	case !st.IsDir():
+		return "", outputError(loc, fmt.Sprintf("-o %s: %s is not a directory", name, dir), nil)
 	}
 	return name, nil
 }
 
-func isDir(name string) bool {
-	st, err := os.Stat(name)
-	return err == nil && st.IsDir()
-}
-
-// outputError is a local output path that cannot be used: the user's to
-// fix (a usage error), or the file system's permission.
+// outputError is a local output path that cannot be used: KindLocal,
+// exit 23 as with curl, never a code a remote failure has.
 func outputError(loc schemes.Locator, msg string, err error) error {
-	kind := schemes.KindUsage
-	if errors.Is(err, fs.ErrPermission) {
-		kind = schemes.KindPermission
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // msg names the path
 	}
-	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "output", Kind: kind, URL: loc.Redacted(), Msg: msg, Err: err}
+	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "output", Kind: schemes.KindLocal, URL: loc.Redacted(), Msg: msg, Err: err}
 }
 
 func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, stdout io.Writer) error {

@@ -56,7 +56,10 @@ func formatClock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-// formatSeconds is d as the user gives it to --max-time: "2s", "0.5s".
+// formatSeconds is d as the user gives it to --max-time: "2s", "0.5s",
+// "1.61s" — to the millisecond, and divided rather than taken from
+// Duration.Seconds, whose sum of whole and fractional parts shows 1.61s as
+// 1.6099999999999999.
 func formatSeconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+	return strconv.FormatFloat(float64(d.Round(time.Millisecond))/float64(time.Second), 'f', -1, 64) + "s"
 }

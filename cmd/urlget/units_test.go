@@ -82,3 +82,20 @@ func TestFormatBytesAndClock(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatSeconds: durations read as durations — never a float's
+// artifacts such as "1.6099999999999999s" — to the millisecond.
+func TestFormatSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"}, {2 * time.Second, "2s"}, {500 * time.Millisecond, "0.5s"},
+		{1610 * time.Millisecond, "1.61s"}, {1609999999, "1.61s"}, {4300 * time.Millisecond, "4.3s"},
+		{90 * time.Second, "90s"}, {1234567 * time.Microsecond, "1.235s"},
+	} {
+		if got := formatSeconds(tc.d); got != tc.want {
+			t.Errorf("formatSeconds(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
