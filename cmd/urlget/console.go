@@ -17,11 +17,12 @@ import (
 // message never lands inside the progress line: the line is erased, the
 // message written on its own line, and the progress drawn again below it.
 type console struct {
-	w     io.Writer
-	draw  bool                              // draw progress lines (a terminal, neither -s nor -v)
-	now   func() time.Time                  // the clock of rates and times
-	tick  func() (<-chan time.Time, func()) // the redraw clock and its stop
-	width func() int                        // the terminal's columns, 0 when unknown
+	w      io.Writer
+	draw   bool                              // draw progress lines (a terminal, neither -s nor -v)
+	now    func() time.Time                  // the clock of rates and times
+	tick   func() (<-chan time.Time, func()) // the redraw clock and its stop
+	width  func() int                        // the terminal's columns, 0 when unknown
+	hashes bool                              // -#: curl's bar of "#" instead of the meter's line
 
 	mu    sync.Mutex
 	live  view // what is drawn: a transfer's meter, a mirror's board; nil between transfers
@@ -168,6 +169,9 @@ func (t *transfer) update(done, total int64) {
 	}
 	t.m = newMeter(t.name, c.now(), done, total)
 	c.live = t.m
+	if c.hashes {
+		c.live = hashBar{t.m}
+	}
 	c.drawLocked()
 	t.stop, t.done = make(chan struct{}), make(chan struct{})
 	c.redraw(t.stop, t.done)

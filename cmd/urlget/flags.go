@@ -65,6 +65,12 @@ type options struct {
 	// retryMaxTime (--retry-max-time) bounds the time spent retrying one
 	// URL; 0: no bound.
 	retryMaxTime time.Duration
+	// head (-I) shows a resource's metadata instead of its body (head.go),
+	// writeOut (-w) is the format written after each transfer
+	// (writeout.go), and progressBar (-#) draws curl's bar of "#".
+	head        bool
+	writeOut    string
+	progressBar bool
 	// max (--max) is the most entries a listing asks for; 0: each
 	// scheme's default.
 	max int
@@ -128,10 +134,16 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 	fs.StringVar(&o.protoRedir, "proto-redir", "", "let redirects lead only to the schemes in `LIST` (curl syntax; default: retrieval schemes, never mailto, telnet or file)")
 	fs.BoolVar(&o.locationTrusted, "location-trusted", false, "send -u and netrc credentials to the hosts redirects lead to as well")
 	fs.BoolVar(&o.long, "long", false, "list directories, menus and groups like ls -l (kind, size, time, name)")
+	fs.BoolVarP(&o.head, "head", "I", false, "show the metadata, not the body: HTTP's response head (as curl -I); ftp and file: Content-Length and Last-Modified lines; news: the article's headers")
+	fs.StringVarP(&o.writeOut, "write-out", "w", "", "after each transfer write `FORMAT` to stdout, with curl's %{variables}: response_code, size_download, url_effective, time_total, json, ... (@FILE: read it from FILE)")
+	fs.BoolVarP(&o.progressBar, "progress-bar", "#", false, "draw the progress as curl's bar of #")
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	o.schemes = perSchemeFlags()
 	for _, s := range o.schemes {
 		s.add(fs)
+		if hu, ok := s.(headUser); ok {
+			hu.useHead(&o.head)
+		}
 	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget ls [-l] [--json] [flags] URL...\n       urlget mirror [flags] URL DIR\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
@@ -144,7 +156,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil, errHelp
 		}
-		return nil, err
+		return nil, curlFlagError(err)
 	}
 	if showVersion {
 		fmt.Fprintln(stderr, "urlget", version)
@@ -179,6 +191,13 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 		// As curl: which partial file a name not yet known continues
 		// cannot be told.
 		return nil, errors.New("-J and -C -: a name the server gives cannot be continued; name the file with -o")
+	}
+	if o.writeOut != "" {
+		f, err := readWriteOut(o.writeOut, stdin)
+		if err != nil {
+			return nil, err
+		}
+		o.writeOut = f
 	}
 	o.urls = fs.Args()
 	if m != nil {

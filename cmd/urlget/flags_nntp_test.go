@@ -22,6 +22,7 @@ func TestNNTPFlags(t *testing.T) {
 		{nil, want{Max: nntp.DefaultMax}},
 		{[]string{"--nntp-server", "news.example:1119", "--max", "7", "--head"},
 			want{Server: "news.example:1119", Max: 7, Part: nntp.PartHead}},
+		{[]string{"-I"}, want{Max: nntp.DefaultMax, Part: nntp.PartHead}}, // curl's -I is --head
 		{[]string{"--body"}, want{Max: nntp.DefaultMax, Part: nntp.PartBody}},
 		{[]string{"--head", "--body"}, want{Max: nntp.DefaultMax}},
 		{[]string{"--ssl-reqd"}, want{Max: nntp.DefaultMax}}, // the fetch Client's policy, not the handler's

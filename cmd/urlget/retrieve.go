@@ -38,6 +38,9 @@ type report struct {
 	// Resolution is how a resolving scheme (prospero) reached the
 	// resource: the URL asked, the steps, the URL fetched.
 	Resolution []string `json:"resolution,omitempty"`
+	// status is the server's last reply code and redirects the redirects
+	// followed, for -w (not in --json).
+	status, redirects int
 }
 
 type reportError struct {
@@ -50,12 +53,14 @@ type reportError struct {
 // the last failure (0 if none failed), as curl does.
 func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	con := newConsole(stderr, !o.silent && !o.verbose && isTerminal(stderr))
+	con.hashes = o.progressBar
 	o.con = con
 	// A body shown on the terminal gets no progress line under it (as
 	// with curl): the two would garble each other.
 	o.stdoutTerminal = isTerminal(stdout)
 	client, err := o.client(stdin, con)
 	if err == nil {
+		o.guessSchemes(client)
 		err = o.checkURLs(client)
 	}
 	if err != nil {
@@ -291,6 +296,9 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 			err = jerr
 		}
 	}
+	if o.writeOut != "" { // after a failure too, as curl
+		o.writeOutFor(i, rep, err, time.Since(start), stdout)
+	}
 	return err
 }
 
@@ -310,6 +318,11 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	dest, err := o.destination(i, loc)
 	if err != nil {
 		return false, err
+	}
+	if o.head {
+		if handled, err := o.headInto(ctx, c, loc, dest, stdout, rep); handled {
+			return false, err
+		}
 	}
 	var each func(schemes.Entry) error
 	if je != nil {
@@ -335,6 +348,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		dest, err = out.settle(loc, res, err)
 		if res != nil { // what is known of a failed download too
 			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
+			rep.status, rep.redirects = res.Status, res.Redirects
 			rep.Mode, rep.ModeGuessed = res.Mode, res.ModeGuessed
 			rep.Resolution = res.Resolution
 		}
@@ -370,6 +384,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	defer resp.Close()
 	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime)
+	rep.status, rep.redirects = resp.Status, resp.Redirects
 	rep.Mode, rep.ModeGuessed = resp.Mode, resp.ModeGuessed
 	if res := resp.Resolved; res != nil {
 		rep.Resolution = res.Chain

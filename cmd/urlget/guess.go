@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// guessPrefixes are the host name prefixes that pick a scheme for a URL
+// written without one, as curl guesses (its "ftp." → ftp, else http),
+// with the schemes of RFC 1738 that curl lacks: "gopher." → gopher, and
+// "news." or "nntp." → nntp (news: URLs name no host, so a host is
+// reached with nntp:). Any other host is http.
+var guessPrefixes = []struct{ prefix, scheme string }{
+	{"ftp.", "ftp"}, {"gopher.", "gopher"}, {"news.", "nntp"}, {"nntp.", "nntp"},
+}
+
+// guessScheme returns raw with a scheme guessed from its host name when
+// raw has none, as curl does for "example.org/file"; ok is false when raw
+// has a scheme already: a known one, or any followed by "//" (which
+// fails later as unsupported, rather than becoming a host). The
+// retrieval command guesses; `urlget parse`, canon and same do not,
+// since they report the URL as written.
+func guessScheme(raw string, known func(scheme string) bool) (guessed, scheme string, ok bool) {
+	if s, rest, found := strings.Cut(raw, ":"); found && isSchemeName(s) &&
+		(known(strings.ToLower(s)) || strings.HasPrefix(rest, "//")) {
+		return raw, "", false
+	}
+	if raw == "" || strings.HasPrefix(raw, "/") || strings.HasPrefix(strings.ToUpper(raw), "<URL:") {
+		return raw, "", false // a path, or the RFC 1738 wrapper: not a host
+	}
+	host := raw
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	host = strings.ToLower(host)
+	scheme = "http"
+	for _, g := range guessPrefixes {
+		if strings.HasPrefix(host, g.prefix) && known(g.scheme) {
+			scheme = g.scheme
+			break
+		}
+	}
+	return scheme + "://" + raw, scheme, true
+}
+
+// isSchemeName reports whether s has the syntax of a scheme name (RFC
+// 1738 §2.1: letters, digits, "+", "-", "."; RFC 3986 wants a letter
+// first).
+func isSchemeName(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// guessSchemes gives each URL written without a scheme the one its host
+// name suggests (guessScheme), and says so under -v.
+func (o *options) guessSchemes(c *fetch.Client) {
+	names := map[string]bool{}
+	for _, n := range c.Registry.Names() {
+		names[n] = true
+	}
+	known := func(s string) bool { return names[s] }
+	for i, raw := range o.urls {
+		guessed, scheme, ok := guessScheme(raw, known)
+		if !ok {
+			continue
+		}
+		o.urls[i] = guessed
+		if c.Trace != nil {
+			shown := schemes.RedactString(guessed)
+			if loc, err := c.Parse(guessed); err == nil {
+				shown = loc.Redacted()
+			}
+			c.Trace.Info(fmt.Sprintf("no scheme in the URL: guessed %s from the host name (%s)", scheme, escapeControls(shown)))
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// headFetcher is implemented by a scheme's flags that give -I/--head a
+// meaning of their own for that scheme's URLs, which are then retrieved
+// as usual (news: the article's header lines, NNTP HEAD), instead of
+// described by a stat.
+type headFetcher interface {
+	headFetches(loc schemes.Locator) bool
+}
+
+// headUser is implemented by a scheme's flags that read -I/--head when
+// configuring their handler (news: HEAD instead of ARTICLE).
+type headUser interface {
+	useHead(head *bool)
+}
+
+// headInto carries out -I for loc: the metadata without the body, as
+// curl shows it, to dest ("" for stdout). A scheme that can stat (Caps
+// Stats) is described by one (HTTP HEAD, FTP SIZE/MDTM/MLST, file
+// lstat); one whose flags give -I a meaning (headFetcher) is retrieved
+// as usual by the caller (handled false); any other is refused.
+func (o *options) headInto(ctx context.Context, c *fetch.Client, loc schemes.Locator, dest string, stdout io.Writer, rep *report) (handled bool, err error) {
+	caps := c.Caps(loc)
+	if !caps.Has(schemes.Stats) {
+		for _, s := range o.schemes {
+			if hf, ok := s.(headFetcher); ok && hf.headFetches(loc) {
+				return false, nil
+			}
+		}
+		g := loc.Generic()
+		return true, &schemes.Error{Scheme: g.Scheme, Phase: "flags", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
+			Part: "scheme", Msg: fmt.Sprintf("-I: %s: URLs cannot be described without retrieving them (the scheme has no stat)", g.Scheme)}
+	}
+	resp, err := c.StatResponse(ctx, loc)
+	if err != nil {
+		rep.failedAt(err)
+		return true, err
+	}
+	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
+	rep.status, rep.redirects = resp.Status, resp.Redirects
+	text := headText(resp.Response, c.Caps(resp.URL).Has(schemes.Local))
+	if dest == "" {
+		_, err = io.WriteString(stdout, text)
+		return true, err
+	}
+	rep.Output = &dest
+	if err := os.WriteFile(dest, []byte(text), 0o666); err != nil {
+		return true, outputError(loc, fmt.Sprintf("-I -o %s: cannot write it", dest), err)
+	}
+	return true, nil
+}
+
+// headText is what -I prints for a stat: the head as the server sent it
+// when the protocol has one (HTTP), else the lines curl makes up for FTP
+// and local files from the size and time — "Last-Modified:",
+// "Content-Length:", "Accept-ranges: bytes", in curl's order for each (a
+// local file's time last) — with CRLFs, as curl writes them. A directory
+// gets its time only, as curl shows a local one.
+func headText(r *schemes.Response, local bool) string {
+	if r.Head != "" {
+		return r.Head
+	}
+	var modified, length []string
+	if !r.ModTime.IsZero() {
+		modified = []string{"Last-Modified: " + r.ModTime.UTC().Format(http.TimeFormat) + "\r\n"}
+	}
+	if r.Size >= 0 && r.Kind != schemes.EntryDir {
+		length = []string{"Content-Length: " + strconv.FormatInt(r.Size, 10) + "\r\n", "Accept-ranges: bytes\r\n"}
+	}
+	if local {
+		return strings.Join(append(length, modified...), "")
+	}
+	return strings.Join(append(modified, length...), "")
+}
