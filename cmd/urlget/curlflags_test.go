@@ -196,3 +196,15 @@ func TestHeadersStayWithTheirOrigin(t *testing.T) {
 		t.Errorf("CR LF in -H: exit %d %q", code, stderr)
 	}
 }
+
+// TestMirrorRefusesOutputFlags: the flags that name or shape one output
+// file mean nothing to a mirror, and --fail-with-body would write error
+// pages into the tree: each is refused.
+func TestMirrorRefusesOutputFlags(t *testing.T) {
+	for _, flag := range []string{"--fail-with-body", "-J", "--create-dirs"} {
+		_, stderr, code := urlget(t, "", "mirror", flag, "http://127.0.0.1:1/", t.TempDir())
+		if code != 2 || !strings.Contains(stderr, "is not a mirror flag") {
+			t.Errorf("mirror %s: exit %d %q", flag, code, stderr)
+		}
+	}
+}
