@@ -273,3 +273,33 @@ func TestFailWithBody(t *testing.T) {
 		t.Errorf("without FailWithBody: %v", err)
 	}
 }
+
+// TestExplainFields: --explain shows the fields -A, -e, -H and
+// --compressed add, with Authorization and Cookie values as ****, and
+// none of what is kept for the origin in a request that left it.
+func TestExplainFields(t *testing.T) {
+	hdr := http.Header{}
+	for _, a := range []string{"Cookie: s=1", "Authorization: Bearer tok", "X-A: 1", "User-Agent:"} {
+		if err := AddHeader(hdr, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &Handler{Referer: "http://r/", Header: hdr, Decode: true}
+	loc, err := parse("http://127.0.0.1/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := h.Explain(&schemes.Request{URL: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"connect 127.0.0.1:80", "GET /x HTTP/1.1", "Host: 127.0.0.1", "Accept-Encoding: gzip, deflate, br, zstd",
+		"Authorization: ****", "Cookie: ****", "Referer: http://r/", "X-A: 1"}
+	if strings.Join(plan, "\n") != strings.Join(want, "\n") {
+		t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(plan, "\n"), strings.Join(want, "\n"))
+	}
+	plan, _ = h.Explain(&schemes.Request{URL: loc, OtherOrigin: true})
+	if s := strings.Join(plan, "\n"); strings.Contains(s, "Cookie") || strings.Contains(s, "Authorization") {
+		t.Errorf("another origin's plan:\n%s", s)
+	}
+}

@@ -33,7 +33,7 @@ type Handler struct {
 	// Referer is the Referer header field (curl's -e); "" sends none.
 	Referer string
 	// Header holds the caller's own request header fields (curl's -H),
-	// checked by ParseHeader: each replaces the field of that name the
+	// built with AddHeader: each replaces the field of that name the
 	// handler would send (User-Agent, Referer, Accept-Encoding, Host),
 	// and a name with no values removes it. Range and If-Range of a
 	// resume and If-Modified-Since still win. Authorization and Cookie
@@ -238,6 +238,9 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	}
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		for _, v := range fields[k] {
+			if k == "User-Agent" && v == "" {
+				continue // removed: net/http sends none for ""
+			}
 			if k == "Authorization" || k == "Cookie" {
 				v = schemes.Redacted
 			}
