@@ -370,6 +370,9 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		// socket: hide the file's ReadFrom so that bodies copy instead.
 		w = struct{ io.Writer }{f}
 	}
+	if o.stdoutTerminal && !o.forcedStdout(i) {
+		w = &binaryGuard{w: w} // as curl: no binary to a terminal unless -o -
+	}
 	var tail *lastByte
 	if o.json {
 		tail = &lastByte{w: w}
