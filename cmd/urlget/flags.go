@@ -39,6 +39,9 @@ type options struct {
 	retryDelay time.Duration
 	proxy      string
 	inputFile  string
+	// listed says where each URL read with -i was ("-i FILE, line N"),
+	// for its messages; "" for a URL of the command line.
+	listed []string
 	json       bool
 	explain    bool
 	allowPorts []int
@@ -145,10 +148,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 			hu.useHead(&o.head)
 		}
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: urlget [flags] URL...\n       urlget ls [-l] [--json] [flags] URL...\n       urlget mirror [flags] URL DIR\n       urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]\n\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { usage(stderr, fs, m) }
 	if m != nil {
 		m.add(fs)
 	}
@@ -204,15 +204,15 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 		return o, m.check(fs, o)
 	}
 	if o.inputFile != "" {
-		more, err := readURLList(o.inputFile, stdin)
+		more, where, err := readURLList(o.inputFile, stdin)
 		if err != nil {
 			return nil, err
 		}
+		o.listed = append(make([]string, len(o.urls)), where...)
 		o.urls = append(o.urls, more...)
 	}
 	if len(o.urls) == 0 {
-		fs.Usage()
-		return nil, errors.New("no URL given")
+		return nil, errors.New("no URL given (urlget --help lists the flags)")
 	}
 	if len(o.outputs) > len(o.urls) {
 		return nil, fmt.Errorf("%d -o files for %d URLs", len(o.outputs), len(o.urls))
@@ -224,19 +224,32 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFl
 // file without newlines must not be read whole into memory.
 const maxURLLine = 1 << 20
 
+// where is the place the i-th URL was read from, to start its messages
+// with: "-i urls.txt, line 3: "; "" for a URL of the command line.
+func (o *options) where(i int) string {
+	if i < len(o.listed) && o.listed[i] != "" {
+		return o.listed[i] + ": "
+	}
+	return ""
+}
+
 // readURLList reads URLs one a line; blank lines and lines starting with
-// "#" are skipped. A line over maxURLLine is an error naming its number.
-func readURLList(name string, stdin io.Reader) ([]string, error) {
+// "#" are skipped. where says where each URL was ("-i FILE, line N"). A
+// line over maxURLLine is an error naming its number.
+func readURLList(name string, stdin io.Reader) (urls, where []string, err error) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, err
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the message names the file
+			}
+			return nil, nil, fmt.Errorf("-i %s: cannot read it: %w", name, err)
 		}
 		defer f.Close()
 		r = f
 	}
-	var urls []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxURLLine)
 	line := 0
@@ -245,13 +258,14 @@ func readURLList(name string, stdin io.Reader) ([]string, error) {
 		text := strings.TrimSpace(sc.Text())
 		if text != "" && !strings.HasPrefix(text, "#") {
 			urls = append(urls, text)
+			where = append(where, fmt.Sprintf("-i %s, line %d", name, line))
 		}
 	}
 	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return nil, fmt.Errorf("-i %s: line %d is longer than %s; want one URL a line", name, line+1, formatBytes(maxURLLine))
+		return nil, nil, fmt.Errorf("-i %s: line %d is longer than %s; want one URL a line", name, line+1, formatBytes(maxURLLine))
 	}
 	if sc.Err() != nil {
-		return nil, fmt.Errorf("-i %s: %w", name, sc.Err())
+		return nil, nil, fmt.Errorf("-i %s: %w", name, sc.Err())
 	}
-	return urls, nil
+	return urls, where, nil
 }

@@ -30,6 +30,10 @@ func main() {
 
 // run is the whole command, with its streams passed in so tests drive it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		shortUsage(stderr)
+		return 2
+	}
 	if len(args) > 0 {
 		if args[0] == "mirror" {
 			return runMirror(ctx, args[1:], stdin, stdout, stderr)

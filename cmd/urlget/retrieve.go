@@ -89,7 +89,7 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 		if err != nil {
 			status = exitCode(err)
 			if !o.silent || o.showError {
-				con.say(redactedText(err))
+				con.say(o.where(i) + redactedText(err))
 			}
 		}
 	}
