@@ -51,12 +51,23 @@ func TestCurlOutputHead(t *testing.T) {
 		"file://" + filepath.Dir(local) + "/",
 	} {
 		t.Run(u, func(t *testing.T) {
-			got, want := runBoth(t, "-sI", u)
-			got, want = dateLine.ReplaceAllString(got, "Date: D"), dateLine.ReplaceAllString(want, "Date: D")
-			if got != want {
-				t.Errorf("urlget -sI %s:\n%q\ncurl -sI:\n%q", u, got, want)
-			}
+			compareHead(t, "-sI", u)
 		})
+	}
+	t.Run("https", func(t *testing.T) {
+		testbed.Require(t, "https")
+		compareHead(t, "--cacert", testbed.CACertFile(), "-sI", "https://"+testbed.Addr(testbed.HTTPSPort)+"/README.txt")
+	})
+}
+
+// compareHead runs both with args and compares their stdout, nginx's Date
+// aside.
+func compareHead(t *testing.T, args ...string) {
+	t.Helper()
+	got, want := runBoth(t, args...)
+	got, want = dateLine.ReplaceAllString(got, "Date: D"), dateLine.ReplaceAllString(want, "Date: D")
+	if got != want {
+		t.Errorf("urlget %q:\n%q\ncurl:\n%q", args, got, want)
 	}
 }
 

@@ -88,12 +88,13 @@ func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr htt
 }
 
 // rawHead is resp's head as the server sent it, which the connection
-// recorded (see headRecorder); where it could not (TLS, a head cut into
-// 1xx answers it did not keep), the head is written from resp: its status
-// line, then the fields in net/http's spelling, sorted by name.
+// recorded (see headRecorder), plain or TLS; where it could not (a
+// connection this package did not dial, a head past maxHead), the head is
+// written from resp: its status line, then the fields in net/http's
+// spelling, sorted by name.
 func rawHead(c net.Conn, resp *http.Response) string {
-	if sc, ok := c.(*scopedConn); ok {
-		if h := sc.head.take(); h != "" {
+	if rec := headOf(c); rec != nil {
+		if h := rec.take(); h != "" {
 			return h
 		}
 	}
@@ -196,11 +197,10 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 	return &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) {
 			tr.carriedBy(ci.Conn)
-			if sc, ok := ci.Conn.(*scopedConn); ok && r.Method == http.MethodHead {
+			if rec := headOf(ci.Conn); rec != nil && r.Method == http.MethodHead {
 				// Before the request is written, so before any byte of
-				// its answer can be read. (Over TLS the head is rebuilt
-				// from the fields instead: see rawHead.)
-				sc.head.arm()
+				// its answer can be read.
+				rec.arm()
 			}
 			if ci.Reused {
 				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())

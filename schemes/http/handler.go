@@ -185,8 +185,8 @@ func (h *Handler) decodedBody(ctx context.Context, loc *URL, x *exchange) (io.Re
 // Stat sends HEAD for req.URL and describes the resource from the
 // response headers: Kind file, Size from Content-Length (-1 without one),
 // ModTime from Last-Modified (to the second), Type, ETag and Name, and
-// Head, the response head as the server sent it (rebuilt from the fields
-// over TLS, where the connection below net/http sees only records); a 3xx
+// Head, the response head as the server sent it (over TLS too: the
+// connection net/http reads is the decrypted one); a 3xx
 // comes back as Response.Redirect, as from Fetch. Errors are those of
 // Fetch (404 and 410 not found, 401 and 403 permission, 503 and 429 busy).
 // A server that refuses HEAD (405) fails like any other refusal: Stat

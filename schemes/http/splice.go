@@ -58,7 +58,7 @@ const (
 // decompressed by net/http. A Content-Encoding does not matter: the body
 // is the bytes as served, whichever way they are read.
 func spliceConn(resp *http.Response, c net.Conn) *transport.Conn {
-	sc, ok := c.(*scopedConn) // a TLS connection is a *tls.Conn over one
+	sc, ok := c.(*scopedConn) // a TLS connection is a tlsConn over a *tls.Conn over one
 	if !ok || len(resp.TransferEncoding) > 0 || resp.Uncompressed || resp.ContentLength < spliceMin {
 		return nil
 	}

@@ -183,3 +183,20 @@ func TestStatHeadAsSent(t *testing.T) {
 		t.Errorf("%d dials, want 1 (the connection kept)", n)
 	}
 }
+
+// TestStatHeadAsSentOverTLS: over https the head is the decrypted one as
+// sent too, not rebuilt from net/http's fields (which would spell ETag
+// "Etag").
+func TestStatHeadAsSentOverTLS(t *testing.T) {
+	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["ETag"] = []string{`"t"`} // as written: net/http's server does not respell it
+	}, true)
+	r, _ := e.req("/f")
+	resp, err := e.h.Stat(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(resp.Head, "HTTP/1.1 200 OK\r\n") || !strings.Contains(resp.Head, "\r\nETag: \"t\"\r\n") {
+		t.Errorf("Head %q", resp.Head)
+	}
+}

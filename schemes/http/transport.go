@@ -170,7 +170,38 @@ func (dl *dialer) dialTLS(ctx context.Context, addr string) (net.Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	return tc, nil
+	return &tlsConn{Conn: tc}, nil
+}
+
+// tlsConn is a TLS connection as net/http reads it: the decrypted
+// bytes, which its headRecorder keeps for a HEAD request (the scopedConn
+// under it sees only records). net/http then has no *tls.Conn to take the
+// connection state from (Response.TLS stays nil), which nothing here reads.
+type tlsConn struct {
+	net.Conn
+	head headRecorder
+}
+
+func (c *tlsConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.head.record(p[:n])
+	return n, err
+}
+
+// NetConn returns the TLS connection, so that scopeOf and
+// transport.ConnOf still find the layers under it.
+func (c *tlsConn) NetConn() net.Conn { return c.Conn }
+
+// headOf is the recorder of a connection this package dialed, nil for
+// another.
+func headOf(c net.Conn) *headRecorder {
+	switch c := c.(type) {
+	case *scopedConn:
+		return &c.head
+	case *tlsConn:
+		return &c.head
+	}
+	return nil
 }
 
 // splitAddr splits net/http's "host:port".
