@@ -32,6 +32,8 @@ func TestMirrorUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"mirror", "-o", "x", "file:///tmp/", dst},
 		{"mirror", "--long", "file:///tmp/", dst},
+		{"mirror", "-w", "%{http_code}", "file:///tmp/", dst},
+		{"mirror", "-#", "file:///tmp/", dst},
 		{"mirror", "file:///tmp/"},
 		{"mirror", "--max-delete", "3", "file:///tmp/", dst},
 		{"mirror", "-P", "0", "file:///tmp/", dst},
