@@ -309,7 +309,7 @@ func localError(loc schemes.Locator, phase string, err error) error {
 		msg, reason = fmt.Sprintf("cannot rename local file %s to %s", le.Old, le.New), le.Err
 	}
 	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: phase, Kind: schemes.KindLocal, URL: loc.Redacted(),
-		Msg: msg, Err: &localCause{reason: reason, err: err}}
+		Msg: msg, Err: schemes.Reason(reason.Error(), err)}
 }
 
 // localVerb says what a phase of localError failed to do.
@@ -326,18 +326,6 @@ func localVerb(phase string) string {
 	}
 	return "cannot write"
 }
-
-// localCause shows only the system's reason ("no space left on device")
-// under a message that names the path already, and unwraps to the whole
-// error, so that errors.Is(err, syscall.ENOSPC) and errors.As for an
-// *fs.PathError still answer.
-type localCause struct {
-	reason error
-	err    error
-}
-
-func (c *localCause) Error() string { return c.reason.Error() }
-func (c *localCause) Unwrap() error { return c.err }
 
 // renderInto writes a listing into the file with render.
 func (c *Client) renderInto(loc schemes.Locator, t *target, resp *Response, res *Result, render func(io.Writer, schemes.Listing) error) error {

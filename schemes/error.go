@@ -142,6 +142,21 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Reason returns an error that reads as text and unwraps to err: the
+// cause of an *Error whose message already names what err's text would
+// repeat in Go's words (a path, a host, a socket's addresses), so that a
+// person reads the system's reason alone — "no space left on device",
+// "no such host" — while errors.Is and errors.As still find err.
+func Reason(text string, err error) error { return &reason{text: text, err: err} }
+
+type reason struct {
+	text string
+	err  error
+}
+
+func (r *reason) Error() string { return r.text }
+func (r *reason) Unwrap() error { return r.err }
+
 // IsBareContextError reports whether err's text is no more than that of
 // context.Canceled or context.DeadlineExceeded ("context canceled",
 // "context deadline exceeded"): Go's words, which tell a person nothing

@@ -313,9 +313,10 @@ type IdleTimeoutError struct {
 	Err  error // the net.OpError reporting the expired deadline
 }
 
-// Error says how long the peer was silent.
+// Error says how long the peer was silent, and no more: the socket's
+// "read tcp A->B: i/o timeout" is Go's words, not a person's.
 func (e *IdleTimeoutError) Error() string {
-	return fmt.Sprintf("%v (no progress for %v)", e.Err, e.Idle)
+	return fmt.Sprintf("no progress for %v", e.Idle)
 }
 
 // Unwrap returns the underlying deadline error.

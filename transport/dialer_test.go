@@ -183,8 +183,8 @@ func TestIdleTimeout(t *testing.T) {
 		t.Fatalf("read error %v, want os.ErrDeadlineExceeded", err)
 	}
 	var ie *IdleTimeoutError
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "no progress for 50ms") {
-		t.Errorf("error %q: want an IdleTimeoutError", err)
+	if !errors.As(err, &ie) || err.Error() != "no progress for 50ms" {
+		t.Errorf("error %q: want an IdleTimeoutError saying \"no progress for 50ms\", no more (not Go's \"read tcp A->B: i/o timeout\")", err)
 	}
 	if k := schemes.KindOf(schemes.IOError("gopher", "read", err)); k != schemes.KindTimeout {
 		t.Errorf("IOError kind %v, want timeout", k)

@@ -32,6 +32,9 @@ func dialError(parent context.Context, scheme, what string, timeout string, err 
 		e.Err = context.Canceled
 	case errors.As(err, &dnsErr):
 		e.Msg = fmt.Sprintf("cannot resolve host %q", dnsErr.Name)
+		if dnsErr.Err != "" {
+			e.Err = schemes.Reason(dnsErr.Err, err) // not Go's "dial tcp: lookup NAME on SERVER: ..."
+		}
 		switch {
 		case done:
 			e.Kind, e.Retryable = kind, retry

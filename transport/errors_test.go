@@ -1,0 +1,24 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"net"
+	"testing"
+)
+
+// TestDNSErrorInWords: a name that does not resolve reads
+// `cannot resolve host "h.example": no such host`, not Go's
+// "dial tcp: lookup h.example on 10.0.0.53:53: no such host"; the
+// *net.DNSError stays in the chain.
+func TestDNSErrorInWords(t *testing.T) {
+	dns := &net.DNSError{Err: "no such host", Name: "h.example", Server: "10.0.0.53:53", IsNotFound: true}
+	err := dialError(context.Background(), "http", "h.example:80", "", &net.OpError{Op: "dial", Net: "tcp", Err: dns})
+	if got, want := err.Error(), `cannot resolve host "h.example": no such host`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	var de *net.DNSError
+	if !errors.As(err, &de) || de != dns {
+		t.Errorf("the *net.DNSError left the chain of %v", err)
+	}
+}
