@@ -150,6 +150,10 @@ type Response struct {
 	// Redirects is how many redirects were followed to reach URL (curl's
 	// num_redirects); a resolution (prospero) is not one.
 	Redirects int
+	// RedirectHeads are the heads of the redirects followed, in order,
+	// where the handler kept them (schemes.Response.Head: HTTP's Stat),
+	// for a caller that shows every hop as curl -IL does.
+	RedirectHeads []string
 
 	release func() // ends the attempt that is reading the Response (MaxTime)
 	closed  bool
@@ -431,6 +435,7 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 		limit = DefaultMaxRedirects
 	}
 	var resolution []string // the steps of a resolution that led here
+	var heads []string      // of the redirects followed (RedirectHeads)
 	resolutions := 0
 	for hops := 0; ; hops++ {
 		s, err := c.scheme(loc, o)
@@ -469,9 +474,12 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 			if resolution != nil && r.Resolved == nil {
 				r.Resolved = &schemes.Resolution{Chain: resolution}
 			}
-			return &Response{Response: r, URL: loc, Redirects: hops}, nil
+			return &Response{Response: r, URL: loc, Redirects: hops, RedirectHeads: heads}, nil
 		}
 		r.Close()
+		if r.Head != "" {
+			heads = append(heads, r.Head)
+		}
 		if hops >= limit {
 			return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "redirect", Kind: schemes.KindProtocol,
 				URL: loc.Redacted(), Code: r.Status, Msg: fmt.Sprintf("too many redirects (limit %d)", max(limit, 0))}

@@ -54,6 +54,9 @@ func TestCurlOutputHead(t *testing.T) {
 			compareHead(t, "-sI", u)
 		})
 	}
+	t.Run("redirect", func(t *testing.T) { // urlget follows it; curl with -L
+		compareHead(t, "-sIL", "http://"+testbed.Addr(testbed.HTTPPort)+"/bin")
+	})
 	t.Run("https", func(t *testing.T) {
 		testbed.Require(t, "https")
 		compareHead(t, "--cacert", testbed.CACertFile(), "-sI", "https://"+testbed.Addr(testbed.HTTPSPort)+"/README.txt")

@@ -134,6 +134,11 @@ func TestHeadFlag(t *testing.T) {
 	var methods []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		methods = append(methods, r.Method)
+		if r.URL.Path == "/moved" {
+			w.Header()["Location"] = []string{"/f"}
+			w.WriteHeader(http.StatusMovedPermanently)
+			return
+		}
 		w.Header()["ETag"] = []string{`"e"`}
 		w.Header().Set("Content-Length", "5")
 		io.WriteString(w, "body\n")
@@ -146,6 +151,12 @@ func TestHeadFlag(t *testing.T) {
 	}
 	if len(methods) != 1 || methods[0] != http.MethodHead {
 		t.Errorf("server saw %v, want one HEAD", methods)
+	}
+	// A redirect's head comes first, as with curl -IL.
+	code, stdout, _ = runCmd("-s", "-I", srv.URL+"/moved")
+	if code != 0 || !strings.HasPrefix(stdout, "HTTP/1.1 301 Moved Permanently\r\nLocation: /f\r\n") ||
+		!strings.Contains(stdout, "\r\n\r\nHTTP/1.1 200 OK\r\n") || strings.Count(stdout, "HTTP/1.1") != 2 {
+		t.Errorf("redirect: exit %d, stdout %q", code, stdout)
 	}
 	f := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(f, []byte("abc"), 0o644)

@@ -51,7 +51,9 @@ func (o *options) headInto(ctx context.Context, c *fetch.Client, loc schemes.Loc
 	}
 	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
 	rep.status, rep.redirects = resp.Status, resp.Redirects
-	text := headText(resp.Response, c.Caps(resp.URL).Has(schemes.Local))
+	// Each redirect's head first: urlget follows them, so it shows what
+	// curl -IL shows.
+	text := strings.Join(resp.RedirectHeads, "") + headText(resp.Response, c.Caps(resp.URL).Has(schemes.Local))
 	if dest == "" {
 		_, err = io.WriteString(stdout, text)
 		return true, err
