@@ -127,6 +127,9 @@ func (e *Error) Error() string {
 		}
 		cause = nil // Go's words, which msg says for people
 	}
+	if cause != nil && cause.Error() == "" {
+		cause = nil // a Reason that adds nothing to msg
+	}
 	if msg == "" && cause != nil {
 		msg = cause.Error()
 	} else if cause != nil {

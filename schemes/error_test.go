@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"syscall"
 	"testing"
 )
 
@@ -54,5 +57,37 @@ func TestExitCodes(t *testing.T) {
 	}
 	if KindLocal.String() != "local" {
 		t.Errorf("KindLocal is %q in --json", KindLocal.String())
+	}
+}
+
+// TestInWords: Go's socket errors read as the system's reason alone, or
+// as nothing when they only say a deadline passed; the error stays in
+// the chain.
+func TestInWords(t *testing.T) {
+	reset := &net.OpError{Op: "read", Net: "tcp", Source: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 5000},
+		Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 2), Port: 21}, Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	deadline := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+	plain := errors.New("disk full")
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{reset, "connection reset by peer"},
+		{refused, "connection refused"},
+		{deadline, ""},
+		{plain, "disk full"},
+	} {
+		got := InWords(tc.err)
+		if got.Error() != tc.want || !errors.Is(got, tc.err) {
+			t.Errorf("InWords(%q) = %q, want %q wrapping it", tc.err, got, tc.want)
+		}
+	}
+	// As an *Error's cause, through IOError.
+	if got := IOError("ftp", "retr", reset).Error(); got != "connection lost: connection reset by peer" {
+		t.Errorf("IOError: %q", got)
+	}
+	if got := IOError("ftp", "retr", deadline).Error(); got != "timed out" {
+		t.Errorf("IOError of a deadline: %q", got)
 	}
 }

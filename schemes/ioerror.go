@@ -30,7 +30,7 @@ func IOError(scheme, phase string, err error) error {
 	if errors.As(err, &se) {
 		return err
 	}
-	e := &Error{Scheme: scheme, Phase: phase, Kind: KindOther, Err: err}
+	e := &Error{Scheme: scheme, Phase: phase, Kind: KindOther, Err: InWords(err)}
 	if kind, retry, ok := ContextKind(nil, err); ok {
 		e.Kind, e.Retryable, e.Msg = kind, retry, "timed out"
 		if kind == KindCanceled {
@@ -48,6 +48,28 @@ func IOError(scheme, phase string, err error) error {
 		e.Kind, e.Msg = KindConnect, "connection closed"
 	}
 	return e
+}
+
+// InWords is err as the cause of a message a person reads. Go's socket
+// errors name the socket and the system call ("read tcp 10.0.0.1:5000->
+// 10.0.0.2:21: read: connection reset by peer"), which the message's URL
+// and words say better: such an error reads as the system's reason alone
+// ("connection reset by peer"), and as nothing when all it says is that
+// a deadline passed ("i/o timeout": the message says "timed out"). It
+// still unwraps to err. Any other error is returned as it is.
+func InWords(err error) error {
+	op, ok := err.(*net.OpError)
+	if !ok {
+		return err
+	}
+	var errno syscall.Errno
+	switch {
+	case errors.As(op.Err, &errno):
+		return Reason(errno.Error(), err)
+	case IsTimeout(op.Err):
+		return Reason("", err)
+	}
+	return err
 }
 
 // ContextKind is the one mapping of cancellation and expired deadlines to

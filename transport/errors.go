@@ -23,7 +23,7 @@ func dialError(parent context.Context, scheme, what string, timeout string, err 
 	if errors.As(err, &se) {
 		return err
 	}
-	e := &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindConnect, Retryable: true, Err: err}
+	e := &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindConnect, Retryable: true, Err: schemes.InWords(err)}
 	kind, retry, done := schemes.ContextKind(parent, err)
 	var dnsErr *net.DNSError
 	switch {

@@ -3,7 +3,9 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"syscall"
 	"testing"
 )
 
@@ -20,5 +22,22 @@ func TestDNSErrorInWords(t *testing.T) {
 	var de *net.DNSError
 	if !errors.As(err, &de) || de != dns {
 		t.Errorf("the *net.DNSError left the chain of %v", err)
+	}
+}
+
+// TestConnectErrorInWords: a refused connection reads
+// "cannot connect to 127.0.0.1:PORT: connection refused", not Go's
+// "dial tcp 127.0.0.1:PORT: connect: connection refused".
+func TestConnectErrorInWords(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	ln.Close() // nothing listens there now
+	_, err = (&Dialer{}).Dial(t.Context(), "http", "127.0.0.1", addr.Port)
+	want := fmt.Sprintf("cannot connect to 127.0.0.1:%d: connection refused", addr.Port)
+	if err == nil || err.Error() != want || !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Fatalf("%v, want %q wrapping ECONNREFUSED", err, want)
 	}
 }
