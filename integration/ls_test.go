@@ -27,6 +27,7 @@ type lsCase struct {
 	url      string
 	code     int      // the exit status of both runs
 	long     []string // regexps, each matching a whole line of ls -l
+	short    []string // the same for ls without -l
 	// entries are names (or titles) whose --json entry must carry the
 	// url and target given ("" target: none expected).
 	entries map[string][2]string
@@ -50,6 +51,7 @@ func lsCases() []lsCase {
 			entries: map[string][2]string{"README.txt": {ftp + "README.txt"}, "outside-link": {ftp + "outside-link", "/etc/hostname"}}},
 		{name: "gophernicus menu", services: []string{testbed.Gophernicus}, url: goph,
 			long:    []string{`-\s+-\s+LF text file`, `d\s+-\s+Nested directories`, `l\s+-\s+HTTP link -> ` + regexp.QuoteMeta(web)},
+			short:   []string{`\[link\] HTTP link -> ` + regexp.QuoteMeta(web)},
 			entries: map[string][2]string{"HTTP link": {goph + "hURL:" + web, web}, "LF text file": {goph + "0/text/lf.txt"}}},
 		// pygopherd never ends a plain menu with its "." line: listed in
 		// full, and exit 6 says it may be cut short. Its `$` reply gives
@@ -73,7 +75,8 @@ func lsCases() []lsCase {
 			long:    []string{`-\s+52 1994-05-17 12:00 README\.txt`, `d\s+-\s+sub`},
 			entries: map[string][2]string{"README.txt": {prosEntry + "/srv/prospero/README.txt"}}},
 		{name: "dirsrv links", services: []string{testbed.Prospero}, url: pros + "/virtual/root",
-			long: []string{`l\s+-\s+ftp-readme -> ` + regexp.QuoteMeta(ftp+"%2FREADME.txt;type=i")},
+			long:  []string{`l\s+-\s+ftp-readme -> ` + regexp.QuoteMeta(ftp+"%2FREADME.txt;type=i")},
+			short: []string{`\[link\] ftp-readme -> ` + regexp.QuoteMeta(ftp+"%2FREADME.txt;type=i")},
 			entries: map[string][2]string{"ftp-readme": {prosEntry + "/virtual/root/ftp-readme", ftp + "%2FREADME.txt;type=i"},
 				"pfs": {prosEntry + "/srv/prospero"}}},
 	}
@@ -98,6 +101,14 @@ func TestLsEveryScheme(t *testing.T) {
 			for _, re := range tc.long {
 				if !regexp.MustCompile(`(?m)^` + re + `$`).MatchString(out) {
 					t.Errorf("ls -l %s: no line matching %s in\n%s", tc.url, re, out)
+				}
+			}
+			if len(tc.short) > 0 {
+				out, _ = runURLGetOutput(t, dir, append(append([]string{"ls"}, tc.args...), tc.url)...)
+				for _, re := range tc.short {
+					if !regexp.MustCompile(`(?m)^` + re + `$`).MatchString(out) {
+						t.Errorf("ls %s: no line matching %s in\n%s", tc.url, re, out)
+					}
 				}
 			}
 			out, code = runURLGetOutput(t, dir, append(append([]string{"ls", "--json"}, tc.args...), tc.url)...)

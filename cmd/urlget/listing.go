@@ -69,10 +69,14 @@ func shortLine(e schemes.Entry) string {
 		}
 		s = fmt.Sprintf("%6s %9s %-5s %s", printable(score), size, printable(typ), printable(e.Title))
 	}
-	if e.Locator != nil {
+	switch {
+	case e.Kind == schemes.EntryLink && e.Target != "":
+		// A link shows where it points (a gopher hURL: item's URL, a
+		// Prospero EXTERNAL link's access method), not its own URL,
+		// which --json gives.
+		s += " -> " + printable(e.Target)
+	case e.Locator != nil:
 		s += "  <" + printable(e.Locator.Redacted()) + ">"
-	} else if e.Target != "" {
-		s += " -> " + printable(e.Target) // a link to a URL (Prospero EXTERNAL)
 	}
 	return s
 }

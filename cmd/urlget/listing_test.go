@@ -40,7 +40,9 @@ func TestListingTextForms(t *testing.T) {
 		{Title: "drwx?? what is this", Kind: schemes.EntryRaw, Size: -1},
 		{Name: "Orchard management", Title: "Orchard management", Kind: schemes.EntryFile, Size: 107,
 			Locator: loc(t, "wais://h/demo/TEXT/107/3=x;"), Extra: schemes.Extras{{Key: "score", Value: "462"}, {Key: "type", Value: "TEXT"}}},
-		{Name: "ftp-readme", Title: "ftp-readme", Kind: schemes.EntryLink, Size: -1, Target: "ftp://h/%2FREADME;type=i"},
+		{Name: "ftp-readme", Title: "ftp-readme", Kind: schemes.EntryLink, Size: -1, Target: "ftp://h/%2FREADME;type=i",
+			Locator: loc(t, "prospero://h//virtual/ftp-readme")},
+		{Title: "HTTP link", Kind: schemes.EntryLink, Size: -1, Target: "http://w/", Locator: loc(t, "gopher://h/hURL:http://w/")},
 		// Sizes the server lists without a Size: an NNTP overview's
 		// bytes, a Gopher+ view's approximate size.
 		{Name: "1", Title: "Hello", Kind: schemes.EntryFile, Size: -1, ModTime: mod, Precision: time.Second,
@@ -52,7 +54,7 @@ func TestListingTextForms(t *testing.T) {
 		"[file] About this server  <gopher://u:****@h/0/about.txt>",
 		"evil?name", "drwx?? what is this",
 		"   462       107 TEXT  Orchard management  <wais://h/demo/TEXT/107/3=x;>",
-		"[link] ftp-readme -> ftp://h/%2FREADME;type=i",
+		"[link] ftp-readme -> ftp://h/%2FREADME;type=i", "[link] HTTP link -> http://w/",
 		"[file] Hello  <nntp://h/g/1>", "about", ""}, "\n")
 	long := strings.Join([]string{
 		"-           12 2024-01-02 03:04 a b.txt",
@@ -64,6 +66,7 @@ func TestListingTextForms(t *testing.T) {
 		"drwx?? what is this",
 		"-          107                  Orchard management",
 		"l            -                  ftp-readme -> ftp://h/%2FREADME;type=i",
+		"l            -                  HTTP link -> http://w/",
 		"-          553 2024-01-02 03:04 Hello",
 		"-         <1k>                  about", ""}, "\n")
 	for _, tc := range []struct {
