@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -84,7 +85,9 @@ type options struct {
 	schemes        []schemeFlags
 }
 
-func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+// seconds is a flag's SECONDS as a Duration, rounded to the nanosecond:
+// truncated, 2.3 would be 2.299999999s, which messages would then show.
+func seconds(f float64) time.Duration { return time.Duration(math.Round(f * float64(time.Second))) }
 
 func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, error) {
 	return parseFlagsFor(args, stdin, stderr, nil)

@@ -99,3 +99,13 @@ func TestFormatSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondsFlags: a flag's SECONDS is the duration written, which
+// messages show as written ("no progress for 2.3s", not 2.299999999s).
+func TestSecondsFlags(t *testing.T) {
+	for f, want := range map[float64]string{2.3: "2.3s", 1.005: "1.005s", 0.1: "100ms", 30: "30s", 1.61: "1.61s"} {
+		if got := seconds(f).String(); got != want {
+			t.Errorf("seconds(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
