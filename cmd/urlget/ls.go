@@ -9,10 +9,6 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// lsRefused are retrieval flags that mean nothing to `urlget ls`, which
-// prints its listings on stdout and lists rather than retrieves.
-var lsRefused = []string{"output", "remote-name", "output-dir", "continue-at", "explain"}
-
 // runLs is `urlget ls [-l] [--json] [flags] URL...`: each URL listed as a
 // container through fetch.Client.List, whatever a plain retrieval of it
 // would give (an HTML index page is a document to `urlget URL` and a
@@ -63,6 +59,8 @@ func (o *options) checkLs() error {
 		return fmt.Errorf("ls: --continue-at is not an ls flag: a listing is read whole")
 	case o.explain:
 		return fmt.Errorf("ls: --explain is not an ls flag (it shows a retrieval's plan: urlget --explain URL)")
+	case o.head:
+		return fmt.Errorf("ls: --head is not an ls flag: ls -l shows each entry's size and time (urlget -I URL describes one resource)")
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func TestLsFileTree(t *testing.T) {
 // name an output or a plan are usage errors, and -l after "--" is a URL.
 func TestLsRefusesOutputFlags(t *testing.T) {
 	dir := "file://" + t.TempDir() + "/"
-	for _, args := range [][]string{{"-o", "x"}, {"-O"}, {"--output-dir", "x"}, {"-C", "-"}, {"--explain"}} {
+	for _, args := range [][]string{{"-o", "x"}, {"-O"}, {"--output-dir", "x"}, {"-C", "-"}, {"--explain"}, {"-I"}} {
 		_, stderr, code := urlget(t, "", append(append([]string{"ls"}, args...), dir)...)
 		if code != 2 || !strings.Contains(stderr, "is not an ls flag") {
 			t.Errorf("ls %v: exit %d, %q", args, code, stderr)
