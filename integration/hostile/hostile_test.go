@@ -251,7 +251,8 @@ func TestNULRefused(t *testing.T) {
 }
 
 // TestFullDiskNotRetried: a write that fails for want of space is a local
-// error (exit 1), not a broken transfer: --retry 3 does not connect again.
+// error (exit 23, curl's write error), not a broken transfer: --retry 3
+// does not connect again.
 // The output is a symlink to /dev/full, a device written in place (a
 // client that wrongly replaced the destination replaces only the link).
 func TestFullDiskNotRetried(t *testing.T) {
@@ -264,8 +265,8 @@ func TestFullDiskNotRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, s, "--retry", "3", "--retry-delay", "0.1", "-o", out, "gopher://"+s.HostPort()+"/9file.bin")
-	if r.code != 1 || !strings.Contains(strings.ToLower(r.stderr), "no space left") {
-		t.Errorf("exit %d, want 1 with a message saying the disk is full; stderr:\n%s", r.code, r.stderr)
+	if r.code != 23 || !strings.Contains(strings.ToLower(r.stderr), "no space left") || !strings.Contains(r.stderr, out) {
+		t.Errorf("exit %d, want 23 with a message naming %s and saying the disk is full; stderr:\n%s", r.code, out, r.stderr)
 	}
 	if n := s.Conns(); n != 1 {
 		t.Errorf("the server saw %d connections, want 1 (no retry)", n)
