@@ -52,10 +52,12 @@ func TestInterrupt(t *testing.T) {
 		sig    syscall.Signal
 		toFile bool
 		code   int
+		json   bool
 	}{
-		{"ctrl-c, to a file", syscall.SIGINT, true, 130},
-		{"sigterm, to a file", syscall.SIGTERM, true, 143},
-		{"ctrl-c, to stdout", syscall.SIGINT, false, 130},
+		{"ctrl-c, to a file", syscall.SIGINT, true, 130, false},
+		{"sigterm, to a file", syscall.SIGTERM, true, 143, false},
+		{"ctrl-c, to stdout", syscall.SIGINT, false, 130, false},
+		{"ctrl-c, --json", syscall.SIGINT, true, 130, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -63,6 +65,9 @@ func TestInterrupt(t *testing.T) {
 			args := []string{srv.URL + "/big"}
 			if tc.toFile {
 				args = append([]string{"-o", dest}, args...)
+			}
+			if tc.json {
+				args = append([]string{"--json"}, args...)
 			}
 			cmd := exec.Command(os.Args[0], "-test.run=^TestAsURLGetProcess$")
 			list, _ := json.Marshal(args)
@@ -115,6 +120,14 @@ func TestInterrupt(t *testing.T) {
 			}
 			if strings.TrimSpace(msg) != want {
 				t.Errorf("stderr %q, want %q", msg, want)
+			}
+			if tc.json {
+				var rep report
+				b, _ := os.ReadFile(stdout.Name())
+				if err := json.Unmarshal(b, &rep); err != nil || rep.Error == nil ||
+					rep.Error.Message != strings.TrimPrefix(want, "urlget: ") || rep.Error.Kind != "canceled" {
+					t.Errorf("--json report %s (%v), want the error %q", b, err, want)
+				}
 			}
 			if tc.toFile {
 				if st, err := os.Stat(dest + ".part"); err != nil || st.Size() != sent {

@@ -285,6 +285,9 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 	listing, err := o.retrieveInto(ctx, c, i, raw, stdout, rep, je)
 	if err != nil {
 		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactedText(err)}
+		if interruptedBy(ctx) != nil {
+			rep.Error.Message = interruptedMessage(err)
+		}
 		var se *schemes.Error
 		if errors.As(err, &se) {
 			rep.Error.Code = se.Code
