@@ -247,6 +247,18 @@ func TestProsperoFailures(t *testing.T) {
 	if schemes.KindOf(err).ExitCode() != 4 || !strings.Contains(fmt.Sprint(err), "NOT-AUTHORIZED") {
 		t.Errorf("outside the roots: %v (exit %d), want NOT-AUTHORIZED, exit 4", err, schemes.KindOf(err).ExitCode())
 	}
+	// A path without the leading double slash is a relative hsoname, which
+	// the server refuses: the error names it and gives the absolute form
+	// (issue 23).
+	relative := fmt.Sprintf("prospero://%s%s/README.txt", testbed.Addr(testbed.ProsperoPort), prosperoRoot)
+	_, _, err = prosperoGet(t, c, relative)
+	// (The suggested URL leaves out the default port.)
+	abs := strings.Replace(prosperoURL(prosperoRoot+"/README.txt"), fmt.Sprintf(":%d/", testbed.ProsperoPort), "/", 1)
+	if schemes.KindOf(err).ExitCode() != 4 ||
+		!strings.Contains(fmt.Sprint(err), `NOT-AUTHORIZED for the hsoname "`+prosperoRoot[1:]+`/README.txt"`) ||
+		!strings.Contains(fmt.Sprint(err), abs) {
+		t.Errorf("relative hsoname: %v, want NOT-AUTHORIZED naming it and suggesting %s", err, abs)
+	}
 	// A file whose attributes list no access method is tried as a
 	// directory, which it is not: nothing to fetch.
 	_, _, err = prosperoGet(t, c, prosperoURL("/switch/nomethods"+prosperoRoot+"/README.txt"))
@@ -291,6 +303,20 @@ func TestProsperoARDPHardCases(t *testing.T) {
 			}
 		})
 	}
+	// --connect-timeout bounds the wait for the first packet, and names
+	// itself; the ISI schedule alone took a minute (issue 23).
+	t.Run("silent, --connect-timeout", func(t *testing.T) {
+		t.Parallel()
+		c := &fetch.Client{Dialer: &transport.Dialer{ConnectTimeout: 700 * time.Millisecond, IdleTimeout: time.Minute}}
+		start := time.Now()
+		_, err := c.Get(context.Background(), prosperoURL("/switch/silent"+prosperoRoot+"/README.txt"))
+		if schemes.KindOf(err) != schemes.KindTimeout || !strings.Contains(fmt.Sprint(err), "within 700ms (--connect-timeout") {
+			t.Errorf("err = %v, want the connect timeout's", err)
+		}
+		if el := time.Since(start); el > 3*time.Second {
+			t.Errorf("gave up after %v, the connect timeout was 0.7 s", el)
+		}
+	})
 	t.Run("silent", func(t *testing.T) {
 		t.Parallel()
 		c, _, _ := prosperoClient(t)

@@ -35,6 +35,9 @@ const maxWriteChunk = 32 << 10
 type Conn struct {
 	net.Conn
 	idle time.Duration
+	// firstReply is, on a datagram socket, the Dialer's ConnectTimeout:
+	// see FirstReplyTimeout.
+	firstReply time.Duration
 
 	nread, nwritten atomic.Int64
 
@@ -169,6 +172,14 @@ func (c *Conn) BytesWritten() int64 { return c.nwritten.Load() }
 
 // IdleTimeout returns the idle timeout applied to each Read and Write.
 func (c *Conn) IdleTimeout() time.Duration { return c.idle }
+
+// FirstReplyTimeout is, on a datagram socket (DialDatagram), the Dialer's
+// ConnectTimeout: opening a UDP socket sends nothing, so what a connect
+// timeout bounds there is the wait for the peer's first datagram, which
+// the protocol's exchange enforces (its retries run meanwhile). 0 on a
+// stream connection, whose connecting the Dialer bounded already, and
+// when there is no connect timeout.
+func (c *Conn) FirstReplyTimeout() time.Duration { return c.firstReply }
 
 // arm prepares one Read (write false) or Write: it fails fast on a canceled
 // connection and otherwise sets the earlier of the caller's deadline and the

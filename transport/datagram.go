@@ -15,7 +15,8 @@ import (
 // timeout and fail at once when ctx is canceled. Each Write sends one
 // datagram and each Read returns one (from host:port only: the socket is
 // connected). No proxy carries datagrams, so a proxy configured for scheme
-// is an error (KindUnsupported) rather than something to go around.
+// is an error (KindUnsupported) rather than something to go around. The
+// Dialer's ConnectTimeout becomes the socket's FirstReplyTimeout.
 func (d *Dialer) DialDatagram(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
 	if port == 0 {
 		port = schemes.DefaultPort(scheme)
@@ -52,5 +53,7 @@ func (d *Dialer) DialDatagram(ctx context.Context, scheme, host string, port int
 		return nil, dialError(ctx, scheme, addr+" (udp)", timeout, err)
 	}
 	d.connected(ctx, "", addr+" (udp)", c)
-	return Wrap(ctx, c, d.IdleTimeout), nil
+	wc := Wrap(ctx, c, d.IdleTimeout)
+	wc.firstReply = d.ConnectTimeout
+	return wc, nil
 }

@@ -183,6 +183,26 @@ func TestDialDatagramIdleTimeout(t *testing.T) {
 	}
 }
 
+// TestDialDatagramTimeouts: the socket carries the Dialer's timeouts for
+// the exchange over it: IdleTimeout as a Conn's, and ConnectTimeout as
+// FirstReplyTimeout, since opening a UDP socket waits for nothing.
+func TestDialDatagramTimeouts(t *testing.T) {
+	port := udpServer(t, false)
+	d := &Dialer{ConnectTimeout: 3 * time.Second, IdleTimeout: 7 * time.Second}
+	c, err := d.DialDatagram(t.Context(), "prospero", "127.0.0.1", port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tc, ok := ConnOf(c)
+	if !ok {
+		t.Fatalf("%T is no Conn", c)
+	}
+	if tc.FirstReplyTimeout() != 3*time.Second || tc.IdleTimeout() != 7*time.Second {
+		t.Errorf("first reply %v, idle %v; want 3s and 7s", tc.FirstReplyTimeout(), tc.IdleTimeout())
+	}
+}
+
 func TestDialDatagramCancel(t *testing.T) {
 	checkGoroutines(t)
 	port := udpServer(t, false)

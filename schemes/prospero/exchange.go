@@ -41,6 +41,12 @@ type ardpClient struct {
 	limit   time.Duration // exchangeTimeout; tests shorten it
 	note    func(string)  // trace notes
 	packets [][]byte      // the request, cut into packets
+	// firstReply bounds the wait for the server's first packet (the
+	// Dialer's ConnectTimeout, --connect-timeout), idle the wait for each
+	// packet after it (--idle-timeout), and the first too when firstReply
+	// is 0; 0 and 0: only the ISI schedule and the exchange's deadline.
+	// The schedule's resends go on within them.
+	firstReply, idle time.Duration
 	// local lists this host's networks, for the directed broadcast
 	// addresses a redirect may not name; nil: localNetworks.
 	local func() []netip.Prefix
@@ -71,6 +77,16 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 	if err := a.send(r.peerRcvd); err != nil {
 		return nil, err
 	}
+	// The wait for a packet, by the user's timeouts: from the request
+	// (or a redirect's) to the first packet, then between packets.
+	heard, packets, sends := time.Now(), 0, 1
+	silentUntil := func() (time.Time, bool) {
+		d := a.idle
+		if packets == 0 && a.firstReply > 0 {
+			d = a.firstReply
+		}
+		return heard.Add(d), d > 0
+	}
 	// The retry timer runs from the last packet that moved the exchange
 	// on (a new packet in order, a wait, a redirect): duplicates and
 	// strays do not restart it.
@@ -79,7 +95,11 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 	redirects := 0
 	buf := make([]byte, maxPacket+1) // one more: an oversized packet shows
 	for {
-		a.c.SetReadDeadline(earlier(retryAt, end))
+		dl := earlier(retryAt, end)
+		if su, ok := silentUntil(); ok {
+			dl = earlier(dl, su)
+		}
+		a.c.SetReadDeadline(dl)
 		n, err := a.c.Read(buf)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -89,6 +109,14 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 				return nil, err
 			}
 			now := time.Now()
+			if su, ok := silentUntil(); ok && !now.Before(su) && now.Before(end) {
+				return nil, a.silent(packets, sends)
+			}
+			if now.Before(retryAt) && now.Before(end) {
+				// The socket's own idle deadline (transport.Conn), before
+				// the schedule's or the user's: keep waiting.
+				continue
+			}
 			if !now.Before(end) {
 				if callers {
 					// The caller's deadline, which has passed: its context
@@ -119,8 +147,11 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 			if err := a.send(r.peerRcvd); err != nil {
 				return nil, err
 			}
+			sends++
 			continue
 		}
+		heard = time.Now()
+		packets++
 		if n > maxPacket {
 			return nil, protocolError("a packet of more than %d octets", maxPacket)
 		}
@@ -146,6 +177,8 @@ func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]by
 			if err := a.follow(ctx, r.redirect, &redirects); err != nil {
 				return nil, err
 			}
+			// A new server: its first packet is awaited afresh.
+			heard, packets, sends = time.Now(), 0, 1
 			timeout, left = a.first, retries
 			retryAt = time.Now().Add(timeout)
 		}
@@ -196,6 +229,31 @@ func (a *ardpClient) follow(ctx context.Context, to netip.AddrPort, redirects *i
 func (a *ardpClient) tooLong() error {
 	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, Retryable: true,
 		Msg: fmt.Sprintf("no complete reply within %v, urlget's bound on one ARDP exchange (--timeout sets another)", a.limit)}
+}
+
+// silent is the end of the user's bound on waiting for a packet: the
+// first (firstReply, or idle when that is 0), or one after the packets
+// already received (idle). The request was sent sends times.
+func (a *ardpClient) silent(packets, sends int) error {
+	var msg string
+	sent := "once"
+	if sends > 1 {
+		sent = fmt.Sprintf("%d times", sends)
+	}
+	switch {
+	case packets == 0 && a.firstReply > 0:
+		msg = fmt.Sprintf("no reply from the server within %v (--connect-timeout, which bounds the wait for a "+
+			"datagram server's first packet; the request was sent %s)", a.firstReply, sent)
+	case packets == 0:
+		msg = fmt.Sprintf("no reply from the server within %v (--idle-timeout; the request was sent %s)", a.idle, sent)
+	default:
+		unit := "packets"
+		if packets == 1 {
+			unit = "packet"
+		}
+		msg = fmt.Sprintf("the server fell silent for %v after %d %s (--idle-timeout)", a.idle, packets, unit)
+	}
+	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, Retryable: true, Msg: msg}
 }
 
 // earlier is the earlier of two times.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // lastModified is the layout of a LAST-MODIFIED attribute (notes §6).
@@ -159,6 +160,12 @@ func (r *resolution) ask(ctx context.Context, srv server, commands ...string) (*
 	a := &ardpClient{c: c, note: tr.Info, first: r.h.first, limit: r.h.limit, redial: func(ctx context.Context, to netip.AddrPort) (net.Conn, error) {
 		return r.req.Dialer.DialDatagram(tctx, "prospero", to.Addr().String(), int(to.Port()))
 	}}
+	// The Dialer's timeouts, which the socket carries: connecting a UDP
+	// socket waits for nothing, so --connect-timeout bounds the wait for
+	// the first packet, and --idle-timeout each wait after it.
+	if tc, ok := transport.ConnOf(c); ok {
+		a.firstReply, a.idle = tc.FirstReplyTimeout(), tc.IdleTimeout()
+	}
 	defer func() { a.c.Close() }()
 	cid := r.h.nextCID()
 	b, err := a.exchange(ctx, cid, []byte(msg))
@@ -187,10 +194,11 @@ func (r *resolution) ioError(err error) error {
 	return schemes.IOError("prospero", "resolve", err)
 }
 
-// failure maps a FAILURE or ERROR status to its error (NOT-FOUND exit 3,
-// NOT-AUTHORIZED and AUTHENTICATION-REQUIRED exit 4, the rest exit 6); nil
-// for none.
-func (r *resolution) failure(rp *reply) error {
+// failure maps a FAILURE or ERROR status of the request about hsoname on
+// srv to its error (NOT-FOUND exit 3, NOT-AUTHORIZED and
+// AUTHENTICATION-REQUIRED exit 4, the rest exit 6), naming the hsoname
+// asked; nil for none.
+func (r *resolution) failure(rp *reply, srv server, hsoname string) error {
 	for _, s := range rp.statuses {
 		switch s.word {
 		case "FAILURE":
@@ -205,12 +213,37 @@ func (r *resolution) failure(rp *reply) error {
 			case "NOT-AUTHORIZED", "AUTHENTICATION-REQUIRED":
 				kind = schemes.KindPermission
 			}
-			return r.fail(kind, "the server answered "+schemes.Printable(s.line, 200))
+			msg := answered(s, hsoname)
+			if code == "NOT-AUTHORIZED" && !strings.HasPrefix(hsoname, "/") {
+				msg += relativeHint(srv, hsoname)
+			}
+			return r.fail(kind, msg)
 		case "ERROR", "VERSION-NOT-SUPPORTED":
-			return r.fail(schemes.KindProtocol, "the server answered "+schemes.Printable(s.line, 200))
+			return r.fail(schemes.KindProtocol, answered(s, hsoname))
 		}
 	}
 	return nil
+}
+
+// answered is the server's status line s, and the hsoname it answers.
+func answered(s status, hsoname string) string {
+	return fmt.Sprintf("the server answered %s for the hsoname %q", schemes.Printable(s.line, 200), hsoname)
+}
+
+// relativeHint explains a NOT-AUTHORIZED of an hsoname without a leading
+// "/": "prospero://host/srv/x" asks for "srv/x", whereas servers export
+// absolute paths, which a URL writes after a double slash (RFC 1738
+// §3.11: the hsoname follows the host's "/"), and shows that URL.
+func relativeHint(srv server, hsoname string) string {
+	host := srv.host
+	if srv.port != schemes.DefaultPort("prospero") {
+		host = netJoin(srv.host, srv.port)
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	abs := "prospero://" + host + "/" + schemes.Escape("/"+hsoname, hsonameReserved)
+	return fmt.Sprintf(` (an hsoname is a path from the server's root, and this one does not start with "/": `+
+		`the URL of the absolute path has a double slash: %s)`, abs)
 }
 
 func statusOf(rp *reply, word string) (status, bool) {
@@ -228,7 +261,7 @@ func (r *resolution) object(ctx context.Context, srv server, hsoname, version st
 	if err != nil {
 		return nil, err
 	}
-	if f := r.failure(rp); schemes.KindOf(f) == schemes.KindNotFound {
+	if f := r.failure(rp, srv, hsoname); schemes.KindOf(f) == schemes.KindNotFound {
 		// The ISI server answers ACCESS-METHOD alone NOT-FOUND for native
 		// files (notes §9.2): ask for everything once.
 		r.note("NOT-FOUND for ACCESS-METHOD alone: asking again with #ALL (a known server bug)")
@@ -248,7 +281,7 @@ func (r *resolution) object(ctx context.Context, srv server, hsoname, version st
 		r.chain = append(r.chain, "FORWARDED "+next.String()+" "+fw.args[3])
 		return r.object(ctx, next, fw.args[3], version, hops+1)
 	}
-	if err := r.failure(rp); err != nil {
+	if err := r.failure(rp, srv, hsoname); err != nil {
 		if schemes.KindOf(err) == schemes.KindNotFound {
 			if resp, ok, lerr := r.viaParent(ctx, srv, hsoname, hops); ok || lerr != nil {
 				return resp, lerr
@@ -277,7 +310,7 @@ func (r *resolution) viaParent(ctx context.Context, srv server, hsoname string, 
 	if err != nil {
 		return nil, false, err
 	}
-	if r.failure(rp) != nil || len(rp.links) == 0 {
+	if r.failure(rp, srv, parent) != nil || len(rp.links) == 0 {
 		return nil, false, nil
 	}
 	l := rp.links[0]
@@ -341,7 +374,7 @@ func (r *resolution) contents(ctx context.Context, srv server, hsoname string) (
 	if err != nil {
 		return nil, err
 	}
-	if err := r.failure(rp); err != nil {
+	if err := r.failure(rp, srv, hsoname); err != nil {
 		return nil, err
 	}
 	for _, a := range rp.objectAttrs {
@@ -363,7 +396,7 @@ func (r *resolution) directory(ctx context.Context, srv server, hsoname string) 
 	if s, ok := statusOf(rp, "FAILURE"); ok && len(s.args) > 0 && s.args[0] == "NOT-A-DIRECTORY" {
 		return nil, r.fail(schemes.KindNotFound, "nothing urlget can fetch: the object has no access method and is no directory")
 	}
-	if err := r.failure(rp); err != nil {
+	if err := r.failure(rp, srv, hsoname); err != nil {
 		return nil, err
 	}
 	var entries []schemes.Entry

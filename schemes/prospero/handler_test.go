@@ -59,7 +59,8 @@ func TestResolve(t *testing.T) {
 		"LIST ATTRIBUTES COMPONENTS": "LINK  L EXTERNAL ftp-readme INTERNET-D FTP.EXAMPLE.ORG ASCII '/pub/README' 0\n" +
 			"ATTRIBUTE CACHED FIELD ACCESS-METHOD AFTP '' '' '' '' BINARY\n" +
 			"LINK  L FILE with' space' INTERNET-D 127.0.0.1(1525) ASCII '/pfs/with space' 0\n",
-		am + "/outside 0": "FAILURE NOT-AUTHORIZED\n",
+		am + "/outside 0":      "FAILURE NOT-AUTHORIZED\n",
+		am + "pfs/about.txt 0": "FAILURE NOT-AUTHORIZED\n",
 	})
 	base := "prospero://" + p.addr().String()
 	// PROSPERO-CONTENTS after the #ALL retry: the bytes, de-quoted.
@@ -93,8 +94,17 @@ func TestResolve(t *testing.T) {
 		t.Errorf("entries %+v", ents)
 	}
 	// Failures: NOT-AUTHORIZED exit 4, a server that never answers: a timeout.
-	if _, _, err := fetchURL(t, base+"//outside"); schemes.KindOf(err) != schemes.KindPermission {
+	if _, _, err := fetchURL(t, base+"//outside"); schemes.KindOf(err) != schemes.KindPermission ||
+		!strings.Contains(err.Error(), `for the hsoname "/outside"`) || strings.Contains(err.Error(), "double slash") {
 		t.Errorf("NOT-AUTHORIZED: %v", err)
+	}
+	// A path without the double slash asks for a relative hsoname, which
+	// servers refuse: the error says what was asked and the absolute form.
+	_, _, err = fetchURL(t, base+"/pfs/about.txt")
+	if want := base + "//pfs/about.txt"; schemes.KindOf(err) != schemes.KindPermission ||
+		!strings.Contains(err.Error(), `FAILURE NOT-AUTHORIZED for the hsoname "pfs/about.txt"`) ||
+		!strings.Contains(err.Error(), "double slash: "+want+")") {
+		t.Errorf("relative hsoname: %v, want the hsoname and %s", err, want)
 	}
 }
 
