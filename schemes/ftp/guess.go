@@ -63,8 +63,8 @@ func (h *Handler) transferType(loc *URL, offset int64, exact bool) xferType {
 			note: fmt.Sprintf("no ;type=: %q does not look like text, so TYPE I: the exact bytes", loc.Name)}
 	}
 	if offset > 0 {
-		return xferType{t: 'i', guessed: true, note: fmt.Sprintf("no ;type=: resuming %q in TYPE I rather "+
-			"than the TYPE A its name suggests, since an offset in TYPE A names no position on the server", loc.Name)}
+		return xferType{t: 'i', guessed: true, note: fmt.Sprintf("no ;type=: resuming %q in TYPE I, the exact "+
+			"bytes: only there does an offset name a position on the server (SYST not asked)", loc.Name)}
 	}
 	return xferType{t: 'i', guessed: true, askSystem: true}
 }

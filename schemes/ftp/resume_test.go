@@ -122,7 +122,7 @@ func TestTypeChoice(t *testing.T) {
 			mode: "I", guessed: true, why: `no ;type=: "f.bin" does not look like text, so TYPE I`},
 		{name: "text guessed, resumed in TYPE I", path: "f.txt", offset: 2,
 			cmds: []string{"TYPE I", "SIZE f.txt", "MDTM f.txt", "EPSV", "REST 2", "RETR f.txt"}, body: wire[2:], resumed: true,
-			mode: "I", guessed: true, why: `resuming "f.txt" in TYPE I rather than the TYPE A its name suggests`},
+			mode: "I", guessed: true, why: `resuming "f.txt" in TYPE I, the exact bytes: only there does an offset name a position`},
 		{name: "text guessed, copy made in TYPE A", path: "f.txt", offset: 2, record: "A",
 			cmds: []string{"TYPE I", "SIZE f.txt", "MDTM f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I", guessed: true,
 			why: "made in TYPE A, whose offsets name no position on the server: retrieving all of it"},
