@@ -108,11 +108,19 @@ func (e *engine) deleteStale(ctx context.Context) {
 			err = e.local.root.Remove(d.rel)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			e.fail(d.rel, nil, err)
+			e.fail(d.rel, nil, localFailure("cannot delete the local "+kindName(d.dir)+" "+d.rel, err))
 			continue
 		}
 		e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
 	}
+}
+
+// kindName is "directory" or "file".
+func kindName(dir bool) string {
+	if dir {
+		return "directory"
+	}
+	return "file"
 }
 
 // staleIn is what the directory rel holds that no listing named and the

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/urlget/urlget/internal/lockfile"
+	"github.com/urlget/urlget/schemes"
 )
 
 // local is the destination tree, reached only through an os.Root: a name
@@ -117,17 +118,30 @@ func (l *local) ensureDirLocked(rel string) error {
 	}
 	err := l.root.Mkdir(rel, 0o755)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+		return localFailure("cannot make the local directory "+rel, err)
 	}
 	fi, err := l.root.Lstat(rel)
 	if err != nil {
-		return err
+		return localFailure("cannot make the local directory "+rel, err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%s is in the way: it is a %s, not a directory (not followed, not replaced)", rel, kindOf(fi))
+		return localFailure(fmt.Sprintf("%s is in the way: it is a %s, not a directory (not followed, not replaced)", rel, kindOf(fi)), nil)
 	}
 	l.made[rel] = true
 	return nil
+}
+
+// localFailure is a file or directory of the local tree that cannot be
+// read, made or removed (what says which, and why when err is nil):
+// KindLocal, exit 23, for it is the destination's doing, never the
+// server's. err stays in the chain, and reads as the system's reason
+// alone, what naming the path.
+func localFailure(what string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = schemes.Reason(pe.Err.Error(), err)
+	}
+	return &schemes.Error{Phase: "local", Kind: schemes.KindLocal, Msg: what, Err: err}
 }
 
 // kindOf names what fi is, for messages.

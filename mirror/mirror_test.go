@@ -567,3 +567,32 @@ func TestMirrorPlanned(t *testing.T) {
 		t.Fatalf("plans %+v, want 5 then %+v", plans, want)
 	}
 }
+
+// TestMirrorLocalFailuresAreLocal: what the local tree is to blame for —
+// a file where the remote has a directory, a directory where it has a
+// file, a destination that cannot be made — is KindLocal (exit 23),
+// naming the local path, never a remote failure's kind.
+func TestMirrorLocalFailuresAreLocal(t *testing.T) {
+	dst := t.TempDir()
+	os.WriteFile(filepath.Join(dst, "sub"), []byte("a file"), 0o644) // the remote's sub/ is a directory
+	os.Mkdir(filepath.Join(dst, "README"), 0o755)                     // the remote's README is a file
+	_, ev, err := run(t, newTree(sampleTree()), dst, Options{})
+	if schemes.KindOf(err) != schemes.KindLocal || schemes.KindOf(err).ExitCode() != 23 {
+		t.Fatalf("err %v (%v), want KindLocal\n%s", err, schemes.KindOf(err), ev)
+	}
+	for path, want := range map[string]string{
+		"sub":    "sub is in the way: it is a file, not a directory",
+		"README": "README is a directory here, not a file",
+	} {
+		found := ev.find(EventError, path)
+		if len(found) == 0 || schemes.KindOf(found[0].Err) != schemes.KindLocal || !strings.Contains(found[0].Err.Error(), want) {
+			t.Errorf("%s: %v, want a local failure saying %q\n%s", path, found, want, ev)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	_, _, err = run(t, newTree(sampleTree()), filepath.Join(file, "dst"), Options{})
+	if schemes.KindOf(err) != schemes.KindLocal || !strings.Contains(err.Error(), "cannot use the local directory "+filepath.Join(file, "dst")+": not a directory") {
+		t.Errorf("a destination under a file: %v (%v)", err, schemes.KindOf(err))
+	}
+}

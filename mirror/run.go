@@ -50,11 +50,10 @@ func RunLocator(ctx context.Context, c *fetch.Client, src schemes.Locator, dst s
 	if err != nil {
 		// Another run's directory is the user's to wait for; a directory
 		// that cannot be made or opened is a local error (exit 23).
-		kind := schemes.KindLocal
 		if errors.Is(err, errInUse) {
-			kind = schemes.KindUsage
+			return nil, &schemes.Error{Scheme: src.Generic().Scheme, Phase: "mirror", Kind: schemes.KindUsage, Msg: err.Error()}
 		}
-		return nil, &schemes.Error{Scheme: src.Generic().Scheme, Phase: "mirror", Kind: kind, Msg: err.Error()}
+		return nil, localFailure("cannot use the local directory "+dst, err)
 	}
 	defer l.close()
 	e := newEngine(c, src, l, opt)

@@ -57,7 +57,7 @@ func (e *engine) localDirLocked(rel string) *localDir {
 	fis, err := e.local.names(rel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		d.total = -1 // not read: nothing here is deleted
-		e.localErrs = append(e.localErrs, localErr{rel, err})
+		e.localErrs = append(e.localErrs, localErr{rel, localFailure("cannot read the local directory "+path.Join(".", rel), err)})
 		return d
 	}
 	for _, fi := range fis {

@@ -220,10 +220,10 @@ func (e *engine) plan(ctx context.Context, rel string, ent schemes.Entry) {
 	case errors.Is(err, fs.ErrNotExist):
 		j.reason = "new"
 	case err != nil:
-		e.fail(rel, ent.Locator, err)
+		e.fail(rel, ent.Locator, localFailure("cannot read the local file "+rel, err))
 		return
 	case !fi.Mode().IsRegular():
-		e.fail(rel, ent.Locator, fmt.Errorf("%s is a %s here, not a file: left as it is", rel, kindOf(fi)))
+		e.fail(rel, ent.Locator, localFailure(fmt.Sprintf("%s is a %s here, not a file: left as it is", rel, kindOf(fi)), nil))
 		return
 	case ent.Size >= 0 && fi.Size() != ent.Size:
 		j.reason = fmt.Sprintf("size differs (%d here, %d there)", fi.Size(), ent.Size)
