@@ -237,28 +237,17 @@ func openNoFollow(name string, flag int, perm fs.FileMode) (*os.File, error) {
 // locked: the run that held it may have renamed it to NAME or removed it
 // meanwhile, and then the lock is on the wrong file; open again.
 func openPart(part string) (*os.File, error) {
-	for range 8 {
-		f, err := openNoFollow(part, os.O_RDWR|os.O_CREATE, 0o666)
-		if err != nil {
-			return nil, err
-		}
-		st, err := f.Stat()
-		if err == nil && (!st.Mode().IsRegular() || links(st) != 1) {
-			err = errNotRegular
-		}
-		if err == nil {
-			if err = lockfile.Lock(f); errors.Is(err, lockfile.ErrLocked) {
-				err = errInUse
+	f, err := lockfile.Named(
+		func() (*os.File, error) { return openNoFollow(part, os.O_RDWR|os.O_CREATE, 0o666) },
+		func() (fs.FileInfo, error) { return os.Lstat(part) },
+		func(st fs.FileInfo) error {
+			if !st.Mode().IsRegular() || links(st) != 1 {
+				return errNotRegular
 			}
-		}
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		if now, err := os.Lstat(part); err == nil && os.SameFile(st, now) {
-			return f, nil
-		}
-		f.Close()
+			return nil
+		})
+	if errors.Is(err, lockfile.ErrLocked) {
+		err = errInUse
 	}
-	return nil, errInUse
+	return f, err
 }

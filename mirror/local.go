@@ -63,26 +63,10 @@ func openLocal(top string) (*local, error) {
 // third run's: once locked, the name must still lead to the file locked,
 // else the lock guards nothing and the open is tried again.
 func takeLock(root *os.Root) (*os.File, error) {
-	for range 8 {
-		f, err := root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
-		if err != nil {
-			return nil, err
-		}
-		if err := lockfile.Lock(f); err != nil {
-			f.Close()
-			return nil, err
-		}
-		held, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		if now, err := root.Lstat(LockName); err == nil && os.SameFile(held, now) {
-			return f, nil
-		}
-		f.Close()
-	}
-	return nil, lockfile.ErrLocked
+	return lockfile.Named(
+		func() (*os.File, error) { return root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o644) },
+		func() (fs.FileInfo, error) { return root.Lstat(LockName) },
+		nil)
 }
 
 // close removes the lock file and releases the lock and the root: a run

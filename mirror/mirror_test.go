@@ -379,44 +379,6 @@ func TestMirrorLockRemoved(t *testing.T) {
 	}
 }
 
-// TestTakeLockOfAnUnlinkedFile: a lock taken on a file that lost its
-// name (the run that held it removed it as it ended) guards nothing;
-// takeLock locks the file the name leads to.
-func TestTakeLockOfAnUnlinkedFile(t *testing.T) {
-	dst := t.TempDir()
-	root, err := os.OpenRoot(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	a, err := takeLock(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A second run opened the file before the first one ended…
-	stale, err := os.Open(filepath.Join(dst, LockName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stale.Close()
-	// …which removes the name and releases the lock.
-	root.Remove(LockName)
-	a.Close()
-	if err := lockfile.Lock(stale); err != nil {
-		t.Fatal(err) // the unnamed file is free to lock, and guards nothing
-	}
-	b, err := takeLock(root)
-	if err != nil {
-		t.Fatalf("a third run: %v", err)
-	}
-	defer b.Close()
-	st, _ := b.Stat()
-	now, err := os.Lstat(filepath.Join(dst, LockName))
-	if err != nil || !os.SameFile(st, now) {
-		t.Fatalf("the lock is not on the file named %s (%v)", LockName, err)
-	}
-}
-
 // TestMirrorInterruptedContinues: a file cut short keeps its work file,
 // which the next run continues to an identical tree; Delete never takes
 // a work file.
@@ -575,7 +537,7 @@ func TestMirrorPlanned(t *testing.T) {
 func TestMirrorLocalFailuresAreLocal(t *testing.T) {
 	dst := t.TempDir()
 	os.WriteFile(filepath.Join(dst, "sub"), []byte("a file"), 0o644) // the remote's sub/ is a directory
-	os.Mkdir(filepath.Join(dst, "README"), 0o755)                     // the remote's README is a file
+	os.Mkdir(filepath.Join(dst, "README"), 0o755)                    // the remote's README is a file
 	_, ev, err := run(t, newTree(sampleTree()), dst, Options{})
 	if schemes.KindOf(err) != schemes.KindLocal || schemes.KindOf(err).ExitCode() != 23 {
 		t.Fatalf("err %v (%v), want KindLocal\n%s", err, schemes.KindOf(err), ev)

@@ -42,7 +42,7 @@ type options struct {
 	inputFile  string
 	// listed says where each URL read with -i was ("-i FILE, line N"),
 	// for its messages; "" for a URL of the command line.
-	listed []string
+	listed     []string
 	json       bool
 	explain    bool
 	allowPorts []int
