@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,12 +11,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -646,7 +649,7 @@ func TestMirrorInterruptedResumes(t *testing.T) {
 // in its access log, index pages (ending in "/") left out.
 func nginxGets(t *testing.T, offset int64) []string {
 	t.Helper()
-	time.Sleep(100 * time.Millisecond) // nginx writes its log line after the response
+	nginxSettled(t)
 	b, err := testbed.ReadProtocolLogSince(testbed.Nginx, offset)
 	if err != nil {
 		t.Fatal(err)
@@ -665,6 +668,39 @@ func nginxGets(t *testing.T, offset int64) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// nginxBarriers numbers the requests of nginxSettled.
+var nginxBarriers atomic.Int64
+
+// nginxSettled returns nginx's log size once every request it had
+// answered before the call is in its log. nginx writes a request's line
+// after sending the response, so a client can be done with a response
+// whose line is not written yet (on a busy machine, long enough for a
+// test to take its next log offset before it). nginx runs one worker
+// (nginx.conf), which handles requests in turn: once the line of a
+// request sent now is in the log, so is every earlier one.
+func nginxSettled(t *testing.T) int64 {
+	t.Helper()
+	path := fmt.Sprintf("/.settled-%d-%d", os.Getpid(), nginxBarriers.Add(1))
+	resp, err := http.Get(fmt.Sprintf("http://%s%s", testbed.Addr(testbed.HTTPPort), path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		b, err := testbed.ReadProtocolLog(testbed.Nginx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(" "+path+" ")) {
+			return testbed.LogSize(testbed.Nginx)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nginx never logged %s", path)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the log for a line, not ordering events
+	}
 }
 
 // TestMirrorHTTP mirrors nginx's autoindex of the fixture tree byte for
@@ -689,7 +725,7 @@ func TestMirrorHTTP(t *testing.T) {
 	if sum.Got != len(want) {
 		t.Errorf("summary %+v, want %d fetched", sum, len(want))
 	}
-	off := testbed.LogSize(testbed.Nginx)
+	off := nginxSettled(t)
 	sum, ev, _, err = runMirror(t, "", src, dst, opt)
 	if err != nil {
 		t.Fatalf("second run: %v\n%s", err, ev)
@@ -708,7 +744,7 @@ func TestMirrorHTTP(t *testing.T) {
 		writeScratch(t, host, "sub/b.txt", "b, changed\n", testbed.FixtureModTime().Add(time.Hour))
 		writeScratch(t, host, "new.txt", "new\n", testbed.FixtureModTime())
 		os.Remove(filepath.Join(host, "sub/gone.txt"))
-		off := testbed.LogSize(testbed.Nginx)
+		off := nginxSettled(t)
 		sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{Delete: true})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, ev)
@@ -740,7 +776,7 @@ func TestMirrorHTTPConditional(t *testing.T) {
 	if err != nil || sum.Got != 2 {
 		t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
 	}
-	off := testbed.LogSize(testbed.Nginx)
+	off := nginxSettled(t)
 	sum, ev, _, err = runMirror(t, "", src, dst, mirror.Options{})
 	if err != nil || sum.Got != 0 || sum.Unchanged != 2 {
 		t.Fatalf("second run: err %v, summary %+v\n%s", err, sum, ev)
