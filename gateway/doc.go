@@ -1,0 +1,38 @@
+// Package gateway is `urlget serve`: an HTTP server that lets a web
+// browser, or any HTTP client, retrieve every URL of RFC 1738 through a
+// fetch.Client. It is a client of the fetch package and knows no protocol:
+// what a scheme can do comes from its Caps, what a container holds from
+// its Listing's Entries.
+//
+// # Addresses
+//
+// A URL SCHEME://REST has the gateway address /SCHEME/REST, REST exactly
+// as written after "//" (authority, path, ";params", and every %-escape
+// such as %09 and %2F byte for byte), and its query (a WAIS or gopher
+// search) is the address's query: gopher://h:70/7/s%09x is
+// /gopher/h:70/7/s%09x. The URLs of RFC 1738 without an authority, news:
+// and mailto:, put their opaque part there: news:id@host is
+// /news/id@host. The server reads the raw request target, never the
+// decoded path. Address and URLOf are the round-trip pair. The start page
+// is /, and /go?url=URL redirects (303) to URL's address.
+//
+// A request in absolute form (a proxy request: GET gopher://h/1/ HTTP/1.1)
+// is answered with the resource itself.
+//
+// # Pages
+//
+// Documents stream as the server sends them. A container (a directory,
+// menu, group, search result) is an HTML page whose structure is fixed,
+// for people and for the tests that drive it:
+//
+//   - the entries are one <ul id="entries">, one <li> per entry, in the
+//     server's order; an entry with a URL the gateway retrieves holds an
+//     <a> to its gateway address; a telnet: or mailto: entry an <a> to
+//     that URL itself, which the gateway never acts on; an info line is
+//     text in the <li>;
+//   - a search (a gopher type 7 item, a WAIS database) is a
+//     <form class="search" method="get"> whose action is the search's
+//     gateway address, with one <input name="q"> for the words.
+//
+// Every name, title and URL on a page is escaped (html/template).
+package gateway
