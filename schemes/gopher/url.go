@@ -143,3 +143,13 @@ type fields struct {
 	Search   *string `json:"search"`
 	Plus     *string `json:"plus"`
 }
+
+// WithSearch is the URL of the search g names for words (schemes.Searcher):
+// g with its search set, its Gopher+ string and fragment dropped.
+func (g *URL) WithSearch(words string) (schemes.Locator, error) {
+	n := g.with(&words, nil)
+	if n == nil {
+		return nil, g.u.SyntaxError("search", "the search cannot be written in a gopher URL")
+	}
+	return n, nil
+}

@@ -159,3 +159,16 @@ type fields struct {
 	WType    *string `json:"wtype"`
 	WPath    *string `json:"wpath"`
 }
+
+// WithSearch is the URL of the search of w's database for words
+// (schemes.Searcher); a document URL's database is searched.
+func (w *URL) WithSearch(words string) (schemes.Locator, error) {
+	u := *w.u
+	u.Fragment = nil
+	s := (&URL{Database: w.Database, Search: &words, u: &u}).String()
+	pu, err := schemes.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(pu)
+}

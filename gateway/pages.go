@@ -1,0 +1,190 @@
+package gateway
+
+import (
+	"bufio"
+	"encoding/json"
+	"html/template"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// pages are the gateway's HTML. html/template escapes every value, so a
+// name, title or URL a server sent is text on the page, whatever it holds.
+// The only values given as template.URL are hrefs the gateway wrote
+// itself: a gateway address (escapeTarget leaves no quote in it), or the
+// URL of a Locator, whose scheme is one the registry parsed — never
+// "javascript:".
+var pages = template.Must(template.New("").Parse(`
+{{define "head"}}<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>{{.}}</title>
+<style>body{font-family:sans-serif;margin:1em 2em}li.info{white-space:pre;font-family:monospace;list-style:none}.meta{color:#666;font-size:smaller}</style>
+</head><body>
+<form action="/go" method="get"><input name="url" size="80" placeholder="gopher://, ftp://, wais://, news:, …"> <button>Go</button></form>
+<h1>{{.}}</h1>
+{{end}}
+{{define "start"}}{{template "head" "urlget gateway"}}<p>Type a URL of any RFC 1738 scheme above: ftp, http, gopher, news, nntp, wais, prospero{{if .}}, file{{end}}. Telnet and mailto URLs are shown as links, never acted on.</p></body></html>
+{{end}}
+{{define "error"}}{{template "head" .URL}}<p id="error">{{.Msg}}</p></body></html>
+{{end}}
+{{define "link"}}{{template "head" .}}<p>The gateway does not start sessions or send mail; open this URL with your own program: <a id="link" href="{{.}}">{{.}}</a></p></body></html>
+{{end}}
+{{define "listhead"}}{{template "head" .}}<ul id="entries">
+{{end}}
+{{define "entry"}}{{if .Info}}<li class="info">{{.Label}}</li>
+{{else}}<li class="{{.Kind}}">{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{with .Meta}} <span class="meta">{{.}}</span>{{end}}{{if .Search}}
+<form class="search" method="get" action="/search"><input type="hidden" name="url" value="{{.Search}}"><input name="q" size="40"> <button>Search</button></form>{{end}}</li>
+{{end}}{{end}}
+{{define "listerror"}}<li class="error">{{.}}</li>
+{{end}}
+{{define "listtail"}}</ul></body></html>
+{{end}}`))
+
+// startPage is "/": the URL box.
+func (s *Server) startPage(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pages.ExecuteTemplate(w, "start", s.opt.AllowFile)
+}
+
+// errorPage answers with status and a page saying what failed.
+func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err error) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Del("Content-Length")
+	w.WriteHeader(status)
+	pages.ExecuteTemplate(w, "error", struct{ URL, Msg string }{url, err.Error()})
+}
+
+// linkPage shows url, of a scheme the gateway never acts on, as a link.
+func (s *Server) linkPage(w http.ResponseWriter, url string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pages.ExecuteTemplate(w, "link", template.URL(url))
+}
+
+// entryView is what the "entry" template shows of one Entry.
+type entryView struct {
+	Kind   schemes.EntryKind
+	Info   bool
+	Label  string
+	Href   template.URL
+	Meta   string
+	Search string // the search's URL, for the form
+}
+
+// view prepares e for the page; proxy pages link to URLs themselves (the
+// browser sends them back through its proxy), gateway pages to gateway
+// addresses.
+func (s *Server) view(e schemes.Entry, proxy bool) entryView {
+	// Control characters from a server are shown, not obeyed.
+	v := entryView{Kind: e.Kind, Label: schemes.Printable(e.Label(), 0)}
+	if e.Kind == schemes.EntryInfo || e.Kind == schemes.EntryRaw {
+		v.Info = true
+		return v
+	}
+	if v.Label == "" && e.Locator != nil {
+		v.Label = schemes.Printable(e.Locator.Redacted(), 0)
+	}
+	var meta []byte
+	if e.Size >= 0 {
+		meta = strconv.AppendInt(meta, e.Size, 10)
+		meta = append(meta, " bytes"...)
+	}
+	if !e.ModTime.IsZero() {
+		if len(meta) > 0 {
+			meta = append(meta, ", "...)
+		}
+		meta = e.ModTime.UTC().AppendFormat(meta, time.DateTime)
+	}
+	if e.Target != "" {
+		meta = append(meta, " → "+e.Target...)
+	}
+	if len(e.Extra) > 0 {
+		meta = append(meta, " "+e.Extra.String()...)
+	}
+	v.Meta = string(meta)
+	if e.Locator == nil {
+		// A session (a gopher telnet item) has no URL to retrieve, only
+		// its destination's, which the person's own client opens.
+		if u, ok := e.Extra.Get("url"); ok && e.Kind == schemes.EntrySession {
+			if loc, err := s.c.Parse(u); err == nil && s.c.Caps(loc).Has(schemes.Interactive) {
+				v.Href = template.URL(loc.Redacted())
+			}
+		}
+		return v
+	}
+	caps := s.c.Caps(e.Locator)
+	switch {
+	case caps&(schemes.Interactive|schemes.Sends) != 0:
+		v.Href = template.URL(e.Locator.Redacted()) // the person's own client acts on it
+	case proxy:
+		v.Href = template.URL(e.Locator.String())
+	default:
+		v.Href = template.URL(LocatorAddress(e.Locator))
+	}
+	if _, ok := e.Locator.(schemes.Searcher); ok && e.Kind == schemes.EntrySearch {
+		v.Search = e.Locator.String()
+	}
+	return v
+}
+
+// listPage renders a listing as it streams from the server: memory stays
+// one entry's, whatever the listing's length.
+func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Response, proxy bool) {
+	bw := startList(w, r, "text/html; charset=utf-8")
+	if bw == nil {
+		return
+	}
+	defer bw.Flush()
+	pages.ExecuteTemplate(bw, "listhead", resp.URL.Redacted())
+	for e, err := range schemes.Entries(resp.Listing) {
+		if err != nil {
+			pages.ExecuteTemplate(bw, "listerror", err.Error())
+			break
+		}
+		if pages.ExecuteTemplate(bw, "entry", s.view(e, proxy)) != nil {
+			return // the client went away
+		}
+	}
+	pages.ExecuteTemplate(bw, "listtail", nil)
+}
+
+// listJSON writes a listing as {"entries": [...]}, each entry as
+// `urlget --json` writes it (schemes.Entry's MarshalJSON), as it streams.
+func (s *Server) listJSON(w http.ResponseWriter, r *http.Request, l schemes.Listing) {
+	bw := startList(w, r, "application/json")
+	if bw == nil {
+		return
+	}
+	defer bw.Flush()
+	io.WriteString(bw, `{"entries":[`)
+	sep := ""
+	for e, err := range schemes.Entries(l) {
+		if err != nil {
+			b, _ := json.Marshal(err.Error())
+			io.WriteString(bw, `],"error":`+string(b)+"}\n")
+			return
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			continue
+		}
+		io.WriteString(bw, sep)
+		bw.Write(b)
+		sep = ","
+	}
+	io.WriteString(bw, "]}\n")
+}
+
+// startList sends a listing's head, and returns where its body goes (nil
+// for HEAD).
+func startList(w http.ResponseWriter, r *http.Request, ctype string) *bufio.Writer {
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	return bufio.NewWriter(w)
+}

@@ -1,0 +1,390 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+)
+
+// DefaultMaxUpstream is how many upstream retrievals a Server runs at once
+// when Options.MaxUpstream is zero.
+const DefaultMaxUpstream = 32
+
+// DefaultTimeout bounds one request's upstream work, its transfer
+// included, when Options.Timeout is zero.
+const DefaultTimeout = 15 * time.Minute
+
+// Options configure a Server.
+type Options struct {
+	// Client retrieves every URL, under its policy (redirects,
+	// credentials, --proto); nil means the zero fetch.Client.
+	Client *fetch.Client
+	// Hosts are the names the server answers to in the Host header
+	// ("127.0.0.1:8070", "localhost:8070"); a gateway address asked for
+	// under any other name is refused (421), so that a page whose name
+	// was made to resolve to this machine (DNS rebinding) cannot read
+	// through the gateway. Empty refuses every origin-form request;
+	// HostsFor gives the usual set.
+	Hosts []string
+	// AllowFile lets the gateway read this machine's files (schemes whose
+	// Caps are Local: file:); by default anyone who can reach the
+	// gateway could otherwise read them.
+	AllowFile bool
+	// MaxUpstream caps the retrievals running at once; more wait their
+	// turn. 0 means DefaultMaxUpstream.
+	MaxUpstream int
+	// Timeout bounds each request's upstream work, transfer included; 0
+	// means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Server is the gateway: an http.Handler.
+type Server struct {
+	c       *fetch.Client
+	hosts   map[string]bool
+	opt     Options
+	slots   chan struct{}
+	timeout time.Duration
+	xorigin *http.CrossOriginProtection
+}
+
+// New returns a Server with opt.
+func New(opt Options) *Server {
+	s := &Server{c: opt.Client, hosts: map[string]bool{}, opt: opt, timeout: opt.Timeout,
+		xorigin: http.NewCrossOriginProtection()}
+	if s.c == nil {
+		s.c = &fetch.Client{}
+	}
+	for _, h := range opt.Hosts {
+		s.hosts[strings.ToLower(h)] = true
+	}
+	n := opt.MaxUpstream
+	if n <= 0 {
+		n = DefaultMaxUpstream
+	}
+	s.slots = make(chan struct{}, n)
+	if s.timeout <= 0 {
+		s.timeout = DefaultTimeout
+	}
+	return s
+}
+
+// HostsFor returns the Host header values a server listening on addr
+// answers to: for a loopback address its every loopback spelling
+// (127.0.0.1, localhost, [::1]) with addr's port, for another address
+// that address itself.
+func HostsFor(addr net.Addr) []string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return nil
+	}
+	out := []string{net.JoinHostPort(host, port)}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		out = append(out, "127.0.0.1:"+port, "localhost:"+port, "[::1]:"+port)
+	}
+	return out
+}
+
+// ServeHTTP answers one request: the start page, /go and /search, a
+// gateway address, or a proxy request in absolute form.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodConnect {
+		// Not a general tunnel: a tunnel would carry anything anywhere.
+		http.Error(w, "CONNECT is refused: this gateway is not a tunnel; send the request in absolute form (GET gopher://host/ HTTP/1.1), e.g. curl --request-target URL -x http://127.0.0.1:8070", http.StatusMethodNotAllowed)
+		return
+	}
+	proxy := !strings.HasPrefix(r.RequestURI, "/")
+	// A browser sends absolute form only to a proxy it was told to use,
+	// so only origin-form requests can come from a rebinding page.
+	if !proxy && !s.hosts[strings.ToLower(r.Host)] {
+		http.Error(w, fmt.Sprintf("this gateway does not answer to the name %q: open it as http://127.0.0.1:PORT/", r.Host), http.StatusMisdirectedRequest)
+		return
+	}
+	// Nothing a page of another site sends may change anything here.
+	if err := s.xorigin.Check(r); err != nil {
+		http.Error(w, "cross-site request refused", http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, r.Method+" is not supported: the gateway only reads", http.StatusMethodNotAllowed)
+		return
+	}
+	if !proxy {
+		switch p := r.URL.Path; p {
+		case "/":
+			s.startPage(w, r)
+			return
+		case "/go":
+			s.goTo(w, r, r.URL.Query().Get("url"), "")
+			return
+		case "/search":
+			s.goTo(w, r, r.URL.Query().Get("url"), r.URL.Query().Get("q"))
+			return
+		}
+	}
+	raw, err := URLOf(r)
+	if err != nil {
+		http.Error(w, "not a gateway address: use /SCHEME/REST, e.g. /gopher/host:70/1/", http.StatusNotFound)
+		return
+	}
+	s.serveURL(w, r, raw, proxy)
+}
+
+// goTo redirects to the gateway address of raw, or of its search for
+// words when words is not empty.
+func (s *Server) goTo(w http.ResponseWriter, r *http.Request, raw, words string) {
+	loc, err := s.c.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		s.errorPage(w, http.StatusBadRequest, raw, err)
+		return
+	}
+	if words != "" {
+		sr, ok := loc.(schemes.Searcher)
+		if !ok {
+			s.errorPage(w, http.StatusBadRequest, raw, errors.New("this URL takes no search words"))
+			return
+		}
+		if loc, err = sr.WithSearch(words); err != nil {
+			s.errorPage(w, http.StatusBadRequest, raw, err)
+			return
+		}
+	}
+	addr := LocatorAddress(loc)
+	if addr == "" {
+		s.errorPage(w, http.StatusBadRequest, raw, errors.New("this URL has no gateway address"))
+		return
+	}
+	http.Redirect(w, r, addr, http.StatusSeeOther)
+}
+
+// upstream headers go on everything the gateway serves from a server:
+// its HTML, whatever a server sent, cannot run script in the gateway's
+// origin, nor be sniffed into a type that could.
+func upstreamHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "sandbox")
+	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// serveURL retrieves raw and answers with it.
+func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, proxy bool) {
+	upstreamHeaders(w.Header())
+	loc, err := s.c.Parse(raw)
+	if err != nil {
+		s.errorPage(w, http.StatusBadRequest, raw, err)
+		return
+	}
+	caps := s.c.Caps(loc)
+	switch {
+	case caps.Has(schemes.Local) && !s.opt.AllowFile:
+		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("local files are not served: start the gateway with --allow-file to allow it"))
+		return
+	case caps&(schemes.Interactive|schemes.Sends) != 0:
+		// Never started nor sent from a GET: the person's own client
+		// does that, from a plain link.
+		s.linkPage(w, loc.Redacted())
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
+	defer cancel()
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-ctx.Done():
+		http.Error(w, "the gateway is busy", http.StatusServiceUnavailable)
+		return
+	}
+	if r.Method == http.MethodHead && caps.Has(schemes.Stats) {
+		s.head(ctx, w, loc)
+		return
+	}
+	start, end, ranged := parseRange(r.Header.Get("Range"))
+	if !caps.Has(schemes.Resumes) {
+		ranged = false
+	}
+	var from fetch.Resume
+	if ranged {
+		from.Offset = start
+	}
+	resp, err := s.c.GetLocator(ctx, loc, from)
+	if err != nil {
+		s.errorPage(w, statusOf(err), loc.Redacted(), err)
+		return
+	}
+	defer resp.Close()
+	if res := resp.Resolved; res != nil && res.URL != "" && resp.Body == nil && resp.Listing == nil {
+		s.linkPage(w, schemes.RedactString(res.URL)) // resolved to a scheme started by hand
+		return
+	}
+	if resp.Listing != nil {
+		if proxy && wantsJSON(r) {
+			s.listJSON(w, r, resp.Listing)
+			return
+		}
+		s.listPage(w, r, resp, proxy)
+		return
+	}
+	s.document(w, r, resp, ranged, start, end)
+}
+
+// head answers HEAD from the scheme's stat.
+func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Locator) {
+	resp, err := s.c.StatResponse(ctx, loc)
+	if err != nil {
+		w.WriteHeader(statusOf(err))
+		return
+	}
+	if resp.Kind == schemes.EntryDir {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType(resp.Response))
+	if resp.Size >= 0 {
+		h.Set("Content-Length", strconv.FormatInt(resp.Size, 10))
+	}
+	if !resp.ModTime.IsZero() {
+		h.Set("Last-Modified", resp.ModTime.UTC().Format(http.TimeFormat))
+	}
+	if s.c.Caps(loc).Has(schemes.Resumes) {
+		h.Set("Accept-Ranges", "bytes")
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// document streams resp's body. A Range asked for is answered with 206
+// only when the scheme resumed exactly at its start; otherwise the whole
+// resource is sent with 200, which a client must accept (RFC 9110
+// §14.2).
+func (s *Server) document(w http.ResponseWriter, r *http.Request, resp *fetch.Response, ranged bool, start, end int64) {
+	h := w.Header()
+	h.Set("Content-Type", contentType(resp.Response))
+	if !resp.ModTime.IsZero() {
+		h.Set("Last-Modified", resp.ModTime.UTC().Format(http.TimeFormat))
+	}
+	if s.c.Caps(resp.URL).Has(schemes.Resumes) {
+		h.Set("Accept-Ranges", "bytes")
+	}
+	status := http.StatusOK
+	var body io.Reader = resp.Body
+	length := int64(-1)
+	if resp.Size >= 0 {
+		length = resp.Size - resp.Offset
+	}
+	if resp.Offset != 0 && (!ranged || resp.Offset != start) {
+		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), fmt.Errorf("asked for byte %d, the server started at %d", start, resp.Offset))
+		return
+	}
+	if ranged && resp.Offset == start && resp.Size >= 0 && start < resp.Size {
+		last := resp.Size - 1
+		if end >= 0 && end < last {
+			last = end
+		}
+		length = last - start + 1
+		body = io.LimitReader(resp.Body, length)
+		h.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", start, last, resp.Size))
+		status = http.StatusPartialContent
+	} else if resp.Offset != 0 {
+		// Resumed where the size is unknown: no Content-Range can say so.
+		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), errors.New("the server resumed a resource of unknown size"))
+		return
+	}
+	if length >= 0 {
+		h.Set("Content-Length", strconv.FormatInt(length, 10))
+	}
+	w.WriteHeader(status)
+	if r.Method == http.MethodHead {
+		return
+	}
+	// A client that goes away fails the write, and its request's context
+	// (the upstream's) is cancelled: the transfer stops either way.
+	io.CopyBuffer(flusher{w, http.NewResponseController(w)}, body, make([]byte, 256<<10))
+}
+
+// flusher sends what each read of the upstream brought at once, so that
+// a client sees a slow server's bytes as they come, not when 4 KiB have
+// gathered in the ResponseWriter's buffer (or the server went quiet).
+type flusher struct {
+	w  io.Writer
+	rc *http.ResponseController
+}
+
+func (f flusher) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err == nil {
+		err = f.rc.Flush()
+	}
+	return n, err
+}
+
+// parseRange reads a single byte range "bytes=N-" or "bytes=N-M"; end is
+// -1 when open. Other forms (suffixes, several ranges) are answered
+// whole.
+func parseRange(v string) (start, end int64, ok bool) {
+	spec, found := strings.CutPrefix(v, "bytes=")
+	if !found || strings.Contains(spec, ",") {
+		return 0, -1, false
+	}
+	a, b, found := strings.Cut(strings.TrimSpace(spec), "-")
+	if !found || a == "" {
+		return 0, -1, false
+	}
+	start, err := strconv.ParseInt(a, 10, 64)
+	if err != nil || start < 0 {
+		return 0, -1, false
+	}
+	end = -1
+	if b != "" {
+		if end, err = strconv.ParseInt(b, 10, 64); err != nil || end < start {
+			return 0, -1, false
+		}
+	}
+	return start, end, true
+}
+
+// contentType is the response's media type: the server's or the
+// scheme's, else guessed from its name, else bytes.
+func contentType(r *schemes.Response) string {
+	if r.Type != "" {
+		return r.Type
+	}
+	if t := mime.TypeByExtension(path.Ext(r.Name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// statusOf maps a retrieval's failure to an HTTP status.
+func statusOf(err error) int {
+	switch schemes.KindOf(err) {
+	case schemes.KindNotFound:
+		return http.StatusNotFound
+	case schemes.KindUsage:
+		return http.StatusBadRequest
+	case schemes.KindSafety, schemes.KindPermission:
+		return http.StatusForbidden
+	case schemes.KindBusy:
+		return http.StatusServiceUnavailable
+	case schemes.KindTimeout:
+		return http.StatusGatewayTimeout
+	case schemes.KindUnsupported:
+		return http.StatusNotImplemented
+	}
+	return http.StatusBadGateway
+}
+
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}

@@ -1,0 +1,12 @@
+package schemes
+
+// Searcher is implemented by the Locators of schemes whose searches take
+// words a person types (a gopher type 7 item, a WAIS database): the
+// Locator of an EntrySearch entry. WithSearch returns the URL that
+// searches it for words, written as the scheme writes searches (gopher:
+// the selector, a tab and the words; WAIS: the database and "?words"),
+// so that a caller with a search box (the gateway's form) needs no
+// scheme's syntax.
+type Searcher interface {
+	WithSearch(words string) (Locator, error)
+}
