@@ -18,6 +18,7 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -337,11 +338,27 @@ type Link struct {
 // selector sel matches now, in document order.
 func (b *Browser) Links(sel string) []Link {
 	b.t.Helper()
-	js := fmt.Sprintf(`Array.from(document.querySelectorAll(%q), e => ({
+	js := fmt.Sprintf(`Array.from(document.querySelectorAll(%s), e => ({
 		text: e instanceof HTMLElement ? e.innerText : e.textContent,
 		href: typeof e.href === "string" ? e.href : "",
-	}))`, sel)
+	}))`, jsString(sel))
 	return run(b, fmt.Sprintf("elements %q", sel), chromedp.Evaluate[[]Link](js))
+}
+
+// navigate runs a, which makes the tab load a page (a click, a form sent),
+// waits for that page to load within Timeout and returns its HTTP status;
+// an error fails the test with what was being done, and where.
+func (b *Browser) navigate(what string, a chromedp.Action[chromedp.Void]) int {
+	b.t.Helper()
+	from := b.location()
+	b.forget()
+	ctx, cancel := b.step()
+	defer cancel()
+	resp, err := chromedp.RunResponse(ctx, a)
+	if err != nil {
+		b.t.Fatalf("%s on %s: %v", what, from, err)
+	}
+	return int(resp.Status)
 }
 
 // Click clicks the first element that the CSS selector sel matches, as a
@@ -349,14 +366,25 @@ func (b *Browser) Links(sel string) []Link {
 // page's HTTP status.
 func (b *Browser) Click(sel string) int {
 	b.t.Helper()
-	b.forget()
-	ctx, cancel := b.step()
-	defer cancel()
-	resp, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
-	if err != nil {
-		b.t.Fatalf("clicking %q on %s: %v", sel, b.location(), err)
-	}
-	return int(resp.Status)
+	return b.navigate(fmt.Sprintf("clicking %q", sel), chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// ClickLink clicks the first link whose text a person sees is text (spaces
+// around it aside), waits for the page it leads to to load and returns
+// that page's HTTP status.
+func (b *Browser) ClickLink(text string) int {
+	b.t.Helper()
+	sel := chromedp.JSPath(fmt.Sprintf(`Array.from(document.links).find(a => a.innerText.trim() === %s)`, jsString(text)))
+	return b.navigate(fmt.Sprintf("clicking the link %q", text), chromedp.Click(sel, chromedp.NodeVisible))
+}
+
+// ClickHref clicks the first link that leads to href (resolved against the
+// page, as Links gives it), waits for the page to load and returns its
+// HTTP status.
+func (b *Browser) ClickHref(href string) int {
+	b.t.Helper()
+	sel := chromedp.JSPath(fmt.Sprintf(`Array.from(document.links).find(a => a.href === %s)`, jsString(href)))
+	return b.navigate("clicking the link to "+href, chromedp.Click(sel, chromedp.NodeVisible))
 }
 
 // SubmitForm types value into the field named field of the form that the
@@ -364,15 +392,9 @@ func (b *Browser) Click(sel string) int {
 // the result to load and returns its HTTP status.
 func (b *Browser) SubmitForm(form, field, value string) int {
 	b.t.Helper()
-	b.forget()
-	ctx, cancel := b.step()
-	defer cancel()
-	sel := fmt.Sprintf("%s [name=%q]", form, field)
-	resp, err := chromedp.RunResponse(ctx, chromedp.SendKeys(chromedp.CSS(sel), value+kb.Enter, chromedp.NodeVisible))
-	if err != nil {
-		b.t.Fatalf("submitting %q with %s=%q on %s: %v", form, field, value, b.location(), err)
-	}
-	return int(resp.Status)
+	sel := chromedp.CSS(fmt.Sprintf("%s [name=%s]", form, jsString(field)))
+	return b.navigate(fmt.Sprintf("submitting %q with %s=%q", form, field, value),
+		chromedp.SendKeys(sel, value+kb.Enter, chromedp.NodeVisible))
 }
 
 // Screenshot writes a PNG of the whole page shown to path.
@@ -388,7 +410,7 @@ func (b *Browser) Screenshot(path string) {
 // name no script set.
 func (b *Browser) Global(name string) string {
 	b.t.Helper()
-	return run(b, "reading window."+name, chromedp.Evaluate[string](fmt.Sprintf("typeof window[%q]", name)))
+	return run(b, "reading window."+name, chromedp.Evaluate[string]("typeof window["+jsString(name)+"]"))
 }
 
 // ScriptEvidence returns the signs, since the page shown began to load,
@@ -449,6 +471,12 @@ func (b *Browser) location() string {
 		return "(unknown page)"
 	}
 	return u
+}
+
+// jsString returns s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
 }
 
 // proxy is the browser's HTTP proxy, which only requests to addresses

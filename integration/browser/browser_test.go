@@ -78,7 +78,12 @@ func TestNavigation(t *testing.T) {
 	if got := b.Count("#entries li"); got != 1 {
 		t.Errorf("%d entries in dir/", got)
 	}
-	b.Click("#entries a")
+	b.ClickHref(ts.URL + "/")
+	if b.URL() != ts.URL+"/" {
+		t.Fatalf("ClickHref: at %s", b.URL())
+	}
+	b.ClickLink("dir/")
+	b.ClickLink("..")
 	if b.URL() != ts.URL+"/" {
 		t.Fatalf("back up at %s", b.URL())
 	}
