@@ -93,9 +93,21 @@ func parseFlags(args []string, stdin io.Reader, stderr io.Writer) (*options, err
 	return parseFlagsFor(args, stdin, stderr, nil)
 }
 
+// subcommandFlags are the own flags of a subcommand that takes a
+// retrieval's connection flags too (`urlget mirror`, `urlget serve`).
+type subcommandFlags interface {
+	// add defines the subcommand's flags.
+	add(fs *pflag.FlagSet)
+	// check takes the parsed arguments and refuses what the subcommand
+	// cannot use.
+	check(fs *pflag.FlagSet, o *options) error
+	// usage is the subcommand's --help.
+	usage(w io.Writer, fs *pflag.FlagSet)
+}
+
 // parseFlagsFor parses a retrieval's command line, or, with m set, that
-// of `urlget mirror`: the same connection flags plus the mirror's own.
-func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m *mirrorFlags) (*options, error) {
+// of a subcommand: the same connection flags plus its own.
+func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcommandFlags) (*options, error) {
 	o := &options{}
 	fs := pflag.NewFlagSet("urlget", pflag.ContinueOnError)
 	fs.SetInterspersed(true) // curl-style: flags may sit between URLs

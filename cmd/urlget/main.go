@@ -5,6 +5,7 @@
 //	urlget [flags] URL...
 //	urlget ls [-l] [--json] [flags] URL...
 //	urlget mirror [flags] URL DIR
+//	urlget serve [--listen ADDR] [--allow-file] [flags]
 //	urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]
 //
 // Exit status: 0 success; 1 other failure; 2 usage error or malformed URL;
@@ -37,6 +38,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 {
 		if args[0] == "mirror" {
 			return runMirror(ctx, args[1:], stdin, stdout, stderr)
+		}
+		if args[0] == "serve" {
+			return runServe(ctx, args[1:], stdin, stdout, stderr)
 		}
 		if args[0] == "ls" {
 			return runLs(ctx, args[1:], stdin, stdout, stderr)

@@ -51,12 +51,21 @@ func (m *mirrorFlags) add(fs *pflag.FlagSet) {
 var retrievalOnly = []string{"output", "remote-name", "output-dir", "continue-at", "input-file", "explain", "long",
 	"remote-header-name", "create-dirs", "fail-with-body", "write-out", "progress-bar"}
 
-// check takes the two arguments and refuses flags a mirror cannot use.
-func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
+// refuseRetrievalOnly fails on the first flag of retrievalOnly given to
+// the subcommand sub.
+func refuseRetrievalOnly(fs *pflag.FlagSet, sub string) error {
 	for _, name := range retrievalOnly {
 		if fs.Changed(name) {
-			return fmt.Errorf("--%s is not a mirror flag (see urlget --help)", name)
+			return fmt.Errorf("--%s is not a %s flag (see urlget %s --help)", name, sub, sub)
 		}
+	}
+	return nil
+}
+
+// check takes the two arguments and refuses flags a mirror cannot use.
+func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
+	if err := refuseRetrievalOnly(fs, "mirror"); err != nil {
+		return err
 	}
 	if len(o.urls) != 2 {
 		return errors.New("mirror: want a URL and a local directory: urlget mirror [flags] URL DIR")
@@ -71,6 +80,12 @@ func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
 		return errors.New("--max-delete needs --delete")
 	}
 	return nil
+}
+
+// usage is `urlget mirror --help`.
+func (m *mirrorFlags) usage(w io.Writer, fs *pflag.FlagSet) {
+	subcommandUsage(w, fs, "urlget mirror [flags] URL DIR", "Mirror flags",
+		"Flags of a retrieval that apply to a mirror's listings and transfers", (&mirrorFlags{}).add)
 }
 
 func (m *mirrorFlags) options() mirror.Options {

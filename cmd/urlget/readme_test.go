@@ -19,7 +19,7 @@ func TestREADMEDocumentsEveryFlag(t *testing.T) {
 	// pflag's defaults: "  -o, --output FILE   ..." or "      --json   ...".
 	flagLine := regexp.MustCompile(`(?m)^\s+(?:-([a-zA-Z]), )?--([a-z0-9-]+)`)
 	var found [][]string
-	for _, args := range [][]string{{"--help"}, {"mirror", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"mirror", "--help"}, {"serve", "--help"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Fatalf("%v exit %d: %s", args, code, stderr.String())

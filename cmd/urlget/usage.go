@@ -12,6 +12,7 @@ import (
 const usageLines = `Usage: urlget [flags] URL...
        urlget ls [-l] [--json] [flags] URL...
        urlget mirror [flags] URL DIR
+       urlget serve [--listen ADDR] [--allow-file] [flags]
        urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]
 `
 
@@ -19,28 +20,35 @@ const usageLines = `Usage: urlget [flags] URL...
 // flags are, not the screens of every flag (as curl, which says "try
 // 'curl --help'").
 func shortUsage(w io.Writer) {
-	fmt.Fprint(w, usageLines+"Try 'urlget --help' for the flags, 'urlget mirror --help' for the mirror's.\n")
+	fmt.Fprint(w, usageLines+"Try 'urlget --help' for the flags, 'urlget mirror --help' and 'urlget serve --help' for theirs.\n")
 }
 
-// usage is --help: every flag of a retrieval; for `urlget mirror --help`
-// (m set) the mirror's own flags first, then the retrieval flags a mirror
-// takes too (connections, logins, timeouts), without those it refuses.
-func usage(w io.Writer, fs *pflag.FlagSet, m *mirrorFlags) {
+// usage is --help: every flag of a retrieval; for a subcommand's --help
+// (m set) the subcommand's own.
+func usage(w io.Writer, fs *pflag.FlagSet, m subcommandFlags) {
 	if m == nil {
 		fmt.Fprint(w, usageLines+"\n")
 		fs.PrintDefaults()
 		return
 	}
-	own := pflag.NewFlagSet("mirror", pflag.ContinueOnError)
-	(&mirrorFlags{}).add(own)
+	m.usage(w, fs)
+}
+
+// subcommandUsage writes the help of a subcommand whose own flags own
+// adds: the form, its own flags first, then, under sharedTitle, the
+// retrieval flags it takes too (connections, logins, timeouts), without
+// those it refuses (retrievalOnly).
+func subcommandUsage(w io.Writer, fs *pflag.FlagSet, form, ownTitle, sharedTitle string, own func(*pflag.FlagSet)) {
+	ownFS := pflag.NewFlagSet("own", pflag.ContinueOnError)
+	own(ownFS)
 	shared := pflag.NewFlagSet("shared", pflag.ContinueOnError)
 	fs.VisitAll(func(f *pflag.Flag) {
-		if own.Lookup(f.Name) == nil && !slices.Contains(retrievalOnly, f.Name) {
+		if ownFS.Lookup(f.Name) == nil && !slices.Contains(retrievalOnly, f.Name) {
 			shared.AddFlag(f)
 		}
 	})
-	fmt.Fprint(w, "Usage: urlget mirror [flags] URL DIR\n\nMirror flags:\n")
-	fmt.Fprint(w, own.FlagUsages())
-	fmt.Fprint(w, "\nFlags of a retrieval that apply to a mirror's listings and transfers:\n")
+	fmt.Fprintf(w, "Usage: %s\n\n%s:\n", form, ownTitle)
+	fmt.Fprint(w, ownFS.FlagUsages())
+	fmt.Fprintf(w, "\n%s:\n", sharedTitle)
 	fmt.Fprint(w, shared.FlagUsages())
 }

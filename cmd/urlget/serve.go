@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/urlget/urlget/gateway"
+)
+
+// serveFlags are `urlget serve`'s own flags; the retrieval flags
+// (timeouts, proxies, logins, --proto, the schemes' own) configure the
+// fetch.Client the gateway retrieves with, as they do a retrieval's.
+type serveFlags struct {
+	listen      string
+	allowFile   bool
+	maxUpstream int
+}
+
+func (s *serveFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&s.listen, "listen", "127.0.0.1:8070", "serve: listen on `ADDR` (host:port); an address other than loopback lets other machines use the gateway")
+	fs.BoolVar(&s.allowFile, "allow-file", false, "serve: let the gateway read this machine's files (file: URLs)")
+	fs.IntVar(&s.maxUpstream, "max-upstream", gateway.DefaultMaxUpstream, "serve: run at most `N` retrievals at once; more wait")
+}
+
+func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
+	if err := refuseRetrievalOnly(fs, "serve"); err != nil {
+		return err
+	}
+	if len(o.urls) != 0 {
+		return errors.New("serve: takes no URL: urlget serve [--listen ADDR] [flags]")
+	}
+	if s.maxUpstream < 1 {
+		return fmt.Errorf("--max-upstream %d: want 1 or more", s.maxUpstream)
+	}
+	return nil
+}
+
+func (s *serveFlags) usage(w io.Writer, fs *pflag.FlagSet) {
+	subcommandUsage(w, fs, "urlget serve [--listen ADDR] [--allow-file] [flags]", "Serve flags",
+		"Flags of a retrieval that apply to the gateway's retrievals", (&serveFlags{}).add)
+}
+
+// runServe is `urlget serve`: the gateway on --listen until SIGINT or
+// SIGTERM.
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	s := &serveFlags{}
+	o, err := parseFlagsFor(args, stdin, stderr, s)
+	if err != nil {
+		if err == errHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
+		return 2
+	}
+	con := newConsole(stderr, false)
+	o.con = con
+	// No terminal to ask at (nil stdin): a prompt would hold a browser's
+	// request on the console; the handler fails naming the flag instead.
+	client, err := o.client(nil, con)
+	if err != nil {
+		con.say(redactedText(err))
+		return exitCode(err)
+	}
+	defer client.CloseIdleConnections()
+	ln, err := net.Listen("tcp", s.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "urlget: serve: %v\n", err)
+		return 2
+	}
+	addr := ln.Addr()
+	if tcp, ok := addr.(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		fmt.Fprintf(stderr, "urlget: serve: listening on %s, not loopback: other machines can retrieve through this gateway\n", addr)
+	}
+	srv := &http.Server{
+		Handler: gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr),
+			AllowFile: s.allowFile, MaxUpstream: s.maxUpstream}),
+		ReadHeaderTimeout: 30 * time.Second,
+	}
+	fmt.Fprintf(stdout, "serving on http://%s/\n", addr)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		fmt.Fprintf(stderr, "urlget: serve: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	// Requests under way get a moment to finish; transfers still running
+	// then are cut.
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if srv.Shutdown(sctx) != nil {
+		srv.Close()
+	}
+	if in := interruptedBy(ctx); in != nil {
+		return in.exitCode()
+	}
+	return 0
+}
