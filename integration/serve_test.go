@@ -1,0 +1,239 @@
+//go:build integration
+
+package integration
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/gateway"
+	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/schemes"
+)
+
+// startGateway runs the gateway in this process on 127.0.0.1:0 over the
+// test bed, with the zero Client's policy (as `urlget serve` without
+// flags), and returns its base URL.
+func startGateway(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: gateway.New(gateway.Options{Client: &fetch.Client{}, Hosts: gateway.HostsFor(ln.Addr())})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// gatewayGet asks the gateway for raw's address, with Range rng if set.
+func gatewayGet(t *testing.T, base, raw, rng string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", base+gateway.Address(raw), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rng != "" {
+		req.Header.Set("Range", rng)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// TestServeGopherMenu: gophernicus's root menu as a gateway page: one
+// <li> per entry the library lists, each item linked to its gateway
+// address.
+func TestServeGopherMenu(t *testing.T) {
+	base := startGateway(t)
+	menu := fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GophernicusPort))
+	resp, body := gatewayGet(t, base, menu, "")
+	page := string(body)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(page, `<ul id="entries">`) {
+		t.Fatalf("%d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), page)
+	}
+	l, err := (&fetch.Client{}).List(context.Background(), menu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	n := 0
+	for e, err := range schemes.Entries(l.Listing) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if e.Locator != nil && !strings.Contains(page, `href="`+strings.ReplaceAll(gateway.LocatorAddress(e.Locator), "&", "&amp;")+`"`) {
+			t.Errorf("no link to %s (%s)", gateway.LocatorAddress(e.Locator), e.Label())
+		}
+	}
+	if got := strings.Count(page, "<li"); got != n || n < 5 {
+		t.Errorf("%d <li> on the page, %d entries listed", got, n)
+	}
+	// Follow the README.txt item to its text.
+	resp, body = gatewayGet(t, base, fmt.Sprintf("gopher://%s/0/README.txt", testbed.Addr(testbed.GophernicusPort)), "")
+	want, _ := os.ReadFile(filepath.Join(testbed.FixtureDir(), "README.txt"))
+	if resp.StatusCode != 200 || string(body) != string(want) {
+		t.Errorf("README.txt: %d %q, want %q", resp.StatusCode, body, want)
+	}
+}
+
+// TestServeFTPBinary: a 64 MiB file through the gateway is the fixture,
+// by its SHA-256.
+func TestServeFTPBinary(t *testing.T) {
+	base := startGateway(t)
+	sums, err := os.ReadFile(filepath.Join(testbed.FixtureDir(), "bin", "SHA256SUMS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, line := range strings.Split(string(sums), "\n") {
+		if sum, name, ok := strings.Cut(line, "  "); ok && name == "big-64M.bin" {
+			want = sum
+		}
+	}
+	req, _ := http.NewRequest("GET", base+gateway.Address(fmt.Sprintf("ftp://%s/bin/big-64M.bin", testbed.Addr(testbed.VsftpdPort))), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, resp.Body)
+	if err != nil || resp.StatusCode != 200 || hex.EncodeToString(h.Sum(nil)) != want || resp.ContentLength != n {
+		t.Errorf("%d, %d bytes (Content-Length %d), %v: sha256 %x, want %s", resp.StatusCode, n, resp.ContentLength, err, h.Sum(nil), want)
+	}
+	if resp.Header.Get("Content-Security-Policy") != "sandbox" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("headers: %v", resp.Header)
+	}
+}
+
+// TestServeRange: a Range is the scheme's resume, on FTP (REST) and HTTP
+// (Range), answered 206 with the bytes asked for.
+func TestServeRange(t *testing.T) {
+	base := startGateway(t)
+	local, err := os.ReadFile(filepath.Join(testbed.FixtureDir(), "bin", "small.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{
+		fmt.Sprintf("ftp://%s/bin/small.bin", testbed.Addr(testbed.VsftpdPort)),
+		fmt.Sprintf("http://%s/bin/small.bin", testbed.Addr(testbed.HTTPPort)),
+	} {
+		for _, c := range []struct {
+			rng    string
+			body   []byte
+			crange string
+		}{
+			{"bytes=100-", local[100:], "bytes 100-255/256"},
+			{"bytes=100-109", local[100:110], "bytes 100-109/256"},
+		} {
+			resp, body := gatewayGet(t, base, u, c.rng)
+			if resp.StatusCode != http.StatusPartialContent || string(body) != string(c.body) || resp.Header.Get("Content-Range") != c.crange {
+				t.Errorf("%s %s: %d %q %x", u, c.rng, resp.StatusCode, resp.Header.Get("Content-Range"), body)
+			}
+		}
+	}
+}
+
+// TestServeProxy: curl with the gateway as its proxy gets what a direct
+// urlget fetch gets: -x for ftp:// (curl sends absolute form), and
+// --request-target for gopher:// (for which curl would ask a tunnel).
+func TestServeProxy(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	base := startGateway(t)
+	for _, c := range []struct {
+		url  string
+		curl []string
+	}{
+		{fmt.Sprintf("ftp://%s/README.txt", testbed.Addr(testbed.VsftpdPort)), nil},
+		{fmt.Sprintf("ftp://%s/bin/small.bin", testbed.Addr(testbed.VsftpdPort)), nil},
+		{fmt.Sprintf("gopher://%s/0/README.txt", testbed.Addr(testbed.GophernicusPort)),
+			[]string{"--request-target", "URL", "http://" + testbed.Addr(testbed.GophernicusPort) + "/"}},
+		{fmt.Sprintf("gopher://%s/9/bin/small.bin", testbed.Addr(testbed.GophernicusPort)),
+			[]string{"--request-target", "URL", "http://" + testbed.Addr(testbed.GophernicusPort) + "/"}},
+	} {
+		args := []string{"-sS", "--fail", "-x", base}
+		if c.curl == nil {
+			args = append(args, c.url)
+		} else {
+			for _, a := range c.curl {
+				args = append(args, strings.ReplaceAll(a, "URL", c.url))
+			}
+		}
+		got, err := exec.Command("curl", args...).Output()
+		if err != nil {
+			t.Errorf("curl %v: %v", args, err)
+			continue
+		}
+		direct, err := exec.Command(urlgetBinary(t), "-sS", c.url).Output()
+		if err != nil {
+			t.Errorf("urlget %s: %v", c.url, err)
+			continue
+		}
+		if string(got) != string(direct) || len(got) == 0 {
+			t.Errorf("%s: through the gateway %d bytes, direct %d bytes", c.url, len(got), len(direct))
+		}
+	}
+}
+
+// TestServeHostileNames: a gopher server's titles and selectors are text
+// on the page, never markup or script.
+func TestServeHostileNames(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			bufio.NewReader(c).ReadString('\n')
+			io.WriteString(c, "i<script>alert('info')</script>\t\terror.host\t1\r\n"+
+				"0<script>alert(1)</script>\t/<script>\"'\t127.0.0.1\t70\r\n"+
+				"1<img src=x onerror=alert(2)>\t/a\x1b[2J\t127.0.0.1\t70\r\n"+
+				"hjavascript\tURL:javascript:alert(3)\t127.0.0.1\t70\r\n.\r\n")
+			c.Close()
+		}
+	}()
+	base := startGateway(t)
+	resp, body := gatewayGet(t, base, "gopher://"+ln.Addr().String()+"/1/", "")
+	page := string(body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, page)
+	}
+	for _, bad := range []string{"<script", "<img", `href="javascript:`, "\x1b"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q:\n%s", bad, page)
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "&lt;script&gt;alert(&#39;info&#39;)&lt;/script&gt;"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s:\n%s", want, page)
+		}
+	}
+}
