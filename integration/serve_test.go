@@ -16,23 +16,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/gateway"
+	"github.com/urlget/urlget/integration/hostile"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
 )
 
-// startGateway runs the gateway in this process on 127.0.0.1:0 over the
-// test bed, with the zero Client's policy (as `urlget serve` without
-// flags), and returns its base URL.
-func startGateway(t *testing.T) string {
+// startGateway runs the gateway in this process on 127.0.0.1:0 with opt
+// (its Hosts those of the port it got; a nil Client the zero Client's
+// policy, as `urlget serve` without flags) and returns its base URL,
+// "http://127.0.0.1:PORT".
+func startGateway(t *testing.T, opt gateway.Options) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: gateway.New(gateway.Options{Client: &fetch.Client{}, Hosts: gateway.HostsFor(ln.Addr())})}
+	opt.Hosts = gateway.HostsFor(ln.Addr())
+	srv := &http.Server{Handler: gateway.New(opt), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return "http://" + ln.Addr().String()
@@ -64,7 +68,7 @@ func gatewayGet(t *testing.T, base, raw, rng string) (*http.Response, []byte) {
 // <li> per entry the library lists, each item linked to its gateway
 // address.
 func TestServeGopherMenu(t *testing.T) {
-	base := startGateway(t)
+	base := startGateway(t, gateway.Options{})
 	menu := fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GophernicusPort))
 	resp, body := gatewayGet(t, base, menu, "")
 	page := string(body)
@@ -100,7 +104,7 @@ func TestServeGopherMenu(t *testing.T) {
 // TestServeFTPBinary: a 64 MiB file through the gateway is the fixture,
 // by its SHA-256.
 func TestServeFTPBinary(t *testing.T) {
-	base := startGateway(t)
+	base := startGateway(t, gateway.Options{})
 	sums, err := os.ReadFile(filepath.Join(testbed.FixtureDir(), "bin", "SHA256SUMS"))
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +134,7 @@ func TestServeFTPBinary(t *testing.T) {
 // TestServeRange: a Range is the scheme's resume, on FTP (REST) and HTTP
 // (Range), answered 206 with the bytes asked for.
 func TestServeRange(t *testing.T) {
-	base := startGateway(t)
+	base := startGateway(t, gateway.Options{})
 	local, err := os.ReadFile(filepath.Join(testbed.FixtureDir(), "bin", "small.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +166,7 @@ func TestServeProxy(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("no curl")
 	}
-	base := startGateway(t)
+	base := startGateway(t, gateway.Options{})
 	for _, c := range []struct {
 		url  string
 		curl []string
@@ -201,27 +205,20 @@ func TestServeProxy(t *testing.T) {
 // TestServeHostileNames: a gopher server's titles and selectors are text
 // on the page, never markup or script.
 func TestServeHostileNames(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			bufio.NewReader(c).ReadString('\n')
+	srv, err := hostile.Start(func(c *hostile.Conn) {
+		if _, err := bufio.NewReader(c).ReadString('\n'); err == nil {
 			io.WriteString(c, "i<script>alert('info')</script>\t\terror.host\t1\r\n"+
 				"0<script>alert(1)</script>\t/<script>\"'\t127.0.0.1\t70\r\n"+
 				"1<img src=x onerror=alert(2)>\t/a\x1b[2J\t127.0.0.1\t70\r\n"+
 				"hjavascript\tURL:javascript:alert(3)\t127.0.0.1\t70\r\n.\r\n")
-			c.Close()
 		}
-	}()
-	base := startGateway(t)
-	resp, body := gatewayGet(t, base, "gopher://"+ln.Addr().String()+"/1/", "")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	base := startGateway(t, gateway.Options{})
+	resp, body := gatewayGet(t, base, "gopher://"+srv.HostPort()+"/1/", "")
 	page := string(body)
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, page)
