@@ -81,17 +81,27 @@ func New(opt Options) *Server {
 }
 
 // HostsFor returns the Host header values a server listening on addr
-// answers to: for a loopback address its every loopback spelling
-// (127.0.0.1, localhost, [::1]) with addr's port, for another address
-// that address itself.
-func HostsFor(addr net.Addr) []string {
+// answers to: addr itself, and with addr's port every loopback spelling
+// (127.0.0.1, localhost, [::1]) when addr is a loopback address or the
+// unspecified one (0.0.0.0, [::]: every address of the machine, loopback
+// included), followed by names, each given a port when it has none (the
+// name --listen was given, the machine's name).
+func HostsFor(addr net.Addr, names ...string) []string {
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		return nil
 	}
 	out := []string{net.JoinHostPort(host, port)}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) {
 		out = append(out, "127.0.0.1:"+port, "localhost:"+port, "[::1]:"+port)
+	}
+	for _, n := range names {
+		if h, _, err := net.SplitHostPort(n); err == nil {
+			n = h
+		}
+		if n != "" {
+			out = append(out, net.JoinHostPort(n, port))
+		}
 	}
 	return out
 }

@@ -108,6 +108,27 @@ func TestHostCheck(t *testing.T) {
 	}
 }
 
+func TestHostsFor(t *testing.T) {
+	for _, c := range []struct {
+		addr  string
+		names []string
+		want  string
+	}{
+		{"127.0.0.1:8070", nil, "127.0.0.1:8070 127.0.0.1:8070 localhost:8070 [::1]:8070"},
+		{"[::1]:80", []string{"localhost:0"}, "[::1]:80 127.0.0.1:80 localhost:80 [::1]:80 localhost:80"},
+		{"192.0.2.1:8070", []string{"gw.example:8070"}, "192.0.2.1:8070 gw.example:8070"},
+		{"0.0.0.0:8070", []string{":8070", "box"}, "0.0.0.0:8070 127.0.0.1:8070 localhost:8070 [::1]:8070 box:8070"},
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", c.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(HostsFor(addr, c.names...), " "); got != c.want {
+			t.Errorf("HostsFor(%s, %q) = %s, want %s", c.addr, c.names, got, c.want)
+		}
+	}
+}
+
 func TestRefusals(t *testing.T) {
 	dir := t.TempDir()
 	secret := filepath.Join(dir, "secret.txt")

@@ -156,6 +156,16 @@ func TestServeRange(t *testing.T) {
 				t.Errorf("%s %s: %d %q %x", u, c.rng, resp.StatusCode, resp.Header.Get("Content-Range"), body)
 			}
 		}
+		// HEAD is the scheme's stat: the size without the bytes.
+		resp, err := http.Head(base + gateway.Address(u))
+		if err != nil || resp.StatusCode != 200 || resp.ContentLength != int64(len(local)) || resp.Header.Get("Accept-Ranges") != "bytes" {
+			t.Errorf("HEAD %s: %v %v", u, resp, err)
+		}
+	}
+	// Gopher cannot resume: a Range is answered with the whole file, 200.
+	resp, body := gatewayGet(t, base, fmt.Sprintf("gopher://%s/9/bin/small.bin", testbed.Addr(testbed.GophernicusPort)), "bytes=100-")
+	if resp.StatusCode != 200 || string(body) != string(local) || resp.Header.Get("Content-Range") != "" {
+		t.Errorf("gopher Range: %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Range"), len(body))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -75,11 +76,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	addr := ln.Addr()
+	// The names the gateway answers to: the loopback ones, and the name
+	// --listen gave (and, listening everywhere, the machine's own).
+	names := []string{s.listen}
 	if tcp, ok := addr.(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		fmt.Fprintf(stderr, "urlget: serve: listening on %s, not loopback: other machines can retrieve through this gateway\n", addr)
+		if h, err := os.Hostname(); err == nil && tcp.IP.IsUnspecified() {
+			names = append(names, h)
+		}
 	}
 	srv := &http.Server{
-		Handler: gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr),
+		Handler: gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
 			AllowFile: s.allowFile, MaxUpstream: s.maxUpstream}),
 		ReadHeaderTimeout: 30 * time.Second,
 	}
