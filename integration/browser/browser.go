@@ -31,6 +31,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
@@ -93,9 +94,10 @@ func Version(path string) (string, error) {
 // fail the test on an error. Every method that loads a page forgets what the
 // previous page did (ScriptEvidence, Blocked).
 type Browser struct {
-	t   testing.TB
-	ctx context.Context
-	out *proxy
+	t         testing.TB
+	ctx       context.Context
+	out       *proxy
+	downloads string // where the tab saves what it downloads
 
 	mu       sync.Mutex
 	evidence []string // signs that a script of the page ran
@@ -177,7 +179,7 @@ func (b *Browser) Tab(t testing.TB) *Browser {
 // first tab, another tab's for the next) whose listener gathers the signs
 // of page scripts from the tab's first event on.
 func newTab(t testing.TB, parent context.Context, out *proxy) *Browser {
-	b := &Browser{t: t, out: out}
+	b := &Browser{t: t, out: out, downloads: t.TempDir()}
 	ctx, cancel := chromedp.NewContext(parent, chromedp.WithListener(b.listen))
 	t.Cleanup(cancel)
 	b.ctx = ctx
@@ -198,7 +200,14 @@ func (b *Browser) do() error {
 	}
 	ctx, cancel := b.step()
 	defer cancel()
-	_, err := chromedp.Call(ctx, debugger.Enable, debugger.EnableParams{})
+	if _, err := chromedp.Call(ctx, debugger.Enable, debugger.EnableParams{}); err != nil {
+		return err
+	}
+	// Downloads go to the test's own directory, each under its GUID,
+	// with events saying when one is complete (see Download).
+	events := true
+	_, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: b.downloads, EventsEnabled: &events})
 	return err
 }
 
@@ -385,6 +394,34 @@ func (b *Browser) ClickHref(href string) int {
 	b.t.Helper()
 	sel := chromedp.JSPath(fmt.Sprintf(`Array.from(document.links).find(a => a.href === %s)`, jsString(href)))
 	return b.navigate("clicking the link to "+href, chromedp.Click(sel, chromedp.NodeVisible))
+}
+
+// Download clicks the first link whose text a person sees is text, which
+// the browser saves as a file instead of showing it (a binary document),
+// waits for the download to complete and returns the saved file's path.
+func (b *Browser) Download(text string) string {
+	b.t.Helper()
+	from := b.location()
+	ctx, cancel := b.step()
+	defer cancel()
+	progress := chromedp.Events(ctx, cdpbrowser.DownloadProgress) // subscribed before the click
+	sel := chromedp.JSPath(fmt.Sprintf(`Array.from(document.links).find(a => a.innerText.trim() === %s)`, jsString(text)))
+	if err := chromedp.Do(ctx, chromedp.Click(sel, chromedp.NodeVisible)); err != nil {
+		b.t.Fatalf("clicking the link %q on %s: %v", text, from, err)
+	}
+	for ev, err := range progress {
+		if err != nil {
+			b.t.Fatalf("downloading %q from %s: %v", text, from, err)
+		}
+		switch ev.State {
+		case cdpbrowser.DownloadProgressStateCompleted:
+			return filepath.Join(b.downloads, ev.GUID)
+		case cdpbrowser.DownloadProgressStateCanceled:
+			b.t.Fatalf("downloading %q from %s: canceled after %v bytes", text, from, ev.ReceivedBytes)
+		}
+	}
+	b.t.Fatalf("downloading %q from %s: no end", text, from)
+	return ""
 }
 
 // SubmitForm types value into the field named field of the form that the

@@ -22,11 +22,15 @@ func site(t *testing.T) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>Index</title>
-<ul id="entries"><li><a href="dir/">dir/</a></li><li><a href="a%20b.txt">a b.txt</a></li></ul>
+<ul id="entries"><li><a href="dir/">dir/</a></li><li><a href="a%20b.txt">a b.txt</a></li><li><a href="bytes.bin">bytes.bin</a></li></ul>
 <form class="search" method="get" action="find"><input name="q"><button>Search</button></form>`)
 	})
 	mux.HandleFunc("/dir/", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>dir</title><ul id="entries"><li><a href="../">..</a></li></ul>`)
+	})
+	mux.HandleFunc("/bytes.bin", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(binBytes)
 	})
 	mux.HandleFunc("/find", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<!doctype html><title>found</title><p id="query">%s</p>`, html.EscapeString(r.URL.RawQuery))
@@ -45,12 +49,22 @@ func site(t *testing.T) *httptest.Server {
 	return ts
 }
 
+// binBytes is what /bytes.bin serves: every byte value, twice.
+var binBytes = func() []byte {
+	b := make([]byte, 512)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return b
+}()
+
 // hostilePages try to set window.top.__pwned, each in its own way.
 var hostilePages = map[string]string{
 	"inline":           `<p id="x">hello</p><script>window.top.__pwned=1</script>`,
 	"handler":          `<p id="x">hello</p><img src="/nothing" onerror="window.top.__pwned=1">`,
 	"iframe":           `<p id="x">hello</p><iframe srcdoc="<script>window.top.__pwned=1</script>"></iframe>`,
 	"sandboxed-inline": `<p id="x">hello</p><script>window.top.__pwned=1</script>`,
+	"sandboxed-none":   `<p id="x">hello</p>`,
 	"sandboxed-all":    `<p id="x">hello</p><script>window.top.__pwned=1</script><img src="/nothing" onerror="window.top.__pwned=1"><iframe srcdoc="<script>window.top.__pwned=1</script>"></iframe>`,
 }
 
@@ -65,12 +79,16 @@ func TestNavigation(t *testing.T) {
 	if got := b.Title(); got != "Index" {
 		t.Errorf("title %q", got)
 	}
-	want := []Link{{"dir/", ts.URL + "/dir/"}, {"a b.txt", ts.URL + "/a%20b.txt"}}
+	want := []Link{{"dir/", ts.URL + "/dir/"}, {"a b.txt", ts.URL + "/a%20b.txt"}, {"bytes.bin", ts.URL + "/bytes.bin"}}
 	if got := b.Links("#entries li a"); !slices.Equal(got, want) {
 		t.Errorf("links %q, want %q", got, want)
 	}
-	if got := b.Texts("#entries li"); !slices.Equal(got, []string{"dir/", "a b.txt"}) {
+	if got := b.Texts("#entries li"); !slices.Equal(got, []string{"dir/", "a b.txt", "bytes.bin"}) {
 		t.Errorf("entries %q", got)
+	}
+	// A binary document is saved, not shown.
+	if got, err := os.ReadFile(b.Download("bytes.bin")); err != nil || !bytes.Equal(got, binBytes) {
+		t.Errorf("download: %d bytes, %v; want the %d served", len(got), err, len(binBytes))
 	}
 	if st := b.Click("#entries li:first-child a"); st != 200 || b.URL() != ts.URL+"/dir/" {
 		t.Fatalf("click: status %d, at %s", st, b.URL())
@@ -118,6 +136,7 @@ func TestScriptDetection(t *testing.T) {
 		{"iframe", true, false},
 		{"sandboxed-inline", false, true},
 		{"sandboxed-all", false, true},
+		{"sandboxed-none", false, false},
 	} {
 		t.Run(tc.page, func(t *testing.T) {
 			tab := b.Tab(t)
