@@ -34,5 +34,16 @@
 //     <form class="search" method="get"> whose action is the search's
 //     gateway address, with one <input name="q"> for the words.
 //
-// Every name, title and URL on a page is escaped (html/template).
+// Every name, title and URL on a page is escaped (html/template), and the
+// pages carry a Content-Security-Policy that allows no script and forms
+// only back to the gateway; what a server sent is served as it came, in
+// a sandbox (Content-Security-Policy: sandbox, X-Content-Type-Options:
+// nosniff).
+//
+// # Safety
+//
+// See Options: the Host header is checked (DNS rebinding), cross-site
+// requests other than GET and HEAD are refused, file: needs AllowFile,
+// telnet: is never started (a link), mailto: sends only with AllowSend,
+// from a POST of the gateway's own form (a token, the same origin).
 package gateway

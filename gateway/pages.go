@@ -33,6 +33,14 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "link"}}{{template "head" .}}<p>The gateway does not start sessions or send mail; open this URL with your own program: <a id="link" href="{{.}}">{{.}}</a></p></body></html>
 {{end}}
+{{define "compose"}}{{template "head" .URL}}<p>Nothing is sent until you press Send.</p>
+<form id="compose" method="post"><input type="hidden" name="token" value="{{.Token}}">
+<p><label>Subject <input name="subject" size="60"></label></p>
+<p><textarea name="body" rows="12" cols="72"></textarea></p>
+<p><button>Send</button></p></form></body></html>
+{{end}}
+{{define "sent"}}{{template "head" .URL}}<p id="sent">Sent.</p>{{with .Message}}<pre>{{.}}</pre>{{end}}</body></html>
+{{end}}
 {{define "listhead"}}{{template "head" .}}<ul id="entries">
 {{end}}
 {{define "entry"}}{{if .Info}}<li class="info">{{.Label}}</li>
@@ -46,21 +54,24 @@ var pages = template.Must(template.New("").Parse(`
 
 // startPage is "/": the URL box.
 func (s *Server) startPage(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageHeaders(w.Header())
 	pages.ExecuteTemplate(w, "start", s.opt.AllowFile)
 }
 
 // errorPage answers with status and a page saying what failed.
 func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err error) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Del("Content-Length")
+	h := w.Header()
+	for _, k := range []string{"Content-Length", "Content-Range", "Last-Modified", "Accept-Ranges"} {
+		h.Del(k)
+	}
+	pageHeaders(h)
 	w.WriteHeader(status)
 	pages.ExecuteTemplate(w, "error", struct{ URL, Msg string }{url, err.Error()})
 }
 
 // linkPage shows url, of a scheme the gateway never acts on, as a link.
 func (s *Server) linkPage(w http.ResponseWriter, url string) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageHeaders(w.Header())
 	pages.ExecuteTemplate(w, "link", template.URL(url))
 }
 
@@ -133,6 +144,7 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 // listPage renders a listing as it streams from the server: memory stays
 // one entry's, whatever the listing's length.
 func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Response, proxy bool) {
+	pageHeaders(w.Header())
 	bw := startList(w, r, "text/html; charset=utf-8")
 	if bw == nil {
 		return
@@ -154,6 +166,7 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 // listJSON writes a listing as {"entries": [...]}, each entry as
 // `urlget --json` writes it (schemes.Entry's MarshalJSON), as it streams.
 func (s *Server) listJSON(w http.ResponseWriter, r *http.Request, l schemes.Listing) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	bw := startList(w, r, "application/json")
 	if bw == nil {
 		return

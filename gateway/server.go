@@ -37,6 +37,11 @@ type Options struct {
 	// through the gateway. Empty refuses every origin-form request;
 	// HostsFor gives the usual set.
 	Hosts []string
+	// AllowSend lets the gateway send what a sending scheme's URL (a
+	// mailto:) sends: a GET shows a form, and only its POST, from the
+	// gateway's own page (a token) and the same origin, sends. Without it
+	// such URLs are shown as links.
+	AllowSend bool
 	// AllowFile lets the gateway read this machine's files (schemes whose
 	// Caps are Local: file:); by default anyone who can reach the
 	// gateway could otherwise read them.
@@ -57,12 +62,13 @@ type Server struct {
 	slots   chan struct{}
 	timeout time.Duration
 	xorigin *http.CrossOriginProtection
+	key     []byte // of send tokens
 }
 
 // New returns a Server with opt.
 func New(opt Options) *Server {
 	s := &Server{c: opt.Client, hosts: map[string]bool{}, opt: opt, timeout: opt.Timeout,
-		xorigin: http.NewCrossOriginProtection()}
+		xorigin: http.NewCrossOriginProtection(), key: sendKey()}
 	if s.c == nil {
 		s.c = &fetch.Client{}
 	}
@@ -126,6 +132,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-site request refused", http.StatusForbidden)
 		return
 	}
+	if r.Method == http.MethodPost && !proxy {
+		if raw, err := URLOf(r); err == nil {
+			s.send(w, r, raw)
+			return
+		}
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, r.Method+" is not supported: the gateway only reads", http.StatusMethodNotAllowed)
@@ -179,17 +191,29 @@ func (s *Server) goTo(w http.ResponseWriter, r *http.Request, raw, words string)
 	http.Redirect(w, r, addr, http.StatusSeeOther)
 }
 
-// upstream headers go on everything the gateway serves from a server:
-// its HTML, whatever a server sent, cannot run script in the gateway's
-// origin, nor be sniffed into a type that could.
+// upstreamHeaders go on everything the gateway serves as a server sent
+// it: its HTML, whatever it holds, runs in a sandbox (an opaque origin,
+// no script, no forms), never in the gateway's origin, and nothing is
+// sniffed into a type that could run.
 func upstreamHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", "sandbox")
 	h.Set("X-Content-Type-Options", "nosniff")
 }
 
+// pageHeaders go on the gateway's own pages (listings, forms, errors),
+// which show what servers sent as escaped text: no script at all, from
+// anywhere, and forms that lead only back to the gateway. They are not
+// sandboxed, because a sandbox would stop their forms (a search, a
+// message to send).
+func pageHeaders(h http.Header) {
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+}
+
 // serveURL retrieves raw and answers with it.
 func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, proxy bool) {
-	upstreamHeaders(w.Header())
 	loc, err := s.c.Parse(raw)
 	if err != nil {
 		s.errorPage(w, http.StatusBadRequest, raw, err)
@@ -200,21 +224,24 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	case caps.Has(schemes.Local) && !s.opt.AllowFile:
 		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("local files are not served: start the gateway with --allow-file to allow it"))
 		return
+	case caps.Has(schemes.Sends) && s.opt.AllowSend && !proxy:
+		if _, ok := loc.(schemes.Composer); ok {
+			s.composePage(w, loc) // a GET sends nothing
+			return
+		}
+		s.linkPage(w, loc.Redacted())
+		return
 	case caps&(schemes.Interactive|schemes.Sends) != 0:
 		// Never started nor sent from a GET: the person's own client
 		// does that, from a plain link.
 		s.linkPage(w, loc.Redacted())
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
-	defer cancel()
-	select {
-	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
-	case <-ctx.Done():
-		http.Error(w, "the gateway is busy", http.StatusServiceUnavailable)
+	ctx, done := s.upstream(w, r)
+	if ctx == nil {
 		return
 	}
+	defer done()
 	if r.Method == http.MethodHead && caps.Has(schemes.Stats) {
 		s.head(ctx, w, loc)
 		return
@@ -248,6 +275,23 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	s.document(w, r, resp, ranged, start, end)
 }
 
+// upstream bounds the upstream work of r: its time (Options.Timeout), and
+// how much of it runs at once (MaxUpstream): it waits for a slot, and
+// returns the context to work in and done, which gives the slot back;
+// when the time passes before a slot is free it answers 503 itself and
+// returns a nil context.
+func (s *Server) upstream(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
+	select {
+	case s.slots <- struct{}{}:
+		return ctx, func() { <-s.slots; cancel() }
+	case <-ctx.Done():
+		cancel()
+		http.Error(w, "the gateway is busy", http.StatusServiceUnavailable)
+		return nil, nil
+	}
+}
+
 // head answers HEAD from the scheme's stat.
 func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Locator) {
 	resp, err := s.c.StatResponse(ctx, loc)
@@ -256,11 +300,12 @@ func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Lo
 		return
 	}
 	if resp.Kind == schemes.EntryDir {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		pageHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)
 		return
 	}
 	h := w.Header()
+	upstreamHeaders(h)
 	h.Set("Content-Type", contentType(resp.Response))
 	if resp.Size >= 0 {
 		h.Set("Content-Length", strconv.FormatInt(resp.Size, 10))
@@ -280,6 +325,7 @@ func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Lo
 // §14.2).
 func (s *Server) document(w http.ResponseWriter, r *http.Request, resp *fetch.Response, ranged bool, start, end int64) {
 	h := w.Header()
+	upstreamHeaders(h)
 	h.Set("Content-Type", contentType(resp.Response))
 	if !resp.ModTime.IsZero() {
 		h.Set("Last-Modified", resp.ModTime.UTC().Format(http.TimeFormat))

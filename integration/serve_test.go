@@ -11,9 +11,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/urlget/urlget/integration/hostile"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/mailto"
 )
 
 // startGateway runs the gateway in this process on 127.0.0.1:0 with opt
@@ -242,5 +245,35 @@ func TestServeHostileNames(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s:\n%s", want, page)
 		}
+	}
+}
+
+// TestServeSend: with AllowSend, a mailto: address shows a form and sends
+// nothing; the form's POST, with its token, sends to aiosmtpd.
+func TestServeSend(t *testing.T) {
+	testbed.Require(t, "smtp")
+	tag := randomTag(t)
+	h := &mailto.Handler{Server: testbed.Addr(testbed.SMTPPort), From: "Gateway <gw@urlget.test>",
+		Stdin: strings.NewReader("never read"), Getenv: func(string) string { return "" }}
+	base := startGateway(t, gateway.Options{Client: mailClient(h, nil), AllowSend: true})
+	to := "mailto:alice@urlget.test"
+	_, page := gatewayGet(t, base, to, "")
+	m := regexp.MustCompile(`name="token" value="([0-9a-f]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("no form:\n%s", page)
+	}
+	form := url.Values{"token": {string(m[1])}, "subject": {tag}, "body": {"sent from the gateway's form"}}
+	resp, err := http.PostForm(base+gateway.Address(to), form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "Sent.") {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	msg, raw := findMail(t, tag)
+	if msg.Header.Get("To") != "alice@urlget.test" || !strings.Contains(string(raw), "sent from the gateway's form") || strings.Contains(string(raw), "never read") {
+		t.Errorf("stored:\n%s", raw)
 	}
 }

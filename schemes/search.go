@@ -10,3 +10,12 @@ package schemes
 type Searcher interface {
 	WithSearch(words string) (Locator, error)
 }
+
+// Composer is implemented by the Locators of schemes that send a message
+// (mailto): WithMessage returns the URL that sends subject and body to
+// the same recipients, the URL's own subject and body replaced, so that a
+// caller with a form (the gateway's) needs no scheme's syntax. A body is
+// always set, even empty: the message is the one the form gave.
+type Composer interface {
+	WithMessage(subject, body string) (Locator, error)
+}

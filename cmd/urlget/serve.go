@@ -21,12 +21,14 @@ import (
 type serveFlags struct {
 	listen      string
 	allowFile   bool
+	allowSend   bool
 	maxUpstream int
 }
 
 func (s *serveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&s.listen, "listen", "127.0.0.1:8070", "serve: listen on `ADDR` (host:port); an address other than loopback lets other machines use the gateway")
 	fs.BoolVar(&s.allowFile, "allow-file", false, "serve: let the gateway read this machine's files (file: URLs)")
+	fs.BoolVar(&s.allowSend, "allow-send", false, "serve: let the gateway send mail: a mailto: URL shows a form, and its POST from the gateway's own page sends (--smtp-server, --from)")
 	fs.IntVar(&s.maxUpstream, "max-upstream", gateway.DefaultMaxUpstream, "serve: run at most `N` retrievals at once; more wait")
 }
 
@@ -44,7 +46,7 @@ func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
 }
 
 func (s *serveFlags) usage(w io.Writer, fs *pflag.FlagSet) {
-	subcommandUsage(w, fs, "urlget serve [--listen ADDR] [--allow-file] [flags]", "Serve flags",
+	subcommandUsage(w, fs, "urlget serve [--listen ADDR] [--allow-file] [--allow-send] [flags]", "Serve flags",
 		"Flags of a retrieval that apply to the gateway's retrievals", (&serveFlags{}).add)
 }
 
@@ -87,7 +89,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	srv := &http.Server{
 		Handler: gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
-			AllowFile: s.allowFile, MaxUpstream: s.maxUpstream}),
+			AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream}),
 		ReadHeaderTimeout: 30 * time.Second,
 	}
 	fmt.Fprintf(stdout, "serving on http://%s/\n", addr)

@@ -234,3 +234,23 @@ type mailtoFields struct {
 	To      []string              `json:"to"`
 	Headers schemes.OrderedObject `json:"headers"`
 }
+
+// WithMessage is the URL that sends subject and body to m's recipients
+// (schemes.Composer): m's header fields, its subject and body replaced.
+func (m *URL) WithMessage(subject, body string) (schemes.Locator, error) {
+	n := &URL{Addresses: m.Addresses, u: m.u}
+	for _, h := range m.Headers {
+		if !strings.EqualFold(h.Name, "subject") && !strings.EqualFold(h.Name, "body") {
+			n.Headers = append(n.Headers, h)
+		}
+	}
+	if subject != "" {
+		n.Headers = append(n.Headers, Header{Name: "subject", Value: subject})
+	}
+	n.Headers = append(n.Headers, Header{Name: "body", Value: body})
+	pu, err := schemes.Parse(n.String())
+	if err != nil {
+		return nil, err
+	}
+	return Parse(pu)
+}
