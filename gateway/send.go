@@ -50,7 +50,7 @@ func (s *Server) composePage(w http.ResponseWriter, loc schemes.Locator) {
 func (s *Server) send(w http.ResponseWriter, r *http.Request, raw string) {
 	loc, err := s.c.Parse(raw)
 	if err != nil {
-		s.errorPage(w, http.StatusBadRequest, raw, err)
+		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
 		return
 	}
 	comp, ok := loc.(schemes.Composer)

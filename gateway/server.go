@@ -169,23 +169,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) goTo(w http.ResponseWriter, r *http.Request, raw, words string) {
 	loc, err := s.c.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		s.errorPage(w, http.StatusBadRequest, raw, err)
+		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
 		return
 	}
 	if words != "" {
 		sr, ok := loc.(schemes.Searcher)
 		if !ok {
-			s.errorPage(w, http.StatusBadRequest, raw, errors.New("this URL takes no search words"))
+			s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), errors.New("this URL takes no search words"))
 			return
 		}
 		if loc, err = sr.WithSearch(words); err != nil {
-			s.errorPage(w, http.StatusBadRequest, raw, err)
+			s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
 			return
 		}
 	}
 	addr := LocatorAddress(loc)
 	if addr == "" {
-		s.errorPage(w, http.StatusBadRequest, raw, errors.New("this URL has no gateway address"))
+		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), errors.New("this URL has no gateway address"))
 		return
 	}
 	http.Redirect(w, r, addr, http.StatusSeeOther)
@@ -216,7 +216,7 @@ func pageHeaders(h http.Header) {
 func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, proxy bool) {
 	loc, err := s.c.Parse(raw)
 	if err != nil {
-		s.errorPage(w, http.StatusBadRequest, raw, err)
+		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
 		return
 	}
 	caps := s.c.Caps(loc)

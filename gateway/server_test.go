@@ -357,3 +357,33 @@ func TestMaxUpstream(t *testing.T) {
 		t.Errorf("%d upstream requests in all, want 2", n)
 	}
 }
+
+// TestTimeout: a server that never answers is given up after the
+// request's time bound (504), and a URL with a password that fails to
+// parse is shown without it.
+func TestTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, silent
+		}
+	}()
+	base := gateway(t, Options{Timeout: 300 * time.Millisecond})
+	start := time.Now()
+	resp, _ := get(t, newRequest(t, "GET", base+"/gopher/"+ln.Addr().String()+"/0/x"))
+	if resp.StatusCode != http.StatusGatewayTimeout || time.Since(start) > 5*time.Second {
+		t.Errorf("%d after %v, want 504 after 300ms", resp.StatusCode, time.Since(start))
+	}
+	resp, body := get(t, newRequest(t, "GET", base+"/ftp/u:secret@127.0.0.1:99999/"))
+	if resp.StatusCode != http.StatusBadRequest || strings.Contains(body, "secret") {
+		t.Errorf("%d %s", resp.StatusCode, body)
+	}
+}
