@@ -58,9 +58,9 @@ func newRequest(t *testing.T, method, url string) *http.Request {
 	return req
 }
 
-// gopherFake serves menu to every selector on 127.0.0.1, and counts
-// connections.
-func gopherFake(t *testing.T, menu string) (addr string, conns *atomic.Int32) {
+// fake serves each connection to a listener on 127.0.0.1 with serve,
+// and counts the connections.
+func fake(t *testing.T, serve func(net.Conn)) (addr string, conns *atomic.Int32) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -77,12 +77,19 @@ func gopherFake(t *testing.T, menu string) (addr string, conns *atomic.Int32) {
 			conns.Add(1)
 			go func() {
 				defer c.Close()
-				bufio.NewReader(c).ReadString('\n')
-				io.WriteString(c, menu+".\r\n")
+				serve(c)
 			}()
 		}
 	}()
 	return ln.Addr().String(), conns
+}
+
+// gopherFake serves menu to every selector.
+func gopherFake(t *testing.T, menu string) (addr string, conns *atomic.Int32) {
+	return fake(t, func(c net.Conn) {
+		bufio.NewReader(c).ReadString('\n')
+		io.WriteString(c, menu+".\r\n")
+	})
 }
 
 func TestHostCheck(t *testing.T) {
@@ -362,23 +369,12 @@ func TestMaxUpstream(t *testing.T) {
 // request's time bound (504), and a URL with a password that fails to
 // parse is shown without it.
 func TestTimeout(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, silent
-		}
-	}()
+	gone := make(chan struct{})
+	defer close(gone)
+	silent, _ := fake(t, func(net.Conn) { <-gone }) // held open, silent
 	base := gateway(t, Options{Timeout: 300 * time.Millisecond})
 	start := time.Now()
-	resp, _ := get(t, newRequest(t, "GET", base+"/gopher/"+ln.Addr().String()+"/0/x"))
+	resp, _ := get(t, newRequest(t, "GET", base+"/gopher/"+silent+"/0/x"))
 	if resp.StatusCode != http.StatusGatewayTimeout || time.Since(start) > 5*time.Second {
 		t.Errorf("%d after %v, want 504 after 300ms", resp.StatusCode, time.Since(start))
 	}
