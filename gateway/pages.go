@@ -61,7 +61,7 @@ func (s *Server) startPage(w http.ResponseWriter, _ *http.Request) {
 // errorPage answers with status and a page saying what failed.
 func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err error) {
 	h := w.Header()
-	for _, k := range []string{"Content-Length", "Content-Range", "Last-Modified", "Accept-Ranges"} {
+	for _, k := range []string{"Content-Length", "Last-Modified", "Accept-Ranges"} {
 		h.Del(k)
 	}
 	pageHeaders(h)
@@ -133,7 +133,9 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 	case proxy:
 		v.Href = template.URL(e.Locator.String())
 	default:
-		v.Href = template.URL(LocatorAddress(e.Locator))
+		if a := LocatorAddress(e.Locator); a != "" {
+			v.Href = template.URL(a)
+		}
 	}
 	if _, ok := e.Locator.(schemes.Searcher); ok && e.Kind == schemes.EntrySearch {
 		v.Search = e.Locator.String()

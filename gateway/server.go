@@ -343,7 +343,13 @@ func (s *Server) document(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), fmt.Errorf("asked for byte %d, the server started at %d", start, resp.Offset))
 		return
 	}
-	if ranged && resp.Offset == start && resp.Size >= 0 && start < resp.Size {
+	if ranged && resp.Size >= 0 && start >= resp.Size {
+		// Nothing to send from there (RFC 9110 §15.5.17).
+		h.Set("Content-Range", fmt.Sprintf("bytes */%d", resp.Size))
+		s.errorPage(w, http.StatusRequestedRangeNotSatisfiable, resp.URL.Redacted(), fmt.Errorf("the resource has %d bytes", resp.Size))
+		return
+	}
+	if ranged && resp.Offset == start && resp.Size >= 0 {
 		last := resp.Size - 1
 		if end >= 0 && end < last {
 			last = end

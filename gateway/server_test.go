@@ -275,6 +275,7 @@ func TestDocumentRange(t *testing.T) {
 		{"bytes=10-", "206", data[10:], "bytes 10-999/1000"},
 		{"bytes=10-19", "206", data[10:20], "bytes 10-19/1000"},
 		{"bytes=-5", "200", data, ""}, // a suffix: answered whole
+		{"bytes=999-", "206", data[999:], "bytes 999-999/1000"},
 	} {
 		req := newRequest(t, "GET", addr)
 		if c.rng != "" {
@@ -290,6 +291,11 @@ func TestDocumentRange(t *testing.T) {
 		if resp.Header.Get("Content-Security-Policy") != "sandbox" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("no sandbox: %v", resp.Header)
 		}
+	}
+	req := newRequest(t, "GET", addr)
+	req.Header.Set("Range", "bytes=1000-")
+	if resp, _ := get(t, req); resp.StatusCode != http.StatusRequestedRangeNotSatisfiable || resp.Header.Get("Content-Range") != "bytes */1000" {
+		t.Errorf("Range past the end: %d %q", resp.StatusCode, resp.Header.Get("Content-Range"))
 	}
 	resp, body := get(t, newRequest(t, "HEAD", addr))
 	if resp.StatusCode != 200 || resp.ContentLength != 1000 || body != "" {
