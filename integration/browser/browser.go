@@ -153,7 +153,16 @@ func Start(t testing.TB) *Browser {
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(acancel)
 	b := newTab(t, actx, out)
-	if err := b.do(); err != nil {
+	// A browser that never answers ends the allocator, which ends the
+	// wait for it.
+	watch := startWatch(t)
+	stop := context.AfterFunc(watch, acancel)
+	err = b.do()
+	stop()
+	if err != nil && watch.Err() != nil {
+		err = fmt.Errorf("no answer within %v: %w", Timeout, err)
+	}
+	if err != nil {
 		t.Fatalf("starting %s: %v\nbrowser output:\n%s", path, err, stderr)
 	}
 	t.Cleanup(func() {
@@ -162,6 +171,13 @@ func Start(t testing.TB) *Browser {
 		}
 	})
 	return b
+}
+
+// startWatch returns a context that ends after Timeout, or with t.
+func startWatch(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // Tab opens another tab of the same browser, bound to t (a subtest's, for
@@ -192,8 +208,8 @@ func newTab(t testing.TB, parent context.Context, out *proxy) *Browser {
 //
 // The first action runs on the tab's own context, not one with a timeout:
 // chromedp ties the browser process (and the tab) to the context of the
-// first action, so a timeout's end would kill them. The browser's start is
-// bounded by chromedp's own wait for its DevTools address.
+// first action, so a timeout's end would kill them. Start bounds the
+// browser's start apart.
 func (b *Browser) do() error {
 	if err := chromedp.Do(b.ctx); err != nil {
 		return err
