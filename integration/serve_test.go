@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -173,40 +174,71 @@ func TestServeRange(t *testing.T) {
 }
 
 // TestServeProxy: curl with the gateway as its proxy gets what a direct
-// urlget fetch gets: -x for ftp:// (curl sends absolute form), and
-// --request-target for gopher:// (for which curl would ask a tunnel).
+// urlget fetch gets, for every scheme of the test bed: -x for ftp:// and
+// http:// (curl sends absolute form), --request-target for the others
+// (for which curl would ask a tunnel). A listing asked for as JSON holds
+// the entries `urlget --json` prints.
 func TestServeProxy(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("no curl")
 	}
 	base := startGateway(t, gateway.Options{})
+	// A WAIS document's URL is its DocID, as a search lists it.
+	hits, err := (&fetch.Client{}).List(context.Background(), fmt.Sprintf("wais://%s/demo?leviathan", testbed.Addr(testbed.WAISPort)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit, err := hits.Listing.Next()
+	hits.Close()
+	if err != nil || hit.Locator == nil {
+		t.Fatalf("WAIS search: %v %v", hit, err)
+	}
 	for _, c := range []struct {
-		url  string
-		curl []string
+		url    string
+		target bool // ask with --request-target
+		json   bool // Accept: application/json
 	}{
-		{fmt.Sprintf("ftp://%s/README.txt", testbed.Addr(testbed.VsftpdPort)), nil},
-		{fmt.Sprintf("ftp://%s/bin/small.bin", testbed.Addr(testbed.VsftpdPort)), nil},
-		{fmt.Sprintf("gopher://%s/0/README.txt", testbed.Addr(testbed.GophernicusPort)),
-			[]string{"--request-target", "URL", "http://" + testbed.Addr(testbed.GophernicusPort) + "/"}},
-		{fmt.Sprintf("gopher://%s/9/bin/small.bin", testbed.Addr(testbed.GophernicusPort)),
-			[]string{"--request-target", "URL", "http://" + testbed.Addr(testbed.GophernicusPort) + "/"}},
+		{fmt.Sprintf("ftp://%s/README.txt", testbed.Addr(testbed.VsftpdPort)), false, false},
+		{fmt.Sprintf("ftp://%s/bin/small.bin", testbed.Addr(testbed.VsftpdPort)), false, false},
+		{fmt.Sprintf("http://%s/README.txt", testbed.Addr(testbed.HTTPPort)), false, false},
+		{fmt.Sprintf("gopher://%s/0/README.txt", testbed.Addr(testbed.GophernicusPort)), true, false},
+		{fmt.Sprintf("gopher://%s/9/bin/small.bin", testbed.Addr(testbed.GophernicusPort)), true, false},
+		{fmt.Sprintf("nntp://%s/%s/1", testbed.Addr(testbed.NNTPPort), testbed.GroupTest), true, false},
+		{hit.Locator.String(), true, false},
+		{fmt.Sprintf("prospero://%s/%s/README.txt", testbed.Addr(testbed.ProsperoPort), prosperoRoot), true, false},
+		{fmt.Sprintf("ftp://%s/bin/", testbed.Addr(testbed.VsftpdPort)), false, true},
+		{fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GophernicusPort)), true, true},
+		{fmt.Sprintf("wais://%s/demo?leviathan", testbed.Addr(testbed.WAISPort)), true, true},
 	} {
 		args := []string{"-sS", "--fail", "-x", base}
-		if c.curl == nil {
-			args = append(args, c.url)
+		if c.json {
+			args = append(args, "-H", "Accept: application/json")
+		}
+		if c.target {
+			// The URL curl is given only names the Host it sends.
+			args = append(args, "--request-target", c.url, "http://127.0.0.1/")
 		} else {
-			for _, a := range c.curl {
-				args = append(args, strings.ReplaceAll(a, "URL", c.url))
-			}
+			args = append(args, c.url)
 		}
 		got, err := exec.Command("curl", args...).Output()
 		if err != nil {
 			t.Errorf("curl %v: %v", args, err)
 			continue
 		}
-		direct, err := exec.Command(urlgetBinary(t), "-sS", c.url).Output()
+		uargs := []string{"-sS", c.url}
+		if c.json {
+			uargs = []string{"-sS", "--json", c.url}
+		}
+		direct, err := exec.Command(urlgetBinary(t), uargs...).Output()
 		if err != nil {
 			t.Errorf("urlget %s: %v", c.url, err)
+			continue
+		}
+		if c.json {
+			var a, b struct{ Entries []json.RawMessage }
+			if json.Unmarshal(got, &a) != nil || json.Unmarshal(direct, &b) != nil || len(a.Entries) == 0 || fmt.Sprint(a.Entries) != fmt.Sprint(b.Entries) {
+				t.Errorf("%s: through the gateway\n%s\ndirect\n%s", c.url, got, direct)
+			}
 			continue
 		}
 		if string(got) != string(direct) || len(got) == 0 {
