@@ -31,8 +31,12 @@
 //     that URL itself, which the gateway never acts on; an info line is
 //     text in the <li>;
 //   - a search (a gopher type 7 item, a WAIS database) is a
-//     <form class="search" method="get"> whose action is the search's
-//     gateway address, with one <input name="q"> for the words.
+//     <form class="search" method="get" action="/search"> with the
+//     search's URL in a hidden <input name="url"> and one
+//     <input name="q"> for the words; /search redirects (303) to the
+//     gateway address of the search for those words. A search entry's
+//     form is in its <li>; a page whose own URL takes words (a WAIS
+//     database or its search hits) has one before the <ul>.
 //
 // Every name, title and URL on a page is escaped (html/template), and the
 // pages carry a Content-Security-Policy that allows no script and forms

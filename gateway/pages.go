@@ -29,7 +29,7 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "start"}}{{template "head" "urlget gateway"}}<p>Type a URL of any RFC 1738 scheme above: ftp, http, gopher, news, nntp, wais, prospero{{if .}}, file{{end}}. Telnet and mailto URLs are shown as links, never acted on.</p></body></html>
 {{end}}
-{{define "error"}}{{template "head" .URL}}<p id="error">{{.Msg}}</p></body></html>
+{{define "error"}}{{template "head" .URL}}<p id="error">{{.Msg}}</p>{{with .Search}}{{template "searchform" .}}{{end}}</body></html>
 {{end}}
 {{define "link"}}{{template "head" .}}<p>The gateway does not start sessions or send mail; open this URL with your own program: <a id="link" href="{{.}}">{{.}}</a></p></body></html>
 {{end}}
@@ -41,11 +41,13 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "sent"}}{{template "head" .URL}}<p id="sent">Sent.</p>{{with .Message}}<pre>{{.}}</pre>{{end}}</body></html>
 {{end}}
-{{define "listhead"}}{{template "head" .}}<ul id="entries">
+{{define "searchform"}}<form class="search" method="get" action="/search"><input type="hidden" name="url" value="{{.}}"><input name="q" size="40"> <button>Search</button></form>{{end}}
+{{define "listhead"}}{{template "head" .URL}}{{with .Search}}{{template "searchform" .}}
+{{end}}<ul id="entries">
 {{end}}
 {{define "entry"}}{{if .Info}}<li class="info">{{.Label}}</li>
 {{else}}<li class="{{.Kind}}">{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{with .Meta}} <span class="meta">{{.}}</span>{{end}}{{if .Search}}
-<form class="search" method="get" action="/search"><input type="hidden" name="url" value="{{.Search}}"><input name="q" size="40"> <button>Search</button></form>{{end}}</li>
+{{template "searchform" .Search}}{{end}}</li>
 {{end}}{{end}}
 {{define "listerror"}}<li class="error">{{.}}</li>
 {{end}}
@@ -66,7 +68,15 @@ func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err er
 	}
 	pageHeaders(h)
 	w.WriteHeader(status)
-	pages.ExecuteTemplate(w, "error", struct{ URL, Msg string }{url, err.Error()})
+	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{url, err.Error(), ""})
+}
+
+// searchPage answers a search asked without words (a gopher type 7 item
+// whose handler would ask at a terminal) with the failure and a form
+// for the words.
+func (s *Server) searchPage(w http.ResponseWriter, loc schemes.Locator, search string, err error) {
+	pageHeaders(w.Header())
+	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{loc.Redacted(), err.Error(), search})
 }
 
 // linkPage shows url, of a scheme the gateway never acts on, as a link.
@@ -137,10 +147,21 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 			v.Href = template.URL(a)
 		}
 	}
-	if _, ok := e.Locator.(schemes.Searcher); ok && e.Kind == schemes.EntrySearch {
-		v.Search = e.Locator.String()
+	if e.Kind == schemes.EntrySearch {
+		v.Search = searchURL(e.Locator)
 	}
 	return v
+}
+
+// searchURL is the URL a search form for loc sends (its words replacing
+// any loc has), or "" when loc takes no words.
+func searchURL(loc schemes.Locator) string {
+	if sr, ok := loc.(schemes.Searcher); ok {
+		if _, err := sr.WithSearch(""); err == nil {
+			return loc.String()
+		}
+	}
+	return ""
 }
 
 // listPage renders a listing as it streams from the server: memory stays
@@ -152,7 +173,7 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 		return
 	}
 	defer bw.Flush()
-	pages.ExecuteTemplate(bw, "listhead", resp.URL.Redacted())
+	pages.ExecuteTemplate(bw, "listhead", struct{ URL, Search string }{resp.URL.Redacted(), searchURL(resp.URL)})
 	for e, err := range schemes.Entries(resp.Listing) {
 		if err != nil {
 			pages.ExecuteTemplate(bw, "listerror", err.Error())

@@ -256,6 +256,10 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	}
 	resp, err := s.c.GetLocator(ctx, loc, from)
 	if err != nil {
+		if su := searchURL(loc); su != "" && schemes.KindOf(err) == schemes.KindUsage {
+			s.searchPage(w, loc, su, err) // asked without the words it wants
+			return
+		}
 		s.errorPage(w, statusOf(err), loc.Redacted(), err)
 		return
 	}

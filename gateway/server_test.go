@@ -224,6 +224,11 @@ func TestGopherMenuPage(t *testing.T) {
 	if strings.Contains(body, "<script>") || strings.Contains(body, `href="javascript:`) || strings.Contains(body, "<b>") {
 		t.Errorf("unescaped server text on the page:\n%s", body)
 	}
+	// The search item itself, asked without words, is a form for them.
+	resp, body = get(t, newRequest(t, "GET", base+"/gopher/"+addr+"/7/search"))
+	if !strings.Contains(body, `<form class="search" method="get" action="/search"><input type="hidden" name="url" value="gopher://`+addr+`/7/search">`) {
+		t.Errorf("a search without words: %d %s", resp.StatusCode, body)
+	}
 	// The form leads to the search's own address.
 	req := newRequest(t, "GET", base+"/search?url="+strings.ReplaceAll("gopher://"+addr+"/7/search", ":", "%3A")+"&q=two+words")
 	resp, _ = get(t, req)

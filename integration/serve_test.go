@@ -309,3 +309,30 @@ func TestServeSend(t *testing.T) {
 		t.Errorf("stored:\n%s", raw)
 	}
 }
+
+// TestServeWAISSearch: a WAIS database's page has a search form; its
+// submission leads to the search's own address, whose page lists the hit
+// with its score, linked to the document's address.
+func TestServeWAISSearch(t *testing.T) {
+	base := startGateway(t, gateway.Options{})
+	db := fmt.Sprintf("wais://%s/demo", testbed.Addr(testbed.WAISPort))
+	// The database's page opens with a form to search it.
+	_, dbPage := gatewayGet(t, base, db, "")
+	form := `<form class="search" method="get" action="/search"><input type="hidden" name="url" value="` + db + `">`
+	if i := strings.Index(string(dbPage), form); i < 0 || i > strings.Index(string(dbPage), `<ul id="entries">`) {
+		t.Errorf("no search form before the entries:\n%s", dbPage)
+	}
+	resp, err := http.Get(base + "/search?" + url.Values{"url": {db}, "q": {"leviathan"}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := gateway.Address(db + "?leviathan"); resp.Request.URL.RequestURI() != want {
+		t.Errorf("the form led to %s, want %s", resp.Request.URL.RequestURI(), want)
+	}
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "The leviathan chronicle</a>") || !strings.Contains(string(page), "score=") ||
+		!strings.Contains(string(page), `href="/wais/`+testbed.Addr(testbed.WAISPort)+`/demo/TEXT/`) {
+		t.Errorf("%d\n%s", resp.StatusCode, page)
+	}
+}

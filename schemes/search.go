@@ -6,7 +6,8 @@ package schemes
 // searches it for words, written as the scheme writes searches (gopher:
 // the selector, a tab and the words; WAIS: the database and "?words"),
 // so that a caller with a search box (the gateway's form) needs no
-// scheme's syntax.
+// scheme's syntax. It fails for a URL that takes no words (a gopher item
+// other than a search), so a caller can ask whether one does.
 type Searcher interface {
 	WithSearch(words string) (Locator, error)
 }

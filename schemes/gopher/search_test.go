@@ -16,4 +16,8 @@ func TestWithSearch(t *testing.T) {
 			t.Errorf("%s WithSearch(%q) = %v, %v; want %s", c.url, c.words, got, err, c.want)
 		}
 	}
+	g, _ := parse(t, "gopher://h/1/menu")
+	if got, err := g.WithSearch("x"); err == nil {
+		t.Errorf("a menu took search words: %v", got)
+	}
 }

@@ -145,8 +145,12 @@ type fields struct {
 }
 
 // WithSearch is the URL of the search g names for words (schemes.Searcher):
-// g with its search set, its Gopher+ string and fragment dropped.
+// g with its search set, its Gopher+ string and fragment dropped. Only a
+// search item (type 7) takes words.
 func (g *URL) WithSearch(words string) (schemes.Locator, error) {
+	if g.Type != '7' {
+		return nil, g.u.SyntaxError("type", fmt.Sprintf("a gopher item of type %s is no search (type 7)", typeText(g.Type)))
+	}
 	n := g.with(&words, nil)
 	if n == nil {
 		return nil, g.u.SyntaxError("search", "the search cannot be written in a gopher URL")
