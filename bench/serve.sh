@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# bench/serve.sh — the `urlget serve` gateway on the test bed:
+#   1. one 256 MiB file from vsftpd (2121) read through the gateway by
+#      curl into a file, against a direct `urlget -o` of the same URL:
+#      wall time (median of REPS), ratio gateway/direct (target <= 1.1);
+#   2. CLIENTS concurrent clients (default 100), REQUESTS requests in all
+#      (default 2000), on a gopher menu page (gophernicus's root) and on
+#      an FTP file (README.txt): p50 and p99 latency, from curl's
+#      time_total, and failures;
+#   3. the gateway's peak RSS over the run (VmHWM).
+# The 256 MiB file is created inside the vsftpd container under /tmp, as
+# bench/ftp.sh does, and fetched as alice with an absolute (%2F) path.
+# Environment: REPS (default 5), CLIENTS, REQUESTS; BIN, a urlget binary
+# to measure instead of one built from this tree.
+# Needs: the stack up (integration/stack.sh up), curl.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+REPS=${REPS:-5}
+CLIENTS=${CLIENTS:-100}
+REQUESTS=${REQUESTS:-2000}
+trap 'echo "bench/serve.sh: line $LINENO: a command failed" >&2' ERR
+ctr=$(docker ps --filter label=com.docker.compose.service=vsftpd --format '{{.Names}}' | head -n1)
+[ -n "$ctr" ] || { echo "vsftpd container not running (integration/stack.sh up)" >&2; exit 1; }
+command -v curl >/dev/null || { echo "curl not installed" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+out=$(mktemp -d "$root/bench/.out.XXXXXX")
+gw_pid=
+cleanup() {
+	[ -z "$gw_pid" ] || kill "$gw_pid" 2>/dev/null || true
+	rm -rf "$tmp" "$out"
+}
+trap cleanup EXIT
+bin=${BIN:-$tmp/urlget}
+[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+
+docker exec "$ctr" sh -c '
+  [ -s /tmp/bench-256M.bin ] || head -c 268435456 /dev/urandom > /tmp/bench-256M.bin
+  chmod a+r /tmp/bench-256M.bin'
+
+"$bin" serve --listen 127.0.0.1:0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+gw_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/serve.out" ] && break; sleep 0.1; done
+gw=$(sed -n 's|^serving on \(http://[^/]*\)/$|\1|p' "$tmp/serve.out")
+[ -n "$gw" ] || { echo "the gateway did not start: $(cat "$tmp/serve.err")" >&2; exit 1; }
+echo "gateway: $gw"
+
+big="ftp://alice:secret@127.0.0.1:2121/%2Ftmp/bench-256M.bin"
+gwbig="$gw/ftp/alice:secret@127.0.0.1:2121/%2Ftmp/bench-256M.bin"
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+timeit() { local t=$(now); "$@" >/dev/null; awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }'; }
+
+echo "== 256 MiB file into a file, $REPS repetitions (alternating)"
+d=(); g=()
+for _ in $(seq "$REPS"); do
+	sync
+	d+=("$(timeit "$bin" -s -o "$out/direct.bin" "$big")")
+	sync
+	g+=("$(timeit curl -sS --fail -o "$out/gateway.bin" "$gwbig")")
+done
+cmp -s "$out/direct.bin" "$out/gateway.bin" || { echo "the gateway's file differs from urlget's" >&2; exit 1; }
+rm -f "$out/direct.bin" "$out/gateway.bin"
+dm=$(printf '%s\n' "${d[@]}" | median); gm=$(printf '%s\n' "${g[@]}" | median)
+echo "direct urlget -o: ${d[*]}  median ${dm}s"
+echo "through gateway:  ${g[*]}  median ${gm}s"
+awk -v a="$gm" -v b="$dm" 'BEGIN { printf "ratio gateway/direct: %.2f (target <= 1.1)\n", a / b }'
+
+# load URL: REQUESTS requests, CLIENTS at a time; p50, p99, failures.
+load() {
+	seq "$REQUESTS" | xargs -P "$CLIENTS" -I{} curl -s -o /dev/null -w '%{http_code} %{time_total}\n' "$1" >"$tmp/load" || true
+	local fails
+	fails=$(awk '$1 != 200' "$tmp/load" | wc -l)
+	awk '$1 == 200 { print $2 }' "$tmp/load" | sort -n | awk -v f="$fails" '
+		{ a[NR] = $1 }
+		END { printf "p50 %.1f ms, p99 %.1f ms, %d ok, %d failed\n", a[int(NR * 0.5 + 0.5)] * 1000, a[int(NR * 0.99 + 0.5)] * 1000, NR, f }'
+}
+echo "== $CLIENTS concurrent clients, $REQUESTS requests: gopher menu page (gophernicus)"
+load "$gw/gopher/127.0.0.1:7070/1/"
+echo "== $CLIENTS concurrent clients, $REQUESTS requests: FTP file (vsftpd README.txt)"
+load "$gw/ftp/127.0.0.1:2121/README.txt"
+
+echo "== the gateway's peak RSS: $(awk '/VmHWM/ { print $2, $3 }' "/proc/$gw_pid/status")"
