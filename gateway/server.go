@@ -221,6 +221,12 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	}
 	caps := s.c.Caps(loc)
 	switch {
+	case loc.Generic().Authority && s.hosts[strings.ToLower(loc.Generic().HostPort())]:
+		// The gateway through itself: each level would hold a slot of
+		// MaxUpstream while it waits for the next, so that an address
+		// nested that deep would stop every other request.
+		s.errorPage(w, http.StatusLoopDetected, loc.Redacted(), errors.New("this is the gateway's own address: open it directly"))
+		return
 	case caps.Has(schemes.Local) && !s.opt.AllowFile:
 		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("local files are not served: start the gateway with --allow-file to allow it"))
 		return

@@ -178,6 +178,14 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("file: with --allow-file: %d %q", resp.StatusCode, body)
 		}
 	})
+	t.Run("itself", func(t *testing.T) {
+		self := "http://" + strings.TrimPrefix(base, "http://") + "/"
+		for _, u := range []string{self, strings.Replace(self, "127.0.0.1", "localhost", 1), self + "http/" + strings.TrimPrefix(self, "http://")} {
+			if resp, _ := get(t, newRequest(t, "GET", base+Address(u))); resp.StatusCode != http.StatusLoopDetected {
+				t.Errorf("%s through the gateway: %d, want 508", u, resp.StatusCode)
+			}
+		}
+	})
 	t.Run("telnet and mailto", func(t *testing.T) {
 		for _, u := range []string{"telnet://" + telnet + "/", "mailto:someone@127.0.0.1?subject=x"} {
 			resp, body := get(t, newRequest(t, "GET", base+Address(u)))
