@@ -4,8 +4,10 @@ package integration
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/gateway"
 	"github.com/urlget/urlget/integration/browser"
+	"github.com/urlget/urlget/integration/dirsrv"
 	"github.com/urlget/urlget/integration/hostile"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes/nntp"
@@ -29,6 +32,28 @@ func browserGateway(t *testing.T) string {
 		Registry: fetch.NewRegistry(fetch.Config{NNTP: &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort)}}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 	}})
+}
+
+// entryLink returns the link of the listing's entry named name (alone, or
+// before a space and what a server added), failing the test without one.
+func entryLink(t *testing.T, b *browser.Browser, name string) browser.Link {
+	t.Helper()
+	links := b.Links("#entries a")
+	i := slices.IndexFunc(links, func(l browser.Link) bool { return l.Text == name || strings.HasPrefix(l.Text, name+" ") })
+	if i < 0 {
+		t.Fatalf("no entry %s in %s: %q", name, b.URL(), links)
+	}
+	return links[i]
+}
+
+// showsFixture checks that the page shown is the text of fixture file p,
+// and that it ran no script.
+func showsFixture(t *testing.T, b *browser.Browser, p string) {
+	t.Helper()
+	if got, want := b.Text("body"), testbed.FixtureFiles[p]; got != want {
+		t.Errorf("%s shows %q, want %q", p, got, want)
+	}
+	b.NoScriptRan()
 }
 
 // gatewayPage opens raw's gateway address in b and fails unless it loads
@@ -53,24 +78,94 @@ func TestBrowserGatewayGopher(t *testing.T) {
 		t.Errorf("the menu's info lines are not shown: %q", got)
 	}
 	b.ClickLink("Nested directories")
-	for _, d := range []string{"level1", "level2", "level3"} {
-		links := b.Links("#entries a")
-		i := slices.IndexFunc(links, func(l browser.Link) bool { return strings.HasPrefix(l.Text, d+" ") || l.Text == d })
-		if i < 0 {
-			t.Fatalf("no %s in %s: %q", d, b.URL(), links)
-		}
-		b.ClickHref(links[i].Href)
+	// gophernicus pads a name with its date and size.
+	for _, name := range []string{"level1", "level2", "level3", "deep.txt"} {
+		b.ClickHref(entryLink(t, b, name).Href)
 	}
-	links := b.Links("#entries a")
-	i := slices.IndexFunc(links, func(l browser.Link) bool { return strings.HasPrefix(l.Text, "deep.txt") })
-	if i < 0 {
-		t.Fatalf("no deep.txt in %s: %q", b.URL(), links)
+	showsFixture(t, b, "nested/level1/level2/level3/deep.txt")
+}
+
+// TestBrowserGatewayGopherSearch: gophernicus's type 7 item is a form on
+// the menu's page; words typed into it reach the CGI, and its results
+// lead on to the file found.
+func TestBrowserGatewayGopherSearch(t *testing.T) {
+	testbed.Require(t, testbed.Gophernicus)
+	base := browserGateway(t)
+	b := browser.Start(t)
+	gatewayPage(t, b, base, "gopher://"+testbed.Addr(testbed.GophernicusPort)+"/")
+	if st := b.SubmitForm("form.search", "q", "dotlines"); st != http.StatusOK {
+		t.Fatalf("search: status %d", st)
 	}
-	b.ClickHref(links[i].Href)
-	if got, want := b.Text("body"), testbed.FixtureFiles["nested/level1/level2/level3/deep.txt"]; got != want {
-		t.Errorf("deep.txt shows %q, want %q", got, want)
+	want := base + gateway.Address("gopher://"+testbed.Addr(testbed.GophernicusPort)+"/0/text/dotlines.txt")
+	if !slices.ContainsFunc(b.Links("#entries a"), func(l browser.Link) bool { return l.Href == want }) {
+		t.Fatalf("search results at %s lack %s: %q", b.URL(), want, b.Links("#entries a"))
+	}
+	b.ClickHref(want)
+	showsFixture(t, b, "text/dotlines.txt")
+}
+
+// TestBrowserGatewayFTP follows vsftpd's root to bin/ and small.bin, which
+// the browser saves with the fixture's bytes.
+func TestBrowserGatewayFTP(t *testing.T) {
+	testbed.Require(t, testbed.Vsftpd)
+	base := browserGateway(t)
+	b := browser.Start(t)
+	gatewayPage(t, b, base, "ftp://"+testbed.Addr(testbed.VsftpdPort)+"/")
+	b.ClickLink("bin")
+	entryLink(t, b, "small.bin")
+	if got := b.Text(`#entries li:has(a[href$="/small.bin"])`); !strings.Contains(got, "256 bytes") {
+		t.Errorf("small.bin's entry shows %q, want its size", got)
+	}
+	got, err := os.ReadFile(b.Download("small.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sha256.Sum256(got), sha256.Sum256(testbed.SmallBin()); got != want {
+		t.Errorf("small.bin saved by the browser: SHA-256 %x, want %x", got, want)
+	}
+}
+
+// TestBrowserGatewayProspero opens the virtual directory of dirsrv and its
+// EXTERNAL link to vsftpd's README.txt, which the gateway resolves and
+// retrieves over FTP.
+func TestBrowserGatewayProspero(t *testing.T) {
+	testbed.Require(t, testbed.Prospero)
+	testbed.Require(t, testbed.Vsftpd)
+	base := browserGateway(t)
+	b := browser.Start(t)
+	gatewayPage(t, b, base, prosperoURL(dirsrv.VirtualRoot))
+	if got := b.Text("#entries"); !strings.Contains(got, "ftp://"+testbed.Addr(testbed.VsftpdPort)+"/%2FREADME.txt;type=i") {
+		t.Errorf("the listing does not show where ftp-readme leads: %q", got)
+	}
+	// The link asks for the file as ;type=i (binary): the browser saves it.
+	got, err := os.ReadFile(b.Download("ftp-readme"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := testbed.FixtureFiles["README.txt"]; string(got) != want {
+		t.Errorf("ftp-readme saved as %q, want %q", got, want)
+	}
+}
+
+// TestBrowserGatewayWAISSearch: a WAIS database's page is a search form;
+// words typed into it come back as hits with their scores, each leading to
+// its document.
+func TestBrowserGatewayWAISSearch(t *testing.T) {
+	testbed.Require(t, testbed.WAIS)
+	base := browserGateway(t)
+	b := browser.Start(t)
+	gatewayPage(t, b, base, "wais://"+testbed.Addr(testbed.WAISPort)+"/demo")
+	if st := b.SubmitForm("form.search", "q", "orchard gardening"); st != http.StatusOK {
+		t.Fatalf("search: status %d", st)
+	}
+	if got := b.Text("#entries"); !strings.Contains(got, "Orchard management") || !strings.Contains(got, "score=") {
+		t.Fatalf("the WAIS search at %s shows %q, want its hits with their scores", b.URL(), got)
 	}
 	b.NoScriptRan()
+	b.ClickLink("Orchard management")
+	if got := b.Text("body"); !strings.Contains(strings.ToLower(got), "orchard") {
+		t.Errorf("Orchard management shows %q", got)
+	}
 }
 
 // hostileMenu is a gopher menu whose display strings and selectors try to
