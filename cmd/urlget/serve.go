@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/urlget/urlget/gateway"
+	"github.com/urlget/urlget/transport"
 )
 
 // serveFlags are `urlget serve`'s own flags; the retrieval flags
@@ -72,7 +74,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitCode(err)
 	}
 	defer client.CloseIdleConnections()
-	ln, err := net.Listen("tcp", s.listen)
+	ln, err := transport.Listen(s.listen)
 	if err != nil {
 		fmt.Fprintf(stderr, "urlget: serve: %v\n", err)
 		return 2
