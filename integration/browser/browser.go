@@ -327,9 +327,27 @@ func (b *Browser) Title() string {
 
 // Text returns the text a person sees in the first element that the CSS
 // selector sel matches, waiting up to Timeout for one to appear.
+//
+// It reads the element by script, not through a DOM node id: a node id
+// taken while Chromium is still putting a plain-text document into its
+// page can be gone by the time its text is asked for ("No node with
+// given id found", seen in CI). Until the element exists (at most
+// Timeout) it asks again.
 func (b *Browser) Text(sel string) string {
 	b.t.Helper()
-	return run(b, fmt.Sprintf("text of %q", sel), chromedp.Text(chromedp.CSS(sel)))
+	js := fmt.Sprintf(`(() => {
+		const e = document.querySelector(%s);
+		return e === null ? null : (e instanceof HTMLElement ? e.innerText : e.textContent);
+	})()`, jsString(sel))
+	for deadline := time.Now().Add(Timeout); ; {
+		if v := run(b, fmt.Sprintf("text of %q", sel), chromedp.Evaluate[*string](js)); v != nil {
+			return *v
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("no element %q on %s within %v", sel, b.location(), Timeout)
+		}
+		time.Sleep(20 * time.Millisecond) // polling the page for the element, not ordering events
+	}
 }
 
 // Count returns how many elements the CSS selector sel matches now.
