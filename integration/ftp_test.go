@@ -374,22 +374,32 @@ func TestFTPGuessedTextIsCurls(t *testing.T) {
 	for _, s := range ftpServers {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
-			for _, p := range []string{"text/crlf.txt", "README.txt"} {
+			// urlget's runs first, each counting the commands its own
+			// session leaves in the server's log; curl's afterwards, so
+			// that no line of a curl session written late (pure-ftpd
+			// logs through syslog) is counted as urlget's.
+			paths := []string{"text/crlf.txt", "README.txt"}
+			got := map[string]string{}
+			for _, p := range paths {
 				u := fmt.Sprintf("ftp://%s/%s", testbed.Addr(s.port), p)
 				bodies, errs, cmds, trace := ftpRun(t, s.service, u)
 				noErr(t, errs)
-				want, err := exec.Command(curl, "-sS", "--max-time", "20", u).Output()
-				if err != nil {
-					t.Fatalf("curl %s: %v", u, err)
-				}
-				if bodies[0] != string(want) {
-					t.Errorf("%s: urlget got %q, curl %q", p, bodies[0], want)
-				}
+				got[p] = bodies[0]
 				if count(cmds, "SYST") != 1 || count(cmds, "TYPE I") != 1 || count(cmds, "TYPE A") != 0 {
 					t.Errorf("%s: %q, want one SYST, then TYPE I", p, cmds)
 				}
 				if !strings.Contains(trace, "no ;type=: the server is UNIX (SYST), so TYPE I: the exact bytes") {
 					t.Errorf("%s: the trace does not say why TYPE I:\n%s", p, trace)
+				}
+			}
+			for _, p := range paths {
+				u := fmt.Sprintf("ftp://%s/%s", testbed.Addr(s.port), p)
+				want, err := exec.Command(curl, "-sS", "--max-time", "20", u).Output()
+				if err != nil {
+					t.Fatalf("curl %s: %v", u, err)
+				}
+				if got[p] != string(want) {
+					t.Errorf("%s: urlget got %q, curl %q", p, got[p], want)
 				}
 			}
 		})
