@@ -43,8 +43,10 @@ func Address(raw string) string {
 }
 
 // LocatorAddress is the gateway address of loc: Address of its canonical
-// form. It carries loc's password, if it has one, as the URL does.
-func LocatorAddress(loc schemes.Locator) string { return Address(loc.String()) }
+// form without its password (the gateway remembers a password it was
+// given and puts it back; see logins), or "" when the password cannot be
+// taken out of the URL.
+func LocatorAddress(loc schemes.Locator) string { return Address(stripped(loc)) }
 
 // ErrNoURL is URLOf's error for a request target that is no gateway
 // address.

@@ -141,7 +141,7 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 	case caps&(schemes.Interactive|schemes.Sends) != 0:
 		v.Href = template.URL(e.Locator.Redacted()) // the person's own client acts on it
 	case proxy:
-		v.Href = template.URL(e.Locator.String())
+		v.Href = template.URL(stripped(e.Locator)) // no password: see logins
 	default:
 		if a := LocatorAddress(e.Locator); a != "" {
 			v.Href = template.URL(a)
@@ -158,7 +158,7 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 func searchURL(loc schemes.Locator) string {
 	if sr, ok := loc.(schemes.Searcher); ok {
 		if _, err := sr.WithSearch(""); err == nil {
-			return loc.String()
+			return stripped(loc)
 		}
 	}
 	return ""

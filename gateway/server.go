@@ -63,18 +63,23 @@ type Server struct {
 	timeout time.Duration
 	xorigin *http.CrossOriginProtection
 	key     []byte // of send tokens
+	logins  logins
 }
 
 // New returns a Server with opt.
 func New(opt Options) *Server {
-	s := &Server{c: opt.Client, hosts: map[string]bool{}, opt: opt, timeout: opt.Timeout,
+	s := &Server{hosts: map[string]bool{}, opt: opt, timeout: opt.Timeout,
 		xorigin: http.NewCrossOriginProtection(), key: sendKey()}
-	if s.c == nil {
-		s.c = &fetch.Client{}
+	if opt.Client == nil {
+		opt.Client = &fetch.Client{}
 	}
 	for _, h := range opt.Hosts {
 		s.hosts[strings.ToLower(h)] = true
 	}
+	// A clone, so that the caller's Client keeps its own policy, with
+	// sessions shared.
+	s.c = opt.Client.Clone()
+	s.c.CheckRedirect = s.refuseSelf(opt.Client.CheckRedirect)
 	n := opt.MaxUpstream
 	if n <= 0 {
 		n = DefaultMaxUpstream
@@ -183,6 +188,9 @@ func (s *Server) goTo(w http.ResponseWriter, r *http.Request, raw, words string)
 			return
 		}
 	}
+	if loc.Generic().Password != nil {
+		s.logins.remember(loc.Generic())
+	}
 	addr := LocatorAddress(loc)
 	if addr == "" {
 		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), errors.New("this URL has no gateway address"))
@@ -219,9 +227,18 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
 		return
 	}
+	if g := loc.Generic(); g.Password != nil {
+		s.logins.remember(g)
+		if a := LocatorAddress(loc); a != "" && !proxy && r.Method == http.MethodGet {
+			// Out of the address bar and the history: see logins.
+			http.Redirect(w, r, a, http.StatusSeeOther)
+			return
+		}
+	}
+	loc = s.withLogin(loc)
 	caps := s.c.Caps(loc)
 	switch {
-	case loc.Generic().Authority && s.hosts[strings.ToLower(loc.Generic().HostPort())]:
+	case s.isSelf(loc):
 		// The gateway through itself: each level would hold a slot of
 		// MaxUpstream while it waits for the next, so that an address
 		// nested that deep would stop every other request.
@@ -266,7 +283,11 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 			s.searchPage(w, loc, su, err) // asked without the words it wants
 			return
 		}
-		s.errorPage(w, statusOf(err), loc.Redacted(), err)
+		status := statusOf(err)
+		if errors.Is(err, errSelf) {
+			status = http.StatusLoopDetected
+		}
+		s.errorPage(w, status, loc.Redacted(), err)
 		return
 	}
 	defer resp.Close()
