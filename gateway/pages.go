@@ -35,8 +35,9 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "compose"}}{{template "head" .URL}}<p>Nothing is sent until you press Send.</p>
 <form id="compose" method="post"><input type="hidden" name="token" value="{{.Token}}">
-<p><label>Subject <input name="subject" size="60"></label></p>
-<p><textarea name="body" rows="12" cols="72"></textarea></p>
+<dl id="recipients">{{with .Draft.To}}<dt>To</dt><dd>{{range $i, $a := .}}{{if $i}}, {{end}}{{$a}}{{end}}</dd>{{end}}{{with .Draft.Cc}}<dt>Cc</dt><dd>{{range $i, $a := .}}{{if $i}}, {{end}}{{$a}}{{end}}</dd>{{end}}{{with .Draft.Bcc}}<dt>Bcc</dt><dd>{{range $i, $a := .}}{{if $i}}, {{end}}{{$a}}{{end}}</dd>{{end}}</dl>
+<p><label>Subject <input name="subject" size="60" value="{{.Draft.Subject}}"></label></p>
+<p><textarea name="body" rows="12" cols="72">{{.Draft.Body}}</textarea></p>
 <p><button>Send</button></p></form></body></html>
 {{end}}
 {{define "sent"}}{{template "head" .URL}}<p id="sent">Sent.</p>{{with .Message}}<pre>{{.}}</pre>{{end}}</body></html>

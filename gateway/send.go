@@ -35,14 +35,16 @@ func (s *Server) token(raw string) string {
 }
 
 // composePage is the form for a URL of a sending scheme (mailto:) when
-// the gateway may send: GET shows it, and nothing is sent until the
-// person posts it.
-func (s *Server) composePage(w http.ResponseWriter, loc schemes.Locator) {
+// the gateway may send: GET shows it, filled with the message the URL
+// describes (its recipients, subject and body), and nothing is sent
+// until the person posts it.
+func (s *Server) composePage(w http.ResponseWriter, comp schemes.Composer, loc schemes.Locator) {
 	pageHeaders(w.Header())
 	pages.ExecuteTemplate(w, "compose", struct {
 		URL   string
 		Token string
-	}{loc.Redacted(), s.token(loc.String())})
+		Draft schemes.Draft
+	}{loc.Redacted(), s.token(loc.String()), comp.Draft()})
 }
 
 // send sends the message a compose form posted to raw's address: only

@@ -74,3 +74,47 @@ func TestSend(t *testing.T) {
 		t.Errorf("another gateway's token: %d", resp.StatusCode)
 	}
 }
+
+// TestComposePrefilled: the compose form starts from the message the
+// mailto: URL describes — its recipients shown, its subject and body in
+// the fields, escaped whatever they hold — and a POST sends what the form
+// posted, not the URL's own subject and body.
+func TestComposePrefilled(t *testing.T) {
+	client := &fetch.Client{Registry: fetch.NewRegistry(fetch.Config{
+		Mailto: &mailto.Handler{DryRun: true, From: "gw@127.0.0.1", Stdin: strings.NewReader("STDIN")}})}
+	const to = `mailto:a@127.0.0.1?cc=b@127.0.0.1&subject=%22%3E%3Cscript%3Ealert(1)%3C/script%3E&body=Dear%20%3C/textarea%3E%3Cscript%3Ex()%3C/script%3E%0Aline%202`
+	on := gateway(t, Options{Client: client, AllowSend: true})
+	resp, body := get(t, newRequest(t, "GET", on+Address(to)))
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET: %d %s", resp.StatusCode, body)
+	}
+	for _, want := range []string{
+		`<dt>To</dt><dd>a@127.0.0.1</dd><dt>Cc</dt><dd>b@127.0.0.1</dd>`,
+		`<input name="subject" size="60" value="&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">`,
+		"<textarea name=\"body\" rows=\"12\" cols=\"72\">Dear &lt;/textarea&gt;&lt;script&gt;x()&lt;/script&gt;\nline 2</textarea>",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the form lacks %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<script") {
+		t.Errorf("a script from the URL is on the page:\n%s", body)
+	}
+	token := regexp.MustCompile(`name="token" value="([0-9a-f]+)"`).FindStringSubmatch(body)
+	if token == nil {
+		t.Fatalf("no token:\n%s", body)
+	}
+	form := url.Values{"token": {token[1]}, "subject": {"Edited"}, "body": {"what the form posted"}}
+	req, err := http.NewRequest("POST", on+Address(to), strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	resp, body = get(t, req)
+	_, msg, _ := strings.Cut(body, "<pre>")
+	if resp.StatusCode != 200 || !strings.Contains(msg, "Subject: Edited\n") || !strings.HasSuffix(msg, "\n\nwhat the form posted\n</pre></body></html>\n") ||
+		!strings.Contains(msg, "Cc: b@127.0.0.1\n") || strings.Contains(msg, "script") || strings.Contains(msg, "Dear") {
+		t.Errorf("POST: %d %s", resp.StatusCode, body)
+	}
+}

@@ -248,8 +248,8 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("local files are not served: start the gateway with --allow-file to allow it"))
 		return
 	case caps.Has(schemes.Sends) && s.opt.AllowSend && !proxy:
-		if _, ok := loc.(schemes.Composer); ok {
-			s.composePage(w, loc) // a GET sends nothing
+		if comp, ok := loc.(schemes.Composer); ok {
+			s.composePage(w, comp, loc) // a GET sends nothing
 			return
 		}
 		s.linkPage(w, loc.Redacted())

@@ -16,7 +16,18 @@ type Searcher interface {
 // (mailto): WithMessage returns the URL that sends subject and body to
 // the same recipients, the URL's own subject and body replaced, so that a
 // caller with a form (the gateway's) needs no scheme's syntax. A body is
-// always set, even empty: the message is the one the form gave.
+// always set, even empty: the message is the one the form gave. Draft
+// is the message the URL itself describes, for the form to start from.
 type Composer interface {
 	WithMessage(subject, body string) (Locator, error)
+	Draft() Draft
+}
+
+// Draft is the message a sending URL describes before anyone edits it:
+// its recipients and the subject and body it gives (mailto: the
+// addresses and its to, cc, bcc, subject and body header fields, RFC
+// 6068), decoded. Empty fields are ones the URL does not give.
+type Draft struct {
+	To, Cc, Bcc   []string
+	Subject, Body string
 }

@@ -1,6 +1,7 @@
 package mailto
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
@@ -29,6 +30,25 @@ func TestWithMessage(t *testing.T) {
 		// from its standard input instead.
 		if b, ok := got.(*URL).Header("body"); b != c.body || !ok {
 			t.Errorf("body reads back as %q, %v", b, ok)
+		}
+	}
+}
+
+// TestDraft: the message a URL describes, decoded, recipients from the
+// addresses and the to, cc and bcc fields (RFC 6068 §2).
+func TestDraft(t *testing.T) {
+	for _, c := range []struct {
+		url  string
+		want schemes.Draft
+	}{
+		{"mailto:a@x", schemes.Draft{To: []string{"a@x"}}},
+		{"mailto:a@x,b@y?To=c@z&cc=d@w,%20e@v&bcc=f@u&Subject=Hello%20%3Cthere%3E&body=line%201%0Aline%202",
+			schemes.Draft{To: []string{"a@x", "b@y", "c@z"}, Cc: []string{"d@w", "e@v"}, Bcc: []string{"f@u"},
+				Subject: "Hello <there>", Body: "line 1\nline 2"}},
+		{"mailto:?to=a@x&subject=one&subject=two&body=", schemes.Draft{To: []string{"a@x"}, Subject: "one"}},
+	} {
+		if got := request(t, c.url).URL.(*URL).Draft(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s Draft() = %#v, want %#v", c.url, got, c.want)
 		}
 	}
 }

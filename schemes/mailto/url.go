@@ -53,7 +53,10 @@ type URL struct {
 	u *schemes.URL
 }
 
-var _ schemes.Locator = (*URL)(nil)
+var (
+	_ schemes.Locator  = (*URL)(nil)
+	_ schemes.Composer = (*URL)(nil)
+)
 
 // Parse reads a generic mailto URL. Errors are *schemes.Error of KindUsage
 // naming the part at fault: "scheme", "address" or "header".
@@ -253,4 +256,23 @@ func (m *URL) WithMessage(subject, body string) (schemes.Locator, error) {
 		return nil, err
 	}
 	return Parse(pu)
+}
+
+// Draft is the message m describes (schemes.Composer): its primary
+// recipients (To), the addresses of its cc and bcc fields, and its first
+// subject and body fields, for a form to start from.
+func (m *URL) Draft() schemes.Draft {
+	d := schemes.Draft{To: m.To()}
+	for _, h := range m.Headers {
+		list, _ := addressList(h.Value)
+		switch {
+		case strings.EqualFold(h.Name, "cc"):
+			d.Cc = append(d.Cc, list...)
+		case strings.EqualFold(h.Name, "bcc"):
+			d.Bcc = append(d.Bcc, list...)
+		}
+	}
+	d.Subject, _ = m.Header("subject")
+	d.Body, _ = m.Header("body")
+	return d
 }
