@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // parseTree parses a URL of the fake "tree" scheme: tree://host/path.

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // parsers is the registry the library's zero fetch.Client parses with:

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // fakeLoc is a Locator for rendering tests: a parsed generic URL.

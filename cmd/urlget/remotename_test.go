@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/integration/waisd"
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // TestRemoteNameNeverLeavesDirectory: a URL with nothing to name a file

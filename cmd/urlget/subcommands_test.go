@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // parsed runs `urlget parse raw` and returns its object, or nil with the

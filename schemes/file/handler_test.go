@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // recTrace records every traced line.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // parse runs the generic parser and this package's, as the registry does.

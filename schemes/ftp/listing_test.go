@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // mlsdLines is an MLSD listing of n files f00000, f00001, ...

@@ -3,7 +3,7 @@ package gopher
 import (
 	"testing"
 
-	"github.com/urlget/urlget/schemes/schemestest"
+	"github.com/urlget/urlget/internal/schemestest"
 )
 
 // FuzzParseGopher checks that Parse never panics and that whatever it accepts

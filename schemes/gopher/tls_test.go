@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/urlget/urlget/schemes/schemestest"
+	"github.com/urlget/urlget/internal/schemestest"
 )
 
 // TestTraceScopeReused: a connection is dialed in a scope of its own, and

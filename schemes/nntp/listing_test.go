@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // parseNews runs the generic parser and ParseNews, as the registry does.

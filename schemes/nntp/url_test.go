@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // parseNNTP runs the generic parser and ParseNNTP, as the registry does.

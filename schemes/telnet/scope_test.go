@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 // TestSessionScope: the connection's negotiation, and the Dialer's notes

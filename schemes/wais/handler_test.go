@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 	"github.com/urlget/urlget/transport"
 )
 

@@ -3,7 +3,7 @@ package wais
 import (
 	"testing"
 
-	"github.com/urlget/urlget/schemes/schemestest"
+	"github.com/urlget/urlget/internal/schemestest"
 )
 
 func TestLocalName(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/schemestest"
 )
 
 func ptr(s string) *string { return &s }

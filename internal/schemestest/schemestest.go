@@ -5,7 +5,8 @@
 // own tables and adds, next to these calls, the checks only it needs.
 //
 // It is imported by tests only; it is a plain package (not a _test.go file)
-// so that all scheme packages can share it.
+// so that all scheme packages can share it, and internal, so that no program
+// outside this module comes to depend on test helpers.
 package schemestest
 
 import (
