@@ -4,7 +4,7 @@ package transport
 
 import "net"
 
-// Alive reports whether c, a connection at rest, may still be used. Where
+// connAlive reports whether c, a connection at rest, may still be used. Where
 // a socket cannot be peeked at without blocking, every connection counts
 // as alive and the first command on it tells.
-func Alive(c net.Conn) bool { return true }
+func connAlive(c net.Conn) bool { return true }

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Alive reports whether c, a connection at rest, may still be used: its
+// connAlive reports whether c, a connection at rest, may still be used: its
 // socket has nothing to read and is not at its end. Protocols whose
 // server never speaks unasked (FTP, NNTP, WAIS, SMTP between commands)
 // have a dead connection when there is something to read: the end of the
@@ -18,7 +18,7 @@ import (
 // check peeks without blocking and consumes nothing. A connection of
 // another dialer, with no socket to peek at, counts as alive: its first
 // command will tell.
-func Alive(c net.Conn) bool {
+func connAlive(c net.Conn) bool {
 	tc, ok := ConnOf(c)
 	if !ok {
 		return true

@@ -91,7 +91,7 @@ func (p *Pool) Lease(ctx context.Context, key schemes.ConnKey, cost func(schemes
 		if s == nil {
 			return nil
 		}
-		if expired || !Alive(s.Conn()) {
+		if expired || !connAlive(s.Conn()) {
 			s.Close()
 			continue
 		}

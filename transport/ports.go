@@ -124,9 +124,9 @@ func CheckPort(scheme string, port int, allow []int) error {
 			port, r.proto, scheme, port)}
 }
 
-// RestrictedPort reports whether port is on the restricted list and, if
-// so, the protocol it is reserved for; urlget explain uses it.
-func RestrictedPort(port int) (proto string, ok bool) {
+// reservedFor reports whether port is on the restricted list and, if
+// so, the protocol it is reserved for.
+func reservedFor(port int) (proto string, ok bool) {
 	r, ok := restrictedPorts[port]
 	return r.proto, ok
 }

@@ -88,11 +88,11 @@ func TestRestrictedPortsList(t *testing.T) {
 		t.Errorf("restrictedPorts has %d entries, want %d", len(restrictedPorts), len(want))
 	}
 	for _, p := range want {
-		if proto, ok := RestrictedPort(p); !ok || proto == "" {
+		if proto, ok := reservedFor(p); !ok || proto == "" {
 			t.Errorf("port %d missing or unnamed", p)
 		}
 	}
-	if _, ok := RestrictedPort(70); ok {
+	if _, ok := reservedFor(70); ok {
 		t.Error("port 70 (gopher) must not be restricted")
 	}
 }
