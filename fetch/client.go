@@ -1,8 +1,23 @@
-// Package fetch is urlget's public library: a Client that retrieves any URL
-// of RFC 1738 by handing it to its scheme's handler, and applies the policy
-// that handlers leave to their caller — following redirects and referrals,
-// retrying what may succeed on a second try, resuming, limits, and writing
-// files safely.
+// Package fetch is urlget's public library. A caller starts with a Client
+// (the zero value is ready) and a URL of any scheme:
+//
+//	var c fetch.Client
+//	resp, err := c.Get(ctx, "gopher://gopher.example/0/about.txt")
+//	if err != nil {
+//		return err // a *schemes.Error; its Kind says what failed
+//	}
+//	defer resp.Close()
+//	_, err = io.Copy(os.Stdout, resp.Body)
+//
+// Likewise c.Download(ctx, url, file, fetch.DownloadOptions{}) writes a
+// file safely, c.List(ctx, url) streams the entries of a directory, menu,
+// group or search, and c.Stat(ctx, url) describes a resource without
+// retrieving it. The examples run each of them on a file: URL.
+//
+// A Client retrieves any URL of RFC 1738 by handing it to its scheme's
+// handler, and applies the policy that handlers leave to their caller —
+// following redirects and referrals, retrying what may succeed on a second
+// try, resuming, limits, and writing files safely.
 //
 // The split follows net/http: handlers (like http.Transport) carry out one
 // access algorithm on connections; the Client (like http.Client) decides

@@ -2,7 +2,15 @@
 // browser, or any HTTP client, retrieve every URL of RFC 1738 through a
 // fetch.Client. It is a client of the fetch package and knows no protocol:
 // what a scheme can do comes from its Caps, what a container holds from
-// its Listing's Entries.
+// its Listing's Entries. A program serves it as any http.Handler, on a
+// listener from transport.Listen:
+//
+//	ln, err := transport.Listen("127.0.0.1:8070")
+//	if err != nil {
+//		return err
+//	}
+//	gw := gateway.New(gateway.Options{Client: &c, Hosts: gateway.HostsFor(ln.Addr())})
+//	return http.Serve(ln, gw) // a browser opens http://127.0.0.1:8070/ or gateway.Address(url)
 //
 // # Addresses
 //
@@ -37,6 +45,14 @@
 //     gateway address of the search for those words. A search entry's
 //     form is in its <li>; a page whose own URL takes words (a WAIS
 //     database or its search hits) has one before the <ul>.
+//   - a form a server asks before it answers (a Gopher+ +ASK item, to
+//     which its menu entry links: schemes.Entry.Form) is a
+//     <form id="ask" method="post"> of its questions, one
+//     <p class="KIND"> each (schemes.QuestionKind), answered in the
+//     fields "a1", "a2", …; a GET asks the server for the questions
+//     alone (schemes.Answerer's AskOnly), and only the form's POST, with
+//     its token, submits the answers (WithAnswers), whose reply is shown
+//     as a GET's would be.
 //
 // Every name, title and URL on a page is escaped (html/template), and the
 // pages carry a Content-Security-Policy that allows no script and forms

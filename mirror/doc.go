@@ -1,6 +1,16 @@
 // Package mirror copies a remote tree — an FTP or file directory, an HTTP
 // index page, a gopher menu — into a local directory, and keeps it in step
-// on later runs: the engine behind `urlget mirror`.
+// on later runs: the engine behind `urlget mirror`. A caller hands Run a
+// fetch.Client, the remote URL and the local directory:
+//
+//	var c fetch.Client
+//	sum, err := mirror.Run(ctx, &c, "ftp://ftp.example/pub/", "pub", mirror.Options{})
+//	if sum != nil {
+//		fmt.Println(sum.Got, "fetched,", sum.Unchanged, "up to date")
+//	}
+//	return err // nil only when all of it was mirrored (*Failed counts what was not)
+//
+// Options.Events reports each listing, file and deletion as it happens.
 //
 // A run walks the remote tree (listings in parallel), plans each file
 // against the local copy (skip when the size and the modification time

@@ -1,5 +1,24 @@
 // Package schemes is the contract shared by every URL scheme urlget supports.
 //
+// A program meets it in what package fetch returns: a failure is an *Error
+// whose Kind says what went wrong, and a listing streams Entry values:
+//
+//	resp, err := c.List(ctx, "ftp://ftp.example/pub/") // c is a fetch.Client
+//	if err != nil {
+//		return err // schemes.KindOf(err) is KindNotFound, KindPermission, ...
+//	}
+//	defer resp.Close()
+//	for e, err := range schemes.Entries(resp.Listing) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(e.Kind, e.Size, e.Name)
+//	}
+//
+// It also parses, compares and resolves URLs (Parse, Canonical, Equivalent,
+// Resolve, Extract), and is what a new scheme implements (Adding a scheme,
+// below).
+//
 // It holds the URL model of RFC 1738 (generic syntax, the common Internet
 // scheme syntax of §3.1, escaping, canonical form, relative resolution and
 // extraction from free text), the Handler and Lister interfaces that scheme

@@ -1,5 +1,17 @@
 // Package transport is the only package in urlget that opens network
-// connections.
+// connections. A program that wants other than the defaults gives a
+// fetch.Client a Dialer of its own (timeouts, proxies, ports), and may
+// trace the protocol exchange:
+//
+//	c := &fetch.Client{
+//		Dialer: &transport.Dialer{ConnectTimeout: 30 * time.Second,
+//			IdleTimeout: time.Minute, Proxy: transport.ProxyFromEnvironment},
+//		Trace: transport.NewTrace(os.Stderr), // as urlget -v, passwords as ****
+//	}
+//
+// Clients that should share idle connections share one Pool (Client.Conns).
+// A scheme package gets its connections from Request.Dialer and binds
+// them to the request with Bound.
 //
 // Its Dialer implements schemes.Dialer: before anything is sent it applies
 // the port policy of RFC 1738 §6 (CheckPort), then connects directly or
