@@ -266,7 +266,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	}
 	defer done()
 	if r.Method == http.MethodHead && caps.Has(schemes.Stats) {
-		s.head(ctx, w, loc)
+		s.head(ctx, w, loc, proxy)
 		return
 	}
 	start, end, ranged := parseRange(r.Header.Get("Range"))
@@ -303,6 +303,10 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.listPage(w, r, resp, proxy)
 		return
 	}
+	if !proxy && isMessage(contentType(resp.Response)) {
+		s.messagePage(ctx, w, r, loc, resp) // a proxy's client gets the bytes
+		return
+	}
 	s.document(w, r, resp, ranged, start, end)
 }
 
@@ -323,14 +327,16 @@ func (s *Server) upstream(w http.ResponseWriter, r *http.Request) (ctx context.C
 	}
 }
 
-// head answers HEAD from the scheme's stat.
-func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Locator) {
+// head answers HEAD from the scheme's stat, with the head of the page a
+// GET would give where it is one (a directory's, or a message's except
+// to a proxy's client, which gets the message itself).
+func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Locator, proxy bool) {
 	resp, err := s.c.StatResponse(ctx, loc)
 	if err != nil {
 		w.WriteHeader(statusOf(err))
 		return
 	}
-	if resp.Kind == schemes.EntryDir {
+	if resp.Kind == schemes.EntryDir || !proxy && isMessage(contentType(resp.Response)) {
 		pageHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)
 		return

@@ -209,3 +209,59 @@ func TestBrowserGatewayHostileListing(t *testing.T) {
 		t.Errorf("the page reached beyond 127.0.0.1: %q", out)
 	}
 }
+
+// TestBrowserGatewayNewsArticle opens INN's local.test, clicks the article
+// with lines starting with dots, and finds its header fields and its body
+// as posted; its Message-ID links to the same article, on the same server.
+func TestBrowserGatewayNewsArticle(t *testing.T) {
+	testbed.Require(t, testbed.INN)
+	base := browserGateway(t)
+	b := browser.Start(t)
+	gatewayPage(t, b, base, "news:"+testbed.GroupTest)
+	if st := b.ClickLink("Lines starting with dots"); st != http.StatusOK {
+		t.Fatalf("the article: status %d", st)
+	}
+	head, body := nntpArticleFile(t, "01-dots.art")
+	article := b.URL()
+	idLink := showsArticle(t, b, head, body)
+	if want := base + gateway.Address("news://"+testbed.Addr(testbed.NNTPPort)+"/"+strings.Trim(testbed.MsgDots, "<>")); idLink != want {
+		t.Errorf("the Message-ID links to %s, want %s", idLink, want)
+	}
+	if st := b.ClickHref(idLink); st != http.StatusOK {
+		t.Fatalf("the Message-ID's link: status %d", st)
+	}
+	if b.URL() == article {
+		t.Fatalf("the Message-ID's link leads back to %s, not to the article by its id", article)
+	}
+	showsArticle(t, b, head, body)
+}
+
+// showsArticle checks that the page shown is the article whose header in
+// the fixture is head (Subject, From and Message-ID among the fields on
+// the page, as posted) and whose body is body, exactly; it returns where
+// the Message-ID links.
+func showsArticle(t *testing.T, b *browser.Browser, head, body string) (idLink string) {
+	t.Helper()
+	b.NoScriptRan()
+	names, values := b.Texts("#header th"), b.Texts("#header td")
+	shown := map[string]string{}
+	for i := range min(len(names), len(values)) {
+		shown[names[i]] = values[i]
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(head, "\n"), "\n") {
+		name, value, _ := strings.Cut(line, ": ")
+		if slices.Contains([]string{"Subject", "From", "Message-ID", "Newsgroups"}, name) && shown[name] != value {
+			t.Errorf("%s: %s shows %q, want %q", b.URL(), name, shown[name], value)
+		}
+	}
+	if got := b.Text("#body"); got != body {
+		t.Errorf("%s: the body shows\n%q\nwant\n%q", b.URL(), got, body)
+	}
+	for _, l := range b.Links("#header a") {
+		if l.Text == testbed.MsgDots {
+			return l.Href
+		}
+	}
+	t.Fatalf("%s: the Message-ID %s is no link: %q", b.URL(), testbed.MsgDots, b.Links("#header a"))
+	return ""
+}

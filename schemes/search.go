@@ -31,3 +31,25 @@ type Draft struct {
 	To, Cc, Bcc   []string
 	Subject, Body string
 }
+
+// ArticleLinker is implemented by the Locators of schemes whose documents
+// name other resources by identifiers rather than URLs: a news article's
+// Message-ID, References, In-Reply-To and Supersedes fields name articles
+// by message-id, its Newsgroups and Followup-To fields name groups. It
+// makes the URLs that retrieve them from where this Locator's resource
+// came from (the same server, port and credentials when the URL names a
+// server), so that a caller showing the document (the gateway's article
+// page) links each without knowing the scheme's syntax.
+//
+// MessageLocator takes a message-id as a header writes it, with or
+// without its enclosing "<" ">"; the Locator it returns names that
+// article, and its Fields give the id back without them. GroupLocator
+// takes a newsgroup name; the Locator lists that group. Each fails with a
+// KindUsage *Error for text that is not such an identifier (whitespace,
+// control characters, no "@" in a message-id, a malformed group name),
+// and with KindUnsupported where the scheme cannot name it from this
+// URL; the caller then shows the identifier as text.
+type ArticleLinker interface {
+	MessageLocator(id string) (Locator, error)
+	GroupLocator(name string) (Locator, error)
+}
