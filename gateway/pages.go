@@ -143,6 +143,9 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 		v.Href = template.URL(e.Locator.Redacted()) // the person's own client acts on it
 	case proxy:
 		v.Href = template.URL(stripped(e.Locator)) // no password: see logins
+	case e.Form != nil && LocatorAddress(e.Form) != "":
+		// Opened at its questions, as a Gopher+ client opens an +ASK item.
+		v.Href = template.URL(LocatorAddress(e.Form))
 	default:
 		if a := LocatorAddress(e.Locator); a != "" {
 			v.Href = template.URL(a)

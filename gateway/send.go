@@ -13,7 +13,7 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// maxMessage bounds the form a message is sent from.
+// maxMessage bounds a form the gateway is posted (a message, answers).
 const maxMessage = 1 << 20
 
 // sendKey is the secret a Server's send tokens are made with, new for
@@ -24,14 +24,31 @@ func sendKey() []byte {
 	return k
 }
 
-// token binds a send form to its URL: a page of another origin cannot
+// token binds a form of the gateway (purpose: "send" a message, "ask"
+// a server's questions) to its URL: a page of another origin cannot
 // read it, so a POST carrying it came from the gateway's own form (the
 // cross-origin check already refuses other sites' POSTs; this holds even
 // where a browser sends neither Origin nor Sec-Fetch-Site).
-func (s *Server) token(raw string) string {
+func (s *Server) token(purpose, raw string) string {
 	m := hmac.New(sha256.New, s.key)
-	io.WriteString(m, "send\x00"+raw)
+	io.WriteString(m, purpose+"\x00"+raw)
 	return hex.EncodeToString(m.Sum(nil))
+}
+
+// checkToken reads the form posted to loc's address, bounded, and
+// reports whether it carries the token of purpose; when not, it has
+// answered with the failure.
+func (s *Server) checkToken(w http.ResponseWriter, r *http.Request, purpose string, loc schemes.Locator) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxMessage)
+	if err := r.ParseForm(); err != nil {
+		s.errorPage(w, http.StatusBadRequest, loc.Redacted(), err)
+		return false
+	}
+	if !hmac.Equal([]byte(r.PostForm.Get("token")), []byte(s.token(purpose, loc.String()))) {
+		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("the form's token is missing or wrong: post it from the gateway's own page"))
+		return false
+	}
+	return true
 }
 
 // composePage is the form for a URL of a sending scheme (mailto:) when
@@ -44,15 +61,20 @@ func (s *Server) composePage(w http.ResponseWriter, comp schemes.Composer, loc s
 		URL   string
 		Token string
 		Draft schemes.Draft
-	}{loc.Redacted(), s.token(loc.String()), comp.Draft()})
+	}{loc.Redacted(), s.token("send", loc.String()), comp.Draft()})
 }
 
 // send sends the message a compose form posted to raw's address: only
-// with AllowSend, for a scheme that sends, with the form's token.
+// with AllowSend, for a scheme that sends, with the form's token. The
+// answers to a server's form (a URL that is an Answerer's) go to answer.
 func (s *Server) send(w http.ResponseWriter, r *http.Request, raw string) {
 	loc, err := s.c.Parse(raw)
 	if err != nil {
 		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
+		return
+	}
+	if a := formOf(loc); a != nil {
+		s.answer(w, r, loc, a)
 		return
 	}
 	comp, ok := loc.(schemes.Composer)
@@ -65,31 +87,15 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, raw string) {
 		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("this gateway sends no mail: start it with --allow-send to allow it"))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxMessage)
-	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, http.StatusBadRequest, loc.Redacted(), err)
-		return
-	}
-	if !hmac.Equal([]byte(r.PostForm.Get("token")), []byte(s.token(loc.String()))) {
-		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("the form's token is missing or wrong: send from the gateway's own page"))
+	if !s.checkToken(w, r, "send", loc) {
 		return
 	}
 	msg, err := comp.WithMessage(r.PostForm.Get("subject"), r.PostForm.Get("body"))
-	if err != nil {
-		s.errorPage(w, http.StatusBadRequest, loc.Redacted(), err)
-		return
-	}
-	ctx, done := s.upstream(w, r)
-	if ctx == nil {
+	resp, done := s.submit(w, r, loc, msg, err)
+	if resp == nil {
 		return
 	}
 	defer done()
-	resp, err := s.c.GetLocator(ctx, msg, fetch.Resume{})
-	if err != nil {
-		s.errorPage(w, statusOf(err), loc.Redacted(), err)
-		return
-	}
-	defer resp.Close()
 	// A sent message has no body; a dry run's is the message composed.
 	var shown []byte
 	if resp.Body != nil {
@@ -99,4 +105,27 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, raw string) {
 	pages.ExecuteTemplate(w, "sent", struct {
 		URL, Message string
 	}{loc.Redacted(), string(shown)})
+}
+
+// submit retrieves sub, the URL that sends or submits what a form
+// posted to loc's address (made with the error made), within r's
+// upstream bounds (upstream). It answers every failure itself, naming
+// loc, and returns nil; else the response and done, which closes it and
+// gives the slot back.
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, loc, sub schemes.Locator, made error) (*fetch.Response, func()) {
+	if made != nil {
+		s.errorPage(w, http.StatusBadRequest, loc.Redacted(), made)
+		return nil, nil
+	}
+	ctx, release := s.upstream(w, r)
+	if ctx == nil {
+		return nil, nil
+	}
+	resp, err := s.c.GetLocator(ctx, sub, fetch.Resume{})
+	if err != nil {
+		release()
+		s.errorPage(w, statusOf(err), loc.Redacted(), err)
+		return nil, nil
+	}
+	return resp, func() { resp.Close(); release() }
 }

@@ -11,6 +11,24 @@ import (
 	"github.com/urlget/urlget/schemes/mailto"
 )
 
+// postForm posts form to url as a browser posts a form, with token
+// (none when "") and Sec-Fetch-Site: site (none when "").
+func postForm(t *testing.T, url string, form url.Values, token, site string) (*http.Response, string) {
+	t.Helper()
+	if token != "" {
+		form.Set("token", token)
+	}
+	req, err := http.NewRequest("POST", url, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if site != "" {
+		req.Header.Set("Sec-Fetch-Site", site)
+	}
+	return get(t, req)
+}
+
 // TestSend: a mailto: URL is a link unless the gateway may send; then a
 // GET shows a form and sends nothing, and only a POST of that form, with
 // its token and from the same origin, sends (here a dry run, whose
@@ -20,19 +38,7 @@ func TestSend(t *testing.T) {
 		Mailto: &mailto.Handler{DryRun: true, From: "gw@127.0.0.1", Stdin: strings.NewReader("STDIN")}})}
 	const to = "mailto:someone@127.0.0.1?subject=ignored"
 	post := func(base, token, site string) (*http.Response, string) {
-		form := url.Values{"subject": {"Hello <there>"}, "body": {"line one"}}
-		if token != "" {
-			form.Set("token", token)
-		}
-		req, err := http.NewRequest("POST", base+Address(to), strings.NewReader(form.Encode()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if site != "" {
-			req.Header.Set("Sec-Fetch-Site", site)
-		}
-		return get(t, req)
+		return postForm(t, base+Address(to), url.Values{"subject": {"Hello <there>"}, "body": {"line one"}}, token, site)
 	}
 
 	off := gateway(t, Options{Client: client})
@@ -104,14 +110,7 @@ func TestComposePrefilled(t *testing.T) {
 	if token == nil {
 		t.Fatalf("no token:\n%s", body)
 	}
-	form := url.Values{"token": {token[1]}, "subject": {"Edited"}, "body": {"what the form posted"}}
-	req, err := http.NewRequest("POST", on+Address(to), strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	resp, body = get(t, req)
+	resp, body = postForm(t, on+Address(to), url.Values{"subject": {"Edited"}, "body": {"what the form posted"}}, token[1], "same-origin")
 	_, msg, _ := strings.Cut(body, "<pre>")
 	if resp.StatusCode != 200 || !strings.Contains(msg, "Subject: Edited\n") || !strings.HasSuffix(msg, "\n\nwhat the form posted\n</pre></body></html>\n") ||
 		!strings.Contains(msg, "Cc: b@127.0.0.1\n") || strings.Contains(msg, "script") || strings.Contains(msg, "Dear") {

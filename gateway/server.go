@@ -259,6 +259,9 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		// does that, from a plain link.
 		s.linkPage(w, loc.Redacted())
 		return
+	case formOf(loc) != nil:
+		s.askPage(w, r, loc, proxy) // its questions: a GET submits nothing
+		return
 	}
 	ctx, done := s.upstream(w, r)
 	if ctx == nil {

@@ -52,6 +52,12 @@ type Entry struct {
 	// nil when the item has no URL (info lines, NLST names of unknown
 	// kind still get one).
 	Locator Locator
+	// Form is the URL of the item's form when the server asks questions
+	// before it answers it (a Gopher+ +ASK item: its Locator with the
+	// Gopher+ string "?"), an Answerer; nil otherwise. Retrieving it
+	// submits answers, so only a caller that means to (a person at a
+	// form) follows it: crawls and mirrors never do.
+	Form Locator
 	// Target is where a link points, as the server gave it.
 	Target string
 	// Extra holds what only some schemes know, in a fixed order: a gopher

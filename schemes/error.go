@@ -106,7 +106,12 @@ type Error struct {
 	// RetryAfter is how long the server asked the client to wait before
 	// trying again (HTTP Retry-After), 0 if it did not say.
 	RetryAfter time.Duration
-	Err        error // underlying cause, if any
+	// Form is the form of a URL retrieved without the answers it needs
+	// (KindUsage, Phase "ask"), nil for every other failure: a caller
+	// with a form of its own shows its questions and retrieves its
+	// Answerer's WithAnswers. A pointer, so that Errors compare.
+	Form *Form
+	Err  error // underlying cause, if any
 }
 
 // Error formats as "URL: message[: cause]", e.g.

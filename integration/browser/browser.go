@@ -468,6 +468,22 @@ func (b *Browser) SubmitForm(form, field, value string) int {
 		chromedp.SendKeys(sel, value+kb.Enter, chromedp.NodeVisible))
 }
 
+// Fill sets the value of the form field that the CSS selector sel matches
+// (an input, a textarea, the option of a select) to value, as a person
+// who cleared it and typed or chose value leaves it, without sending the
+// form.
+func (b *Browser) Fill(sel, value string) {
+	b.t.Helper()
+	run(b, fmt.Sprintf("filling %q with %q", sel, value), chromedp.SetValue(chromedp.CSS(sel), value, chromedp.NodeVisible))
+}
+
+// Toggle clicks the element that the CSS selector sel matches (a
+// checkbox), as a mouse would, where no page loads.
+func (b *Browser) Toggle(sel string) {
+	b.t.Helper()
+	run(b, fmt.Sprintf("clicking %q", sel), chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
 // Screenshot writes a PNG of the whole page shown to path.
 func (b *Browser) Screenshot(path string) {
 	b.t.Helper()

@@ -137,9 +137,9 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindProtocol,
 				Msg: "the item has no +ASK form (its attributes hold no +ASK block)"}
 		}
-		vals, err := Answer(ctx, qs, h.Form, req.Prompt)
+		vals, err := h.formAnswers(ctx, g, qs, req.Prompt)
 		if err != nil {
-			return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindUsage, Part: "form", Msg: err.Error()}
+			return nil, err
 		}
 		for i, q := range qs {
 			if q.Kind == "AskP" && vals[i] != "" {

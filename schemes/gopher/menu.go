@@ -255,7 +255,8 @@ func nameOf(sel string) string {
 //     info, error and telnet lines;
 //   - Size is -1: menus tell no sizes;
 //   - Locator is the item's gopher URL (Item.Locator); nil for info, error
-//     and telnet lines;
+//     and telnet lines; Form, for an item with a +ASK form ("?"), is its
+//     URL with the Gopher+ string "?";
 //   - Extra holds "gopher_type" (the type character, %XX when not
 //     printable) first, then "gopher_plus" ("+" or "?") for Gopher+ items,
 //     "error" = "true" for error (3) lines, and "url" for the real
@@ -298,6 +299,12 @@ func (it Item) Entry(scheme string) schemes.Entry {
 	}
 	if g := it.Locator(scheme); g != nil {
 		e.Locator = g
+		if it.Plus == "?" {
+			empty, ask := "", "?"
+			if f := g.with(&empty, &ask); f != nil {
+				e.Form = f // the item's +ASK form (§3.4.9's "?" URL)
+			}
+		}
 	}
 	return e
 }

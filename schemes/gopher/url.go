@@ -40,7 +40,8 @@ type URL struct {
 	// "!+ABSTRACT +SMELL", or a whole form submission), nil if none.
 	Plus *string
 
-	u *schemes.URL
+	u    *schemes.URL
+	form *form // a form's answers, which have no URL syntax (answers.go)
 }
 
 var _ schemes.Locator = (*URL)(nil)
