@@ -185,6 +185,11 @@ func TestMessagePageByType(t *testing.T) {
 			t.Errorf("%d: page lacks %s:\n%s", resp.StatusCode, want, page)
 		}
 	}
+	// HEAD, answered from http's stat, has the page's head too.
+	resp, page = get(t, newRequest(t, "HEAD", base+Address(up.URL+"/a.msg")))
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || page != "" {
+		t.Errorf("HEAD: %d %v %q", resp.StatusCode, resp.Header, page)
+	}
 }
 
 // TestMessagePageStreams: a body of several MiB is shown whole, and
