@@ -154,6 +154,11 @@ type Client struct {
 	MaxFileSize int64
 
 	pool transport.Pool // Conns when nil
+	// keepRedirects returns a redirect or resolution a handler found,
+	// once the redirect policy allows it, instead of following it: set
+	// on the RoundTripper's clone only, so that http.Client's policy
+	// decides (kept).
+	keepRedirects bool
 }
 
 // Response is a retrieved resource. Close it (Close), which also ends the
@@ -473,6 +478,9 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 		}
 		if err != nil {
 			return nil, withURL(err, loc)
+		}
+		if c.keepRedirects && hopOf(r) != "" {
+			return c.kept(loc, r, hops)
 		}
 		if res := r.Resolved; res != nil && res.URL != "" {
 			next, err := c.resolved(loc, r, resolutions)

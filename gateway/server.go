@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -272,7 +270,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.head(ctx, w, loc, proxy)
 		return
 	}
-	start, end, ranged := parseRange(r.Header.Get("Range"))
+	start, end, ranged := fetch.ParseRange(r.Header.Get("Range"))
 	if !caps.Has(schemes.Resumes) {
 		ranged = false
 	}
@@ -373,40 +371,26 @@ func (s *Server) document(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 	if s.c.Caps(resp.URL).Has(schemes.Resumes) {
 		h.Set("Accept-Ranges", "bytes")
 	}
-	status := http.StatusOK
+	reply, err := fetch.ReplyToRange(resp.Response, ranged, start, end)
+	if err != nil {
+		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), err)
+		return
+	}
+	if reply.ContentRange != "" {
+		h.Set("Content-Range", reply.ContentRange)
+	}
+	if reply.Status == http.StatusRequestedRangeNotSatisfiable {
+		s.errorPage(w, reply.Status, resp.URL.Redacted(), fmt.Errorf("the resource has %d bytes", resp.Size))
+		return
+	}
 	var body io.Reader = resp.Body
-	length := int64(-1)
-	if resp.Size >= 0 {
-		length = resp.Size - resp.Offset
+	if reply.Status == http.StatusPartialContent {
+		body = io.LimitReader(resp.Body, reply.Length)
 	}
-	if resp.Offset != 0 && (!ranged || resp.Offset != start) {
-		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), fmt.Errorf("asked for byte %d, the server started at %d", start, resp.Offset))
-		return
+	if reply.Length >= 0 {
+		h.Set("Content-Length", strconv.FormatInt(reply.Length, 10))
 	}
-	if ranged && resp.Size >= 0 && start >= resp.Size {
-		// Nothing to send from there (RFC 9110 §15.5.17).
-		h.Set("Content-Range", fmt.Sprintf("bytes */%d", resp.Size))
-		s.errorPage(w, http.StatusRequestedRangeNotSatisfiable, resp.URL.Redacted(), fmt.Errorf("the resource has %d bytes", resp.Size))
-		return
-	}
-	if ranged && resp.Offset == start && resp.Size >= 0 {
-		last := resp.Size - 1
-		if end >= 0 && end < last {
-			last = end
-		}
-		length = last - start + 1
-		body = io.LimitReader(resp.Body, length)
-		h.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", start, last, resp.Size))
-		status = http.StatusPartialContent
-	} else if resp.Offset != 0 {
-		// Resumed where the size is unknown: no Content-Range can say so.
-		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), errors.New("the server resumed a resource of unknown size"))
-		return
-	}
-	if length >= 0 {
-		h.Set("Content-Length", strconv.FormatInt(length, 10))
-	}
-	w.WriteHeader(status)
+	w.WriteHeader(reply.Status)
 	if r.Method == http.MethodHead {
 		return
 	}
@@ -431,60 +415,19 @@ func (f flusher) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// parseRange reads a single byte range "bytes=N-" or "bytes=N-M"; end is
-// -1 when open. Other forms (suffixes, several ranges) are answered
-// whole.
-func parseRange(v string) (start, end int64, ok bool) {
-	spec, found := strings.CutPrefix(v, "bytes=")
-	if !found || strings.Contains(spec, ",") {
-		return 0, -1, false
-	}
-	a, b, found := strings.Cut(strings.TrimSpace(spec), "-")
-	if !found || a == "" {
-		return 0, -1, false
-	}
-	start, err := strconv.ParseInt(a, 10, 64)
-	if err != nil || start < 0 {
-		return 0, -1, false
-	}
-	end = -1
-	if b != "" {
-		if end, err = strconv.ParseInt(b, 10, 64); err != nil || end < start {
-			return 0, -1, false
-		}
-	}
-	return start, end, true
-}
+// contentType is the response's media type, told as the Client's
+// RoundTripper tells it (fetch.MediaType).
+var contentType = fetch.MediaType
 
-// contentType is the response's media type: the server's or the
-// scheme's, else guessed from its name, else bytes.
-func contentType(r *schemes.Response) string {
-	if r.Type != "" {
-		return r.Type
-	}
-	if t := mime.TypeByExtension(path.Ext(r.Name)); t != "" {
-		return t
-	}
-	return "application/octet-stream"
-}
-
-// statusOf maps a retrieval's failure to an HTTP status.
+// statusOf is the HTTP status of a retrieval's failure, as the
+// Client's RoundTripper tells it (fetch.HTTPStatus), but 403 for a login
+// refused: the gateway takes no credentials from its clients, so it
+// cannot send the challenge that a 401 must carry.
 func statusOf(err error) int {
-	switch schemes.KindOf(err) {
-	case schemes.KindNotFound:
-		return http.StatusNotFound
-	case schemes.KindUsage:
-		return http.StatusBadRequest
-	case schemes.KindSafety, schemes.KindPermission:
-		return http.StatusForbidden
-	case schemes.KindBusy:
-		return http.StatusServiceUnavailable
-	case schemes.KindTimeout:
-		return http.StatusGatewayTimeout
-	case schemes.KindUnsupported:
-		return http.StatusNotImplemented
+	if status := fetch.HTTPStatus(err); status != http.StatusUnauthorized {
+		return status
 	}
-	return http.StatusBadGateway
+	return http.StatusForbidden
 }
 
 func wantsJSON(r *http.Request) bool {
