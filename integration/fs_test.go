@@ -1,0 +1,298 @@
+//go:build integration
+
+package integration
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/testbed"
+)
+
+// fixturePaths is every file, directory and link of the host's fixture
+// tree by its slash path, less what drop says to leave out, and less
+// what is inside ScratchDir (which other tests change while they run).
+func fixturePaths(t *testing.T, drop func(rel string) bool) []string {
+	t.Helper()
+	root := testbed.FixtureDir()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == ".":
+			return nil
+		case strings.HasPrefix(rel, testbed.ScratchDir+"/"):
+			return fs.SkipDir
+		case drop != nil && drop(rel):
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		out = append(out, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// fsOfURL is the FS of url through a Client as the urlget command makes
+// one.
+func fsOfURL(t *testing.T, url string) *fetch.FS {
+	t.Helper()
+	fsys, err := mirrorClient(io.Discard).FS(context.Background(), url)
+	if err != nil {
+		t.Fatalf("FS(%s): %v", url, err)
+	}
+	return fsys
+}
+
+// fstestAllowing runs fstest.TestFS on fsys and fails the test on every
+// error it reports but those about the names in dangling (links whose
+// target the server cannot reach, which fail Open and Stat with
+// fs.ErrNotExist as os.DirFS's would) and about ScratchDir (which other
+// tests change meanwhile). It returns the errors allowed, for the log.
+func fstestAllowing(t *testing.T, fsys fs.FS, expected []string, dangling ...string) []string {
+	t.Helper()
+	err := fstest.TestFS(fsys, expected...)
+	if err == nil {
+		return nil
+	}
+	var all []error
+	if j, ok := errors.Unwrap(err).(interface{ Unwrap() []error }); ok {
+		all = j.Unwrap()
+	} else {
+		all = []error{err}
+	}
+	var allowed []string
+	for _, e := range all {
+		text := e.Error()
+		ok := strings.HasPrefix(text, testbed.ScratchDir+"/")
+		for _, name := range dangling {
+			ok = ok || strings.HasPrefix(text, name+": ") && errors.Is(e, fs.ErrNotExist)
+		}
+		if !ok {
+			t.Errorf("fstest: %v", e)
+			continue
+		}
+		allowed = append(allowed, text)
+	}
+	return allowed
+}
+
+// TestFSFstestFTP runs the standard library's fstest.TestFS on the FS of
+// each FTP server's anonymous root, the fixture tree (2000 files in many/
+// and the 64 MiB file included), expecting every path of it. The
+// fixture's outside-link points at /etc/hostname, and the servers differ
+// on it: vsftpd lists it (LIST) as a link that does not resolve inside
+// its chroot, so it is an fs.ModeSymlink entry whose Open fails with
+// fs.ErrNotExist, as os.DirFS's would (the one error fstest reports);
+// proftpd's MLSD leaves the dangling link out; pure-ftpd's MLSD lists it
+// and the server resolves it. fs.Sub of a directory is tested apart, as
+// fstest skips it after an error.
+func TestFSFstestFTP(t *testing.T) {
+	for _, s := range []struct {
+		service  string
+		port     int
+		listed   bool // outside-link is in the root's listing
+		dangling bool // and does not resolve
+	}{
+		{testbed.Vsftpd, testbed.VsftpdPort, true, true},
+		{testbed.Proftpd, testbed.ProftpdPort, false, false},
+		{testbed.Pureftpd, testbed.PureftpdPort, true, false},
+	} {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			want := fixturePaths(t, func(rel string) bool { return rel == testbed.OutsideLink && !s.listed })
+			fsys := fsOfURL(t, fmt.Sprintf("ftp://%s/", testbed.Addr(s.port)))
+			allowed := fstestAllowing(t, fsys, want, testbed.OutsideLink)
+			if s.dangling != (len(allowed) == 1) || len(allowed) > 1 {
+				t.Errorf("fstest's errors: %q; want one (outside-link dangling): %v", allowed, s.dangling)
+			}
+			t.Logf("fstest on %d paths; errors allowed: %q", len(want), allowed)
+			fi, err := fsys.Lstat(testbed.OutsideLink)
+			if s.listed && (err != nil || fi.Mode().Type() != fs.ModeSymlink) {
+				t.Errorf("Lstat(outside-link) = %v, %v; want a symbolic link", fi, err)
+			}
+			if target, err := fsys.ReadLink(testbed.OutsideLink); s.listed && (target != testbed.OutsideLinkTarget || err != nil) {
+				t.Errorf("ReadLink(outside-link) = %q, %v", target, err)
+			}
+			gone := s.dangling || !s.listed
+			if _, err := fsys.Stat(testbed.OutsideLink); gone != errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("Stat(outside-link) = %v; want fs.ErrNotExist: %v", err, gone)
+			}
+			sub, err := fs.Sub(fsys, "names")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := fstest.TestFS(sub, "a #b;c.txt", "café.txt", "percent%20literal.txt"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestFSFstestFile runs fstest.TestFS on the FS of the fixture tree
+// through a file: URL: the host resolves outside-link.
+func TestFSFstestFile(t *testing.T) {
+	want := fixturePaths(t, nil)
+	fsys := fsOfURL(t, "file://"+filepath.ToSlash(testbed.FixtureDir())+"/")
+	if allowed := fstestAllowing(t, fsys, want); len(allowed) > 0 {
+		t.Logf("errors in %s allowed: %q", testbed.ScratchDir, allowed)
+	}
+}
+
+// TestFSFstestNginx runs fstest.TestFS on the FS of nginx's index pages
+// of the fixture tree. nginx serves site/index.html for site/ instead of
+// an index, so site is a directory whose page links only outside it:
+// empty. outside-link is a file to nginx (it follows it in its own
+// container).
+func TestFSFstestNginx(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	want := fixturePaths(t, func(rel string) bool { return rel == "site/index.html" })
+	fsys := fsOfURL(t, fmt.Sprintf("http://%s/", testbed.Addr(testbed.HTTPPort)))
+	if allowed := fstestAllowing(t, fsys, want); len(allowed) > 0 {
+		t.Logf("errors in %s allowed: %q", testbed.ScratchDir, allowed)
+	}
+	if list, err := fsys.ReadDir("site"); len(list) != 0 || err != nil {
+		t.Errorf("site/ = %v, %v; want empty (its index.html links only outside it)", list, err)
+	}
+}
+
+// gophernicusName is how gophernicus spells a name in a selector of a
+// menu it makes: a space, "#", "%" and every byte beyond ASCII as "#"
+// and three octal digits.
+func gophernicusName(rel string) string {
+	var b strings.Builder
+	for i := 0; i < len(rel); i++ {
+		switch c := rel[i]; {
+		case c == ' ' || c == '#' || c == '%' || c >= 0x80:
+			fmt.Fprintf(&b, "#%03o", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// TestFSFstestGopher runs fstest.TestFS on the FS of gophernicus's
+// menus: the root menu (a gophermap: its own items first, then the
+// fixture tree). An item's name is its selector's last segment as the
+// server spells it (gophernicus writes "dir#040with#040space"); the
+// menu's info lines, its search (type 7), telnet, error and h URL: items,
+// its items deeper in the tree (/text/lf.txt) and on another server
+// (pygopherd) are not in the root directory. The menu of
+// "/dir#040with#040space/" gives its item's selector with a plain space
+// ("/dir with space/inside.txt"), which is not below the URL listed, so
+// that directory is empty. cgi-bin/search is the search script as a
+// document. (pygopherd is not used: its plain menus end without their
+// "." line, so no listing of it is complete.) gophernicus's menu of
+// many/ holds only part of its 2000 files (1022 here), so they are not
+// expected one by one.
+func TestFSFstestGopher(t *testing.T) {
+	testbed.Require(t, testbed.Gophernicus)
+	want := []string{"cgi-bin", "cgi-bin/search"}
+	drop := func(rel string) bool { return rel == "dir with space/inside.txt" || strings.HasPrefix(rel, "many/") }
+	for _, p := range fixturePaths(t, drop) {
+		want = append(want, gophernicusName(p))
+	}
+	fsys := fsOfURL(t, fmt.Sprintf("gopher://%s/", testbed.Addr(testbed.GophernicusPort)))
+	if allowed := fstestAllowing(t, fsys, want); len(allowed) > 0 {
+		t.Logf("errors in %s allowed: %q", testbed.ScratchDir, allowed)
+	}
+	b, err := fs.ReadFile(fsys, "text/lf.txt")
+	if err != nil || string(b) != testbed.FixtureFiles["text/lf.txt"] {
+		t.Errorf("text/lf.txt = %q, %v", b, err)
+	}
+}
+
+// TestFSWalkDirFTP walks vsftpd's tree with fs.WalkDir and counts its
+// files, as many as the fixture tree holds.
+func TestFSWalkDirFTP(t *testing.T) {
+	testbed.Require(t, testbed.Vsftpd)
+	want := 0
+	root := testbed.FixtureDir()
+	for _, p := range fixturePaths(t, func(rel string) bool { return rel == testbed.ScratchDir }) {
+		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+			want++
+		}
+	}
+	fsys := fsOfURL(t, fmt.Sprintf("ftp://%s/", testbed.Addr(testbed.VsftpdPort)))
+	got := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case p == testbed.ScratchDir:
+			return fs.SkipDir
+		case d.Type().IsRegular():
+			got++
+		}
+		return nil
+	})
+	if err != nil || got != want || want < testbed.ManyFiles {
+		t.Errorf("WalkDir: %d files, %v; want %d", got, err, want)
+	}
+}
+
+// TestFSHTTPFileServerFTP serves vsftpd's tree with
+// http.FileServer(http.FS(fsys)) and fetches the 64 MiB file and a range
+// of small.bin through it: the SHA-256 and the bytes of the fixture.
+func TestFSHTTPFileServerFTP(t *testing.T) {
+	testbed.Require(t, testbed.Vsftpd)
+	fsys := fsOfURL(t, fmt.Sprintf("ftp://%s/", testbed.Addr(testbed.VsftpdPort)))
+	srv := httptest.NewServer(http.FileServer(http.FS(fsys)))
+	defer srv.Close()
+
+	resp, err := http.Get(srv.URL + "/" + testbed.BigFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, resp.Body)
+	resp.Body.Close()
+	if sum := hex.EncodeToString(h.Sum(nil)); err != nil || resp.StatusCode != 200 || n != testbed.BigFileSize || sum != testbed.BigFileSHA256 {
+		t.Errorf("%s: %d, %d bytes, %v, SHA-256 %s; want 200, %d bytes, %s", testbed.BigFile, resp.StatusCode, n, err, sum,
+			testbed.BigFileSize, testbed.BigFileSHA256)
+	}
+
+	req, _ := http.NewRequest("GET", srv.URL+"/bin/small.bin", nil)
+	req.Header.Set("Range", "bytes=100-199")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusPartialContent || string(b) != string(testbed.SmallBin()[100:200]) || err != nil {
+		t.Errorf("small.bin bytes 100-199: %d, %d bytes, %v", resp.StatusCode, len(b), err)
+	}
+
+	resp, err = http.Get(srv.URL + "/no/such/file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a missing file: %d, want 404", resp.StatusCode)
+	}
+}
