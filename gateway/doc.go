@@ -53,14 +53,6 @@
 //     alone (schemes.Answerer's AskOnly), and only the form's POST, with
 //     its token, submits the answers (WithAnswers), whose reply is shown
 //     as a GET's would be.
-//   - a form a server asks before it answers (a Gopher+ +ASK item, to
-//     which its menu entry links: schemes.Entry.Form) is a
-//     <form id="ask" method="post"> of its questions, one
-//     <p class="KIND"> each (schemes.QuestionKind), answered in the
-//     fields "a1", "a2", …; a GET asks the server for the questions
-//     alone (schemes.Answerer's AskOnly), and only the form's POST, with
-//     its token, submits the answers (WithAnswers), whose reply is shown
-//     as a GET's would be.
 //
 // Every name, title and URL on a page is escaped (html/template), and the
 // pages carry a Content-Security-Policy that allows no script and forms
