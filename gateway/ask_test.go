@@ -70,7 +70,8 @@ func (f *askFake) submissions() []string {
 
 // TestAskForm: a Gopher+ +ASK item is opened from its menu at a form of
 // its questions, every one escaped (a hostile prompt is text) and a
-// password's default never shown; GET and HEAD submit nothing; a POST
+// password's default never shown; GET and HEAD submit nothing, nor does
+// a proxy's GET, which is refused; a POST
 // without the form's token, with another's, or from another site is
 // refused and submits nothing; the form's POST submits exactly the
 // answers given and shows the server's reply.
@@ -110,6 +111,17 @@ func TestAskForm(t *testing.T) {
 	}
 	if resp, _ := get(t, newRequest(t, "HEAD", base+Address(form))); resp.StatusCode != 200 {
 		t.Errorf("HEAD the form: %d", resp.StatusCode)
+	}
+	// A proxy's client cannot post the form back: it is refused, and
+	// submits nothing either.
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "GET "+form+" HTTP/1.1\r\nHost: "+f.addr+"\r\n\r\n")
+	if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a proxy's GET of the form: %v, %v", resp, err)
 	}
 	if subs := f.submissions(); len(subs) != 0 {
 		t.Fatalf("GET and HEAD submitted %q", subs)
