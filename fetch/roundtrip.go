@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urlget/urlget/internal/httprange"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -39,8 +40,8 @@ import (
 //   - Range "bytes=N-" or "bytes=N-M" is a resume where the scheme
 //     Resumes: 206 with Content-Range when it resumed at N, else 200 with
 //     the whole resource, as RFC 9110 allows; 416 when N is at or past
-//     the end (ReplyToRange). A request with If-Range, and any other
-//     Range form, is answered whole.
+//     the end. A request with If-Range, and any other Range form, is
+//     answered whole.
 //   - If-Modified-Since is 304 Not Modified where the scheme can tell: a
 //     Conditional scheme asks its server; one that Stats is stat'ed
 //     first, and fetched only when changed; any other is fetched with its
@@ -50,10 +51,10 @@ import (
 //   - Any other method is 405 with Allow: GET, HEAD.
 //   - A failure is a response of the status HTTPStatus gives its kind,
 //     with the error's text (redacted) as a text/plain body: 404, 403,
-//     401 with a Basic challenge, 502, 504, 503 with Retry-After
-//     (RetryAfter), 400, 501. A failure that is the caller's own — the
-//     request's context canceled or past its deadline — is RoundTrip's
-//     error, as net/http's is.
+//     401 with a Basic challenge, 502, 504, 503 with Retry-After (the
+//     server's time, else DefaultRetryAfter), 400, 501. A failure that
+//     is the caller's own — the request's context canceled or past its
+//     deadline — is RoundTrip's error, as net/http's is.
 //   - A redirect a scheme finds (a gopher "h URL:" item, a Gopher+
 //     "moved", HTTP's 3xx) or a resolution (Prospero) is a redirect
 //     response with Location, so that http.Client's own policy decides:
@@ -177,7 +178,7 @@ func (x *exchange) answer() (*http.Response, error) {
 			from.IfModifiedSince = ims
 		}
 	}
-	start, end, ranged := ParseRange(x.req.Header.Get("Range"))
+	start, end, ranged := httprange.Parse(x.req.Header.Get("Range"))
 	if x.head || x.req.Header.Get("If-Range") != "" {
 		ranged = false // If-Range: answered whole, never a part of another version
 	}
@@ -203,7 +204,7 @@ func (x *exchange) answer() (*http.Response, error) {
 		resp.Body = &stream{r: &lines{l: r.Listing}, resp: r}
 		return resp, nil
 	}
-	reply, err := ReplyToRange(r.Response, ranged, start, end)
+	reply, err := httprange.Answer(r.Response, ranged, start, end)
 	if err != nil {
 		r.Close()
 		return x.failed(withURL(err, r.URL))
@@ -292,7 +293,7 @@ func (x *exchange) failed(err error) (*http.Response, error) {
 	resp := x.text(status, err.Error())
 	switch status {
 	case http.StatusServiceUnavailable:
-		resp.Header.Set("Retry-After", RetryAfter(err))
+		resp.Header.Set("Retry-After", retryAfter(err))
 	case http.StatusUnauthorized:
 		// The login a Basic Authorization gives is used (rawURL).
 		realm := "urlget"

@@ -571,22 +571,6 @@ func TestRoundTripCloseUnblocksRead(t *testing.T) {
 	<-closed
 }
 
-func TestParseRange(t *testing.T) {
-	for _, c := range []struct {
-		in         string
-		start, end int64
-		ok         bool
-	}{
-		{"bytes=0-", 0, -1, true}, {"bytes=5-9", 5, 9, true}, {"bytes= 5-", 5, -1, true},
-		{"bytes=-5", 0, -1, false}, {"bytes=9-5", 0, -1, false}, {"bytes=1-2,4-5", 0, -1, false},
-		{"items=1-2", 0, -1, false}, {"", 0, -1, false}, {"bytes=x-", 0, -1, false},
-	} {
-		if s, e, ok := ParseRange(c.in); s != c.start || e != c.end || ok != c.ok {
-			t.Errorf("%q: %d %d %v", c.in, s, e, ok)
-		}
-	}
-}
-
 func TestMediaType(t *testing.T) {
 	for _, c := range []struct{ typ, name, want string }{
 		{"text/gopher-menu", "x.bin", "text/gopher-menu"},

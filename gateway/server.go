@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/httprange"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -270,7 +271,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.head(ctx, w, loc, proxy)
 		return
 	}
-	start, end, ranged := fetch.ParseRange(r.Header.Get("Range"))
+	start, end, ranged := httprange.Parse(r.Header.Get("Range"))
 	if !caps.Has(schemes.Resumes) {
 		ranged = false
 	}
@@ -371,7 +372,7 @@ func (s *Server) document(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 	if s.c.Caps(resp.URL).Has(schemes.Resumes) {
 		h.Set("Accept-Ranges", "bytes")
 	}
-	reply, err := fetch.ReplyToRange(resp.Response, ranged, start, end)
+	reply, err := httprange.Answer(resp.Response, ranged, start, end)
 	if err != nil {
 		s.errorPage(w, http.StatusBadGateway, resp.URL.Redacted(), err)
 		return
