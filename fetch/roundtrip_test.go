@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -489,6 +490,27 @@ func TestRoundTripRefusesSessionsAndSending(t *testing.T) {
 		if resp, b := roundTrip(t, hc, "GET", u); resp.StatusCode != 501 {
 			t.Errorf("%s: %d %q", u, resp.StatusCode, b)
 		}
+	}
+}
+
+// TestRoundTripHTTP: http goes through the Client's http handler like
+// any scheme, as RoundTripper documents: the bytes, and a server's 500
+// told by its kind, 502.
+func TestRoundTripHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/fail" {
+			http.Error(w, "broken", http.StatusInternalServerError)
+			return
+		}
+		io.WriteString(w, "over urlget's http")
+	}))
+	defer srv.Close()
+	hc := httpClient(&Client{}, "http")
+	if resp, b := roundTrip(t, hc, "GET", srv.URL+"/ok"); resp.StatusCode != 200 || b != "over urlget's http" {
+		t.Errorf("%d %q", resp.StatusCode, b)
+	}
+	if resp, _ := roundTrip(t, hc, "GET", srv.URL+"/fail"); resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("a server's 500: %d", resp.StatusCode)
 	}
 }
 
