@@ -63,6 +63,10 @@ type Server struct {
 	xorigin *http.CrossOriginProtection
 	key     []byte // of send tokens
 	logins  logins
+	// once retrieves what must not happen twice (a mail sent, a form
+	// submitted): s.c without retries, since a retry after a failure
+	// that came once the server had it all would do it again.
+	once *fetch.Client
 }
 
 // New returns a Server with opt.
@@ -79,6 +83,8 @@ func New(opt Options) *Server {
 	// sessions shared.
 	s.c = opt.Client.Clone()
 	s.c.CheckRedirect = s.refuseSelf(opt.Client.CheckRedirect)
+	s.once = s.c.Clone()
+	s.once.Retries = 0
 	n := opt.MaxUpstream
 	if n <= 0 {
 		n = DefaultMaxUpstream
