@@ -498,3 +498,18 @@ func TestFSRootIsADirectory(t *testing.T) {
 		t.Errorf("Stat(.) = %v, %v", fi, err)
 	}
 }
+
+// TestFSConcurrentUse runs fstest from several goroutines on one FS (run
+// it with -race): an FS serves http.FileServer's concurrent requests.
+func TestFSConcurrentUse(t *testing.T) {
+	_, fsys := fsTempFS(t)
+	errs := make(chan error, 4)
+	for range cap(errs) {
+		go func() { errs <- fstest.TestFS(fsys, fsTempFiles...) }()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -10,16 +10,21 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/transport"
 )
 
 // fixturePaths is every file, directory and link of the host's fixture
@@ -225,6 +230,32 @@ func TestFSFstestGopher(t *testing.T) {
 	}
 }
 
+// TestFSFstestProspero runs fstest.TestFS on the FS of dirsrv's virtual
+// directory: its EXTERNAL links to vsftpd and gophernicus (links, which
+// Prospero cannot Stat: Stat takes them for files, and Open retrieves
+// through them), its DIRECTORY link to the native tree (whose names keep
+// a CR LF: valid fs path elements), and its FILE link to the second
+// server.
+func TestFSFstestProspero(t *testing.T) {
+	testbed.Require(t, testbed.Prospero)
+	want := []string{"ftp-readme", "gopher-lf", "with space.txt", "readme-elsewhere", "pfs", "pfs/README.txt",
+		"pfs/big.txt", "pfs/binary.bin", "pfs/empty.txt", "pfs/emptydir", "pfs/it's quoted.txt", "pfs/lines\r\nfile.txt",
+		"pfs/sub", "pfs/sub/deeper", "pfs/sub/deeper/x.txt", "pfs/sub/nested.txt", "pfs/with space.txt"}
+	fsys := fsOfURL(t, fmt.Sprintf("prospero://%s//virtual/root", testbed.Addr(testbed.ProsperoPort)))
+	if err := fstest.TestFS(fsys, want...); err != nil {
+		t.Error(err)
+	}
+	for name, content := range map[string]string{
+		"gopher-lf":      testbed.FixtureFiles["text/lf.txt"],
+		"with space.txt": testbed.FixtureFiles["names/file with space.txt"],
+		"ftp-readme":     testbed.FixtureFiles["README.txt"],
+	} {
+		if b, err := fs.ReadFile(fsys, name); string(b) != content || err != nil {
+			t.Errorf("%s: %q, %v; want %q", name, b, err, content)
+		}
+	}
+}
+
 // TestFSWalkDirFTP walks vsftpd's tree with fs.WalkDir and counts its
 // files, as many as the fixture tree holds.
 func TestFSWalkDirFTP(t *testing.T) {
@@ -295,4 +326,90 @@ func TestFSHTTPFileServerFTP(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("a missing file: %d, want 404", resp.StatusCode)
 	}
+}
+
+// fsCountingDialer counts the connections dialed to one port.
+type fsCountingDialer struct {
+	*transport.Dialer
+	port  int
+	dials atomic.Int32
+}
+
+func (d *fsCountingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	if port == d.port {
+		d.dials.Add(1)
+	}
+	return d.Dialer.Dial(ctx, scheme, host, port)
+}
+
+// fsOpenSockets counts the sockets this process has open.
+func fsOpenSockets(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("cannot count sockets: %v", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if l, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(l, "socket:") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFSCloseStopsTheTransferFTP reads files of vsftpd through the FS:
+// a file read to its end gives the control connection back to the pool,
+// so that one login serves them all (one dial of the control port); a
+// file closed in the middle of the 64 MiB transfer stops it at once (the
+// ftp handler aborts by closing the session, which costs the next file a
+// login), and no goroutine or socket is left once the idle connections
+// are closed.
+func TestFSCloseStopsTheTransferFTP(t *testing.T) {
+	testbed.Require(t, testbed.Vsftpd)
+	c := mirrorClient(io.Discard)
+	d := &fsCountingDialer{Dialer: c.Dialer.(*transport.Dialer), port: testbed.VsftpdPort}
+	c.Dialer = d
+	before, sockets := runtime.NumGoroutine(), fsOpenSockets(t)
+	fsys, err := c.FS(context.Background(), fmt.Sprintf("ftp://%s/", testbed.Addr(testbed.VsftpdPort)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"bin/small.bin", "README.txt", "text/lf.txt", "bin/small.bin"} {
+		if _, err := fs.ReadFile(fsys, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := d.dials.Load(); n != 1 {
+		t.Errorf("%d control connections dialed for four files read whole, want 1", n)
+	}
+	start := time.Now()
+	for range 5 {
+		f, err := fsys.Open(testbed.BigFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := io.ReadFull(f, make([]byte, 64<<10)); n != 64<<10 || err != nil {
+			t.Fatalf("read %d bytes, %v", n, err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	if b, err := fs.ReadFile(fsys, "bin/small.bin"); string(b) != string(testbed.SmallBin()) || err != nil {
+		t.Errorf("small.bin after the closes: %d bytes, %v", len(b), err)
+	}
+	c.CloseIdleConnections()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // goroutines of closed connections ending
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines before, %d after", before, after)
+	}
+	if after := fsOpenSockets(t); after > sockets {
+		t.Errorf("%d sockets open before, %d after: a closed file left its connections open", sockets, after)
+	}
+	t.Logf("5 opens, reads of 64 KiB and closes of the 64 MiB file: %v; %d control connections in all", took, d.dials.Load())
 }
