@@ -167,7 +167,9 @@ func toxics(t *testing.T) *toxiproxy.Client {
 	return c
 }
 
-// cure removes every toxic from every proxy. A proxy that has toxics is
+// cure removes every toxic from every fault-injection proxy (those of
+// testbed.ToxiproxyProxies; the WAN proxies of integration/wan, which a
+// bench may have up meanwhile, keep theirs). A proxy that has toxics is
 // deleted and made again rather than having them removed: removing a
 // toxic from a connection whose client is gone can block toxiproxy for
 // 5 s per toxic (a bandwidth toxic waits that long to hand on what it
@@ -178,8 +180,21 @@ func cure(t *testing.T, c *toxiproxy.Client) {
 	if err != nil {
 		t.Errorf("toxiproxy: %v", err)
 	}
+	ours := map[string]bool{}
+	for _, p := range testbed.ToxiproxyProxies() {
+		ours[p.Name] = true
+	}
 	var again []toxiproxy.Proxy
 	for _, p := range ps {
+		if !ours[p.Name] {
+			continue
+		}
+		if !p.Enabled && len(p.ActiveToxics) == 0 {
+			if err := p.Enable(); err != nil {
+				t.Errorf("toxiproxy: enabling %s: %v", p.Name, err)
+			}
+			continue
+		}
 		if len(p.ActiveToxics) == 0 {
 			continue
 		}
@@ -192,9 +207,6 @@ func cure(t *testing.T, c *toxiproxy.Client) {
 		if _, err := c.Populate(again); err != nil {
 			t.Errorf("toxiproxy: making the proxies again: %v", err)
 		}
-	}
-	if err := c.ResetState(); err != nil { // enables any proxy left disabled
-		t.Errorf("toxiproxy reset: %v", err)
 	}
 }
 

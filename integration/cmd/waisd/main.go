@@ -46,8 +46,8 @@ func main() {
 	log.Fatal(s.Serve(ln))
 }
 
-// doProbe sends an empty-seed search of demo (wais-notes §4, written out
-// by hand) and wants a reply of a non-zero length.
+// doProbe sends an empty-seed search of demo (waisd.ProbeSearch) and
+// wants a reply of a non-zero length.
 func doProbe(addr string) error {
 	c, err := net.DialTimeout("tcp", addr, 3*time.Second)
 	if err != nil {
@@ -55,10 +55,7 @@ func doProbe(addr string) error {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(5 * time.Second))
-	req := "0000000032z2wais        0" +
-		"\x00\x16\x16\x00\x00\x1e\x00\x13\x88\x00\x00\x1e\x01\x11\x00\x12\x04demo\x14\x013" +
-		"\x63\x06\x6f\x01\x01\x72\x01\x28"
-	if _, err := io.WriteString(c, req); err != nil {
+	if _, err := io.WriteString(c, waisd.ProbeSearch); err != nil {
 		return err
 	}
 	hdr := make([]byte, 25)
