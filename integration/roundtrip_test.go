@@ -259,7 +259,8 @@ func TestRoundTripRangeAndHead(t *testing.T) {
 // canceling the request's context, or by closing the body — leaves no
 // goroutine and no connection behind: every connection the dialer opened
 // is closed or idle in the pool, and the next request over the same
-// Client works.
+// Client works, and gives its session back to the pool once read and
+// closed.
 func TestRoundTripCancelFTP(t *testing.T) {
 	e := newRTEnv(t)
 	big := fmt.Sprintf("ftp://%s/bin/big-64M.bin", testbed.Addr(testbed.VsftpdPort))
@@ -301,6 +302,10 @@ func TestRoundTripCancelFTP(t *testing.T) {
 		t.Logf("%s: %d dials so far, %d open, %d idle", how, e.dialer.Dials.Load(), e.dialer.Open.Load(), e.pool.Idle())
 		if resp, body := e.do(t, "GET", small); resp.StatusCode != 200 || string(body) != fixtureText(t, "README.txt") {
 			t.Errorf("after %s: %d %q", how, resp.StatusCode, body)
+		}
+		// A transfer read to its end and closed gives its session back.
+		if open, idle := e.dialer.Open.Load(), e.pool.Idle(); idle != 1 || open != 1 {
+			t.Errorf("after a whole transfer: %d connections open, %d idle in the pool; want the one session, idle", open, idle)
 		}
 	}
 	e.c.CloseIdleConnections()
