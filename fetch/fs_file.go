@@ -149,7 +149,13 @@ func (f *fsFile) start() error {
 	from := Resume{Exact: true, Listed: &e}
 	if f.off > 0 && c.Caps(e.Locator).Has(schemes.Resumes) {
 		from.Offset = f.off
-		from.Partial.Record = &schemes.ResumeRecord{Size: e.Size, ModTime: e.ModTime}
+		from.Partial.Record = &schemes.ResumeRecord{Size: e.Size}
+		if e.Precision > 0 && e.Precision <= time.Second {
+			// A listed time coarser than the server's own (FTP LIST's
+			// day against MDTM's second) would read as a change, and
+			// every seek would transfer the file from its start.
+			from.Partial.Record.ModTime = e.ModTime
+		}
 	}
 	resp, err := c.GetLocator(f.fsys.ctx, e.Locator, from)
 	if err != nil {

@@ -5,6 +5,7 @@ package integration
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -286,11 +287,16 @@ func TestFSWalkDirFTP(t *testing.T) {
 }
 
 // TestFSHTTPFileServerFTP serves vsftpd's tree with
-// http.FileServer(http.FS(fsys)) and fetches the 64 MiB file and a range
-// of small.bin through it: the SHA-256 and the bytes of the fixture.
+// http.FileServer(http.FS(fsys)) and fetches the 64 MiB file, its last
+// 100 bytes and a range of small.bin through it: the SHA-256 and the
+// bytes of the fixture.
 func TestFSHTTPFileServerFTP(t *testing.T) {
 	testbed.Require(t, testbed.Vsftpd)
-	fsys := fsOfURL(t, fmt.Sprintf("ftp://%s/", testbed.Addr(testbed.VsftpdPort)))
+	var trace lockedBuffer
+	fsys, err := mirrorClient(&trace).FS(context.Background(), fmt.Sprintf("ftp://%s/", testbed.Addr(testbed.VsftpdPort)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(http.FileServer(http.FS(fsys)))
 	defer srv.Close()
 
@@ -306,13 +312,30 @@ func TestFSHTTPFileServerFTP(t *testing.T) {
 			testbed.BigFileSize, testbed.BigFileSHA256)
 	}
 
-	req, _ := http.NewRequest("GET", srv.URL+"/bin/small.bin", nil)
-	req.Header.Set("Range", "bytes=100-199")
+	// The last 100 bytes: a seek the FTP server resumes at (REST), not a
+	// transfer of 64 MiB read up to there.
+	req, _ := http.NewRequest("GET", srv.URL+"/"+testbed.BigFile, nil)
+	req.Header.Set("Range", "bytes=-100")
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusPartialContent || string(b) != string(bigFileTail(100)) || err != nil {
+		t.Errorf("the last 100 bytes of %s: %d, %d bytes, %v", testbed.BigFile, resp.StatusCode, len(b), err)
+	}
+	if rest := fmt.Sprintf("REST %d", testbed.BigFileSize-100); !strings.Contains(trace.String(), rest) {
+		t.Errorf("no %q in the trace: the seek did not resume", rest)
+	}
+
+	req, _ = http.NewRequest("GET", srv.URL+"/bin/small.bin", nil)
+	req.Header.Set("Range", "bytes=100-199")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusPartialContent || string(b) != string(testbed.SmallBin()[100:200]) || err != nil {
 		t.Errorf("small.bin bytes 100-199: %d, %d bytes, %v", resp.StatusCode, len(b), err)
@@ -326,6 +349,21 @@ func TestFSHTTPFileServerFTP(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("a missing file: %d, want 404", resp.StatusCode)
 	}
+}
+
+// bigFileTail is the last n bytes of testbed.BigFile (n <= 1024), from
+// its SHA-256 blocks in counter mode.
+func bigFileTail(n int) []byte {
+	const block = sha256.Size
+	var tail []byte
+	in := []byte(testbed.BigFileSeed + "12345678")
+	last := uint64(testbed.BigFileSize / block)
+	for i := last - uint64((n+block-1)/block); i < last; i++ {
+		binary.BigEndian.PutUint64(in[len(testbed.BigFileSeed):], i)
+		sum := sha256.Sum256(in)
+		tail = append(tail, sum[:]...)
+	}
+	return tail[len(tail)-n:]
 }
 
 // fsCountingDialer counts the connections dialed to one port.
