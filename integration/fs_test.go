@@ -451,3 +451,37 @@ func TestFSCloseStopsTheTransferFTP(t *testing.T) {
 	}
 	t.Logf("5 opens, reads of 64 KiB and closes of the 64 MiB file: %v; %d control connections in all", took, d.dials.Load())
 }
+
+// TestFSRootURLs: a directory URL without its "/" is the directory (nginx
+// redirects /text to /text/, whose entries are below the URL it
+// redirected to; FTP lists any URL as a directory), and a file's URL is
+// no FS.
+func TestFSRootURLs(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	testbed.Require(t, testbed.Vsftpd)
+	web, ftp := "http://"+testbed.Addr(testbed.HTTPPort), "ftp://"+testbed.Addr(testbed.VsftpdPort)
+	for _, tt := range []struct {
+		url     string
+		entries int // -1: FS fails
+	}{
+		{web + "/text", 6},
+		{ftp + "/text", 6},
+		{ftp + "/README.txt", -1},
+		{web + "/README.txt", -1},
+	} {
+		fsys, err := mirrorClient(io.Discard).FS(context.Background(), tt.url)
+		if tt.entries < 0 {
+			if err == nil {
+				t.Errorf("FS(%s) succeeded, want an error: a file is no directory", tt.url)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("FS(%s): %v", tt.url, err)
+			continue
+		}
+		if list, err := fs.ReadDir(fsys, "."); len(list) != tt.entries || err != nil {
+			t.Errorf("FS(%s): %d entries, %v; want %d", tt.url, len(list), err, tt.entries)
+		}
+	}
+}
