@@ -42,8 +42,6 @@ var curlHints = map[string]string{
 	"--http1.1":               "urlget always speaks HTTP/1.1: drop --http1.1",
 	"--http1.0":               "urlget speaks HTTP/1.1 only",
 	"-0":                      "urlget speaks HTTP/1.1 only",
-	"-Z":                      "urlget retrieves the URLs of one run in turn; for parallel transfers of a tree use `urlget mirror -P N URL DIR`",
-	"--parallel":              "urlget retrieves the URLs of one run in turn; for parallel transfers of a tree use `urlget mirror -P N URL DIR`",
 	"-D":                      "use -v to see the response headers (on stderr), or -I for the headers alone",
 	"--dump-header":           "use -v to see the response headers (on stderr), or -I for the headers alone",
 	"--include":               "use -I for the headers alone, or -v to see them on stderr (-i is urlget's --input-file)",

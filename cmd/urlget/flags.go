@@ -78,6 +78,14 @@ type options struct {
 	// max (--max) is the most entries a listing asks for; 0: each
 	// scheme's default.
 	max int
+	// parallel (-Z) runs up to parallelMax transfers at once, and
+	// failEarly (--fail-early) stops at the first failure: parallel.go.
+	parallel    bool
+	parallelMax int
+	failEarly   bool
+	// set is the run of -Z, nil without it: its transfers count their
+	// bytes into its one progress line.
+	set *parallelSet
 	// con is stderr, and stdoutTerminal whether stdout is a terminal;
 	// retrieveAll sets them from the streams, not from flags.
 	con            *console
@@ -155,6 +163,9 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.BoolVarP(&o.head, "head", "I", false, "show the metadata, not the body: HTTP's response head (as curl -I); ftp and file: Content-Length and Last-Modified lines; news: the article's headers")
 	fs.StringVarP(&o.writeOut, "write-out", "w", "", "after each transfer write `FORMAT` to stdout, with curl's %{variables}: response_code, size_download, url_effective, time_total, json, ... (@FILE: read it from FILE)")
 	fs.BoolVarP(&o.progressBar, "progress-bar", "#", false, "draw the progress as curl's bar of #")
+	if m == nil { // mirror has a --parallel of its own
+		addParallelFlags(fs, o)
+	}
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	o.schemes = perSchemeFlags()
 	for _, s := range o.schemes {
@@ -176,6 +187,9 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	if showVersion {
 		fmt.Fprintln(stderr, "urlget", version)
 		return nil, errHelp
+	}
+	if err := checkParallelMax(fs, o.parallelMax); err != nil {
+		return nil, err
 	}
 	if fs.Changed("max") && o.max < 1 {
 		return nil, fmt.Errorf("--max %d: want a positive number of entries", o.max)

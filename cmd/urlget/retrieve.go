@@ -70,6 +70,9 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	// Say goodbye to servers whose connections were kept for the next URL
 	// (FTP QUIT), rather than just dropping them.
 	defer client.CloseIdleConnections()
+	if o.parallel && !o.explain {
+		return o.retrieveParallel(ctx, client, stdout)
+	}
 	status := 0
 	for i, raw := range o.urls {
 		var err error
@@ -90,6 +93,9 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 			status = exitCode(err)
 			if !o.silent || o.showError {
 				con.say(o.where(i) + redactedText(err))
+			}
+			if o.failEarly {
+				return status
 			}
 		}
 	}
@@ -333,10 +339,11 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	text := listingText{long: o.long}
 	var tr *transfer
-	if dest != "" || !o.stdoutTerminal {
+	if o.set == nil && (dest != "" || !o.stdoutTerminal) {
 		tr = o.con.start(loc.Redacted())
 	}
 	defer tr.end()
+	progress := o.set.progress(tr.progress()) // -Z: the set's one line
 	if dest != "" {
 		rep.Output = &dest
 		out, err := o.planOutput(i, loc, dest)
@@ -344,7 +351,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 			return false, err
 		}
 		res, err := c.DownloadLocator(ctx, loc, out.work, fetch.DownloadOptions{
-			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: tr.progress(),
+			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress,
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
 		// -J names the file now; --fail-with-body's page is the file.
@@ -383,7 +390,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	// Stream is the transfer with its retries: a body cut short is
 	// continued after the bytes stdout already took.
-	resp, n, err := c.Stream(ctx, loc, w, tr.progress())
+	resp, n, err := c.Stream(ctx, loc, w, progress)
 	if resp == nil {
 		rep.failedAt(err)
 		return false, err

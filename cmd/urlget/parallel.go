@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// defaultParallelMax is -Z's number of transfers at once when
+// --parallel-max is not given. curl's is 50; ours is the pool's idle
+// sessions per server (transport.DefaultMaxIdlePerKey, also the http
+// handler's idle connections per host), so that every session a transfer
+// gives back is kept for the next URL: with more, sessions past 16 would
+// be closed and logged in again for each URL, and FTP servers commonly
+// refuse more sessions than that from one address (vsftpd's max_per_ip,
+// pure-ftpd's -c) anyway.
+const defaultParallelMax = transport.DefaultMaxIdlePerKey
+
+// maxParallel bounds --parallel-max: each transfer holds a connection or
+// two (an FTP data connection), and descriptors are finite.
+const maxParallel = 1024
+
+// reorderWindow is how many transfers may be started or finished but not
+// yet written out, for n at once: a slow URL holds at most this many
+// later ones waiting for their turn (their reports and the first
+// spoolMemory of their stdout in memory, the rest on disk), so memory is
+// bounded whatever the number of URLs. A transfer starts only when the
+// window has room: a very slow URL then stalls the run after the window's
+// worth of faster ones, rather than letting their outputs pile up.
+func reorderWindow(n int) int { return 4 * n }
+
+// errFailedEarly is the cause of the run's cancellation once a transfer
+// failed under --fail-early: the transfers still running are aborted.
+var errFailedEarly = errors.New("another URL failed (--fail-early)")
+
+// addParallelFlags defines -Z, --parallel-max and --fail-early, the flags
+// of a retrieval of several URLs (not of `urlget mirror`, whose
+// --parallel is its own).
+func addParallelFlags(fs *pflag.FlagSet, o *options) {
+	fs.BoolVarP(&o.parallel, "parallel", "Z", false, "retrieve the URLs at once, up to --parallel-max at a time, over shared connections; outputs, --json and -w stay in the URLs' order")
+	fs.IntVar(&o.parallelMax, "parallel-max", defaultParallelMax, "with -Z, at most `N` transfers at once")
+	fs.BoolVar(&o.failEarly, "fail-early", false, "stop at the first URL that fails (with -Z, abort the transfers under way) and exit with its status")
+}
+
+// checkParallelMax refuses an --parallel-max outside 1..maxParallel.
+func checkParallelMax(fs *pflag.FlagSet, n int) error {
+	if fs.Lookup("parallel-max") == nil || (n >= 1 && n <= maxParallel) {
+		return nil
+	}
+	return fmt.Errorf("--parallel-max %d: want 1 to %d transfers at once", n, maxParallel)
+}
+
+// slot is one URL of a parallel run, from its start until it is written
+// out in its turn.
+type slot struct {
+	i    int
+	raw  string
+	out  *spool // its stdout: held until the URLs before it are written
+	err  error
+	done chan struct{} // closed when the transfer has ended
+	// first says that this failure stopped the run (--fail-early).
+	first bool
+}
+
+// retrieveParallel is -Z: up to o.parallelMax URLs at once through the
+// one Client (its pool: FTP sessions and HTTP keep-alive connections go
+// from one URL to the next), every output — stdout bodies, --json, -w,
+// error messages — written in the URLs' order whatever order they finish
+// in. Files are written as they arrive; what goes to stdout is held (in
+// memory up to spoolMemory, then in an unnamed temporary file) until the
+// URLs before it are written out, then streamed. The exit status is the
+// last failure's in the URLs' order, as without -Z (curl's is that of the
+// failure that finished last, which depends on timing); with --fail-early
+// it is the first failure's to finish, and the transfers still running
+// are aborted, as curl does.
+func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdout io.Writer) int {
+	n := o.parallelMax
+	if n > transport.DefaultMaxIdlePerKey && c.Conns == nil {
+		// Keep every session the transfers give back, as the default does.
+		c.Conns = &transport.Pool{MaxIdlePerKey: n, MaxIdle: max(n, transport.DefaultMaxIdle)}
+	}
+	if o.con.draw {
+		o.set = newParallelSet(len(o.urls))
+		defer o.con.show(o.set)()
+	}
+	run, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	queue := make(chan *slot, reorderWindow(n))
+	go o.startAll(run, c, n, queue, abort)
+	status, early := 0, 0
+	for s := range queue {
+		// Every URL before s is written out: s's stdout streams from now.
+		werr := s.out.release(stdout)
+		<-s.done
+		if s.err == nil {
+			s.err = werr // stdout could not take the held output
+		}
+		o.set.finished(s.err != nil)
+		if s.err == nil {
+			continue
+		}
+		code := exitCode(s.err)
+		if s.first {
+			early = code
+		}
+		if !o.silent || o.showError {
+			o.con.say(o.where(s.i) + o.parallelMessage(ctx, run, s))
+		}
+		status = code
+	}
+	if in := interruptedBy(ctx); in != nil {
+		return in.exitCode()
+	}
+	if early != 0 {
+		return early
+	}
+	return status
+}
+
+// startAll starts each URL in turn, at most n at once and within the
+// reorder window (queue's capacity), and queues it for writing out in
+// order. It stops starting when run is canceled (Ctrl-C, --fail-early).
+// A failure under --fail-early cancels run, the first one marked.
+func (o *options) startAll(run context.Context, c *fetch.Client, n int, queue chan<- *slot, abort context.CancelCauseFunc) {
+	defer close(queue)
+	busy := make(chan struct{}, n)
+	firstDone := make(chan struct{}, 1)
+	firstDone <- struct{}{} // taken by the first failure under --fail-early
+	for i, raw := range o.urls {
+		select {
+		case busy <- struct{}{}:
+		case <-run.Done():
+			return
+		}
+		if run.Err() != nil {
+			return
+		}
+		s := &slot{i: i, raw: raw, out: &spool{}, done: make(chan struct{})}
+		queue <- s // waits while the window is full; the writer always drains it
+		go func() {
+			defer func() { <-busy }()
+			defer close(s.done)
+			s.err = o.retrieveOne(run, c, s.i, s.raw, s.out)
+			if s.err != nil && o.failEarly && run.Err() == nil {
+				select {
+				case <-firstDone:
+					s.first = true
+					abort(errFailedEarly)
+				default:
+				}
+			}
+		}()
+	}
+}
+
+// parallelMessage is what a failed URL of a parallel run says on stderr:
+// its error, which names its URL (the URL as given when the error names
+// none); a transfer cut short by Ctrl-C or aborted after another failed
+// (--fail-early) says so instead.
+func (o *options) parallelMessage(ctx, run context.Context, s *slot) string {
+	if interruptedBy(ctx) != nil {
+		return interruptedMessage(s.err)
+	}
+	name := schemes.RedactString(s.raw)
+	var se *schemes.Error
+	if errors.As(s.err, &se) && se.URL != "" {
+		name = se.URL
+	}
+	if !s.first && errors.Is(context.Cause(run), errFailedEarly) && schemes.KindOf(s.err) == schemes.KindCanceled {
+		return name + ": aborted: " + errFailedEarly.Error()
+	}
+	msg := redactedText(s.err)
+	if se == nil || se.URL == "" {
+		msg = name + ": " + msg
+	}
+	return msg
+}

@@ -1,0 +1,370 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// reverseServer serves /0 ... /n-1 so that they finish in reverse order:
+// /k answers only once /k+1 has answered (or after a second, so that a
+// client that asks one at a time is slow, not stuck). Bodies are k's
+// digit repeated size(k) times; finished records the order answers ended.
+func reverseServer(t *testing.T, n int, size func(k int) int) (srv *httptest.Server, finished func() []int) {
+	t.Helper()
+	answered := make([]chan struct{}, n+1)
+	for i := range answered {
+		answered[i] = make(chan struct{})
+	}
+	close(answered[n])
+	var mu sync.Mutex
+	var order []int
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/"))
+		if err != nil || k < 0 || k >= n {
+			http.NotFound(w, r)
+			return
+		}
+		select {
+		case <-answered[k+1]:
+		case <-time.After(time.Second):
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte(strings.Repeat(strconv.Itoa(k), size(k))))
+		mu.Lock()
+		order = append(order, k)
+		mu.Unlock()
+		close(answered[k])
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]int(nil), order...)
+	}
+}
+
+// TestParallelOutputsInInputOrder: -Z with transfers that finish in
+// reverse order writes stdout bodies (small ones held in memory, large
+// ones past spoolMemory on disk), their --json reports and -w lines in
+// the URLs' order, each body whole and before its report.
+func TestParallelOutputsInInputOrder(t *testing.T) {
+	const n = 6
+	size := func(k int) int {
+		if k%2 == 1 {
+			return spoolMemory + 1000*k // past the memory: held in a file
+		}
+		return 10 + k
+	}
+	srv, finished := reverseServer(t, n, size)
+	args := []string{"-Z", "--parallel-max", strconv.Itoa(n), "--json"}
+	for k := range n {
+		args = append(args, fmt.Sprintf("%s/%d", srv.URL, k))
+	}
+	start := time.Now()
+	stdout, stderr, code := urlget(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if took := time.Since(start); took > 900*time.Millisecond {
+		t.Errorf("took %v: the transfers did not run at once", took)
+	}
+	if got := finished(); fmt.Sprint(got) != "[5 4 3 2 1 0]" {
+		t.Fatalf("the server answered in the order %v, not in reverse", got)
+	}
+	rest := stdout
+	for k := range n {
+		body := strings.Repeat(strconv.Itoa(k), size(k))
+		if !strings.HasPrefix(rest, body+"\n{") {
+			t.Fatalf("URL %d: stdout does not continue with its body and report: %.80q", k, rest)
+		}
+		line, after, _ := strings.Cut(rest[len(body)+1:], "\n")
+		var rep report
+		if err := json.Unmarshal([]byte(line), &rep); err != nil {
+			t.Fatalf("URL %d: %v: %q", k, err, line)
+		}
+		if want := fmt.Sprintf("%s/%d", srv.URL, k); rep.Input != want || rep.Bytes != int64(len(body)) || rep.Error != nil {
+			t.Fatalf("URL %d: report %+v", k, rep)
+		}
+		rest = after
+	}
+	if rest != "" {
+		t.Fatalf("left over: %q", rest)
+	}
+
+	// Files and -w: the lines in the URLs' order, the files whole.
+	dir := t.TempDir()
+	srv, _ = reverseServer(t, n, size)
+	args = []string{"-Z", "--parallel-max", strconv.Itoa(n), "--output-dir", dir, "-w", "%{urlnum} %{url} %{size_download}\n"}
+	for k := range n {
+		args = append(args, "-o", strconv.Itoa(k), fmt.Sprintf("%s/%d", srv.URL, k))
+	}
+	stdout, stderr, code = urlget(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var want strings.Builder
+	for k := range n {
+		fmt.Fprintf(&want, "%d %s/%d %d\n", k, srv.URL, k, size(k))
+		if b, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(k))); err != nil || string(b) != strings.Repeat(strconv.Itoa(k), size(k)) {
+			t.Errorf("file %d: %d bytes, %v", k, len(b), err)
+		}
+	}
+	if stdout != want.String() {
+		t.Fatalf("-w lines:\n%s\nwant:\n%s", stdout, want.String())
+	}
+}
+
+// countingServer answers every path after hold, counting the requests
+// under way at once (the most of them) and the connections opened.
+func countingServer(t *testing.T, hold time.Duration) (srv *httptest.Server, most, conns *atomic.Int64) {
+	t.Helper()
+	var now atomic.Int64
+	most, conns = new(atomic.Int64), new(atomic.Int64)
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cur := now.Add(1)
+		defer now.Add(-1)
+		for m := most.Load(); cur > m && !most.CompareAndSwap(m, cur); m = most.Load() {
+		}
+		time.Sleep(hold)
+		w.Write([]byte(r.URL.Path))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, most, conns
+}
+
+// TestParallelBoundedAtN: 30 URLs with --parallel-max 3 keep exactly 3
+// requests under way at the server at the most, over 3 connections that
+// serve every URL (keep-alive through the Client's one pool).
+func TestParallelBoundedAtN(t *testing.T) {
+	srv, most, conns := countingServer(t, 20*time.Millisecond)
+	dir := t.TempDir()
+	args := []string{"-Z", "--parallel-max", "3", "--output-dir", dir}
+	for k := range 30 {
+		args = append(args, "-o", strconv.Itoa(k), fmt.Sprintf("%s/f%d", srv.URL, k))
+	}
+	if _, stderr, code := urlget(t, "", args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if m := most.Load(); m != 3 {
+		t.Errorf("%d requests at once at the most, want 3", m)
+	}
+	if c := conns.Load(); c > 3 {
+		t.Errorf("%d connections for 30 URLs, 3 at once: want at most 3", c)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 30 {
+		t.Errorf("%d files, want 30", len(entries))
+	}
+}
+
+// TestParallelFailureAmongSuccesses: a URL that fails does not stop the
+// others; its message names it; the --json reports stay in order, the
+// failure's with its error; the exit status is the last failure's in the
+// URLs' order (5, the refused connection, which finishes first — curl's
+// would be the 404's, which finishes last).
+func TestParallelFailureAmongSuccesses(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow-missing" {
+			time.Sleep(200 * time.Millisecond)
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte("ok " + r.URL.Path))
+	}))
+	defer srv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/refused"
+	ln.Close()
+	dir := t.TempDir()
+	urls := []string{srv.URL + "/a", srv.URL + "/slow-missing", srv.URL + "/b", refused, srv.URL + "/c"}
+	args := []string{"-Z", "--json", "--output-dir", dir}
+	for k, u := range urls {
+		args = append(args, "-o", strconv.Itoa(k), u)
+	}
+	stdout, stderr, code := urlget(t, "", args...)
+	if code != 5 {
+		t.Fatalf("exit %d, want 5 (the last failure in the URLs' order): %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != len(urls) {
+		t.Fatalf("%d reports: %q", len(lines), stdout)
+	}
+	for k, line := range lines {
+		var rep report
+		if err := json.Unmarshal([]byte(line), &rep); err != nil {
+			t.Fatal(err)
+		}
+		failed := k == 1 || k == 3
+		if rep.Input != urls[k] || (rep.Error != nil) != failed {
+			t.Errorf("report %d: %+v (error %+v)", k, rep, rep.Error)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(k))); !failed && (err != nil || !strings.HasPrefix(string(b), "ok /")) {
+			t.Errorf("file %d: %q, %v", k, b, err)
+		}
+	}
+	// Each failure named by its URL, in the URLs' order.
+	i404, iRefused := strings.Index(stderr, srv.URL+"/slow-missing"), strings.Index(stderr, refused)
+	if i404 < 0 || iRefused < i404 || strings.Count(stderr, "\n") != 2 {
+		t.Fatalf("stderr:\n%s", stderr)
+	}
+}
+
+// TestFailEarly: with -Z, the first failure aborts the transfers under way
+// (a hanging one ends at once) and starts no more; the status is the
+// failure's. Without -Z, no URL after the failure is retrieved.
+func TestFailEarly(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		switch r.URL.Path {
+		case "/missing":
+			time.Sleep(50 * time.Millisecond) // the hanging one is under way
+			http.NotFound(w, r)
+		case "/hang":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		default:
+			w.Write([]byte("ok"))
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	start := time.Now()
+	_, stderr, code := urlget(t, "", "-Z", "--parallel-max", "2", "--fail-early", "--output-dir", dir,
+		"-o", "h", srv.URL+"/hang", "-o", "m", srv.URL+"/missing", "-o", "a", srv.URL+"/a", "-o", "b", srv.URL+"/b")
+	if code != 3 || time.Since(start) > 5*time.Second {
+		t.Fatalf("exit %d after %v: %s", code, time.Since(start), stderr)
+	}
+	if !strings.Contains(stderr, srv.URL+"/hang: aborted: another URL failed (--fail-early)") || !strings.Contains(stderr, srv.URL+"/missing") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if h := hits.Load(); h != 2 {
+		t.Errorf("%d requests, want 2: none started after the failure", h)
+	}
+
+	hits.Store(0)
+	_, stderr, code = urlget(t, "", "--fail-early", "--output-dir", dir, "-o", "m2", srv.URL+"/missing", "-o", "a2", srv.URL+"/a")
+	if code != 3 || hits.Load() != 1 {
+		t.Fatalf("without -Z: exit %d, %d requests: %s", code, hits.Load(), stderr)
+	}
+}
+
+// TestParallelWindowBoundsWaitingOutputs: while the first URL is slow, no
+// more than the reorder window of later URLs is started, so that the
+// outputs waiting for their turn stay bounded whatever the number of URLs.
+func TestParallelWindowBoundsWaitingOutputs(t *testing.T) {
+	const n, urls = 2, 60
+	var started atomic.Int64
+	var whileSlow atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started.Add(1)
+		if r.URL.Path == "/0" {
+			time.Sleep(400 * time.Millisecond)
+			whileSlow.Store(started.Load())
+		}
+		w.Write([]byte("x"))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	args := []string{"-Z", "--parallel-max", strconv.Itoa(n), "--output-dir", dir}
+	for k := range urls {
+		args = append(args, "-o", strconv.Itoa(k), fmt.Sprintf("%s/%d", srv.URL, k))
+	}
+	if _, stderr, code := urlget(t, "", args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The slow one, the window's worth queued behind it, and one more
+	// under way.
+	if got, limit := whileSlow.Load(), int64(1+reorderWindow(n)+1); got > limit || got < int64(reorderWindow(n)) {
+		t.Fatalf("%d URLs started while the first was slow, want %d to %d", got, reorderWindow(n), limit)
+	}
+	if started.Load() != urls {
+		t.Fatalf("%d requests, want %d", started.Load(), urls)
+	}
+}
+
+// TestParallelInputFile: -Z takes -i's URLs (200 of them, and a malformed
+// one, named by its line), with bodies and -w lines in the file's order,
+// over at most 8 connections.
+func TestParallelInputFile(t *testing.T) {
+	srv, most, conns := countingServer(t, 0)
+	list := filepath.Join(t.TempDir(), "urls.txt")
+	var in, want strings.Builder
+	for k := range 200 {
+		fmt.Fprintf(&in, "%s/%d\n", srv.URL, k)
+		fmt.Fprintf(&want, "/%d|%d\n", k, k)
+	}
+	fmt.Fprintf(&in, "# a comment\n%s/%%zz\n", srv.URL)
+	want.WriteString("|200\n")
+	if err := os.WriteFile(list, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := urlget(t, "", "-Z", "--parallel-max", "8", "-i", list, "-w", "|%{urlnum}\n")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (the malformed URL): %s", code, stderr)
+	}
+	if stdout != want.String() {
+		t.Errorf("stdout is not in the file's order:\n%.300s", stdout)
+	}
+	if !strings.Contains(stderr, "-i "+list+", line 202: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr: %s", stderr)
+	}
+	// Keep-alive: connections serve many URLs each. (net/http dials a new
+	// one when a request comes before the last one's connection is back
+	// in the pool, and keeps both: on loopback, with instant answers, a
+	// few more than 8.)
+	if m, c := most.Load(), conns.Load(); m > 8 || c > 200/4 {
+		t.Errorf("%d requests at once, %d connections: want at most 8, and far fewer connections than URLs", m, c)
+	}
+}
+
+// TestParallelSetLine: the one progress line of -Z counts files written
+// out of the total, failures, and the bytes of every transfer together.
+func TestParallelSetLine(t *testing.T) {
+	p := newParallelSet(5)
+	a, b := p.progress(nil), p.progress(nil)
+	a(1000, 5000)
+	b(2048, -1)
+	a(3000, 5000)
+	p.finished(false)
+	p.finished(true)
+	line := p.view(p.m.start.Add(time.Second), 0)[0]
+	if !strings.HasPrefix(line, "2/5 files (1 failed)  4.9 KiB") {
+		t.Fatalf("line %q", line)
+	}
+	var none *parallelSet
+	own := func(int64, int64) {}
+	if none.progress(own) == nil {
+		t.Fatal("without -Z a transfer keeps its own progress")
+	}
+}
+
+func TestParallelMaxChecked(t *testing.T) {
+	for _, n := range []string{"0", "-1", "1025"} {
+		if _, stderr, code := urlget(t, "", "-Z", "--parallel-max", n, "http://127.0.0.1:1/"); code != 2 || !strings.Contains(stderr, "--parallel-max "+n) {
+			t.Errorf("--parallel-max %s: exit %d, %s", n, code, stderr)
+		}
+	}
+}
