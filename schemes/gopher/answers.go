@@ -54,12 +54,12 @@ func (g *URL) WithAnswers(values []string) (schemes.Locator, error) {
 }
 
 // formAnswers are the values g's form is submitted with: the ones g
-// carries (WithAnswers), else Answer's from Handler.Form, the terminal
+// carries (WithAnswers), else answerForm's from Handler.Form, the terminal
 // and the defaults. A form asked for its questions only (AskOnly), or
 // one with questions no answer is found for, fails with KindUsage
 // carrying the questions (schemes.Error.Form), which a caller with
 // a form of its own (the gateway) shows.
-func (h *Handler) formAnswers(ctx context.Context, g *URL, qs []Question, prompt schemes.Prompter) ([]string, error) {
+func (h *Handler) formAnswers(ctx context.Context, g *URL, qs []question, prompt schemes.Prompter) ([]string, error) {
 	fail := func(msg string) error {
 		return &schemes.Error{Scheme: g.u.Scheme, Phase: "ask", Kind: schemes.KindUsage, Part: "form", Msg: msg, Form: &schemes.Form{Questions: contract(qs)}}
 	}
@@ -72,7 +72,7 @@ func (h *Handler) formAnswers(ctx context.Context, g *URL, qs []Question, prompt
 		}
 		return f.answers, nil
 	}
-	vals, err := Answer(ctx, qs, h.Form, prompt)
+	vals, err := answerForm(ctx, qs, h.Form, prompt)
 	if err != nil {
 		return nil, fail(err.Error())
 	}
@@ -80,8 +80,8 @@ func (h *Handler) formAnswers(ctx context.Context, g *URL, qs []Question, prompt
 }
 
 // questionKinds map the kinds of a +ASK block to the contract's; a kind
-// this client does not know is asked, and sent, as a line (Answer and
-// Submission treat it as Ask).
+// this client does not know is asked, and sent, as a line (answerForm and
+// formSubmission treat it as Ask).
 var questionKinds = map[string]schemes.QuestionKind{
 	"Ask": schemes.QuestionText, "AskP": schemes.QuestionPassword, "AskL": schemes.QuestionLines,
 	"AskF": schemes.QuestionFile, "Choose": schemes.QuestionChoice, "ChooseF": schemes.QuestionChoice,
@@ -89,7 +89,7 @@ var questionKinds = map[string]schemes.QuestionKind{
 }
 
 // contract gives qs as the contract's questions, in order.
-func contract(qs []Question) []schemes.Question {
+func contract(qs []question) []schemes.Question {
 	out := make([]schemes.Question, len(qs))
 	for i, q := range qs {
 		k, ok := questionKinds[q.Kind]

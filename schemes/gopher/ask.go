@@ -9,9 +9,9 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// Question is one line of a +ASK block: ` <Kind>: <prompt>[TAB default |
+// question is one line of a +ASK block: ` <Kind>: <prompt>[TAB default |
 // TAB choice TAB choice…]` (Gopher+ §2.6).
-type Question struct {
+type question struct {
 	Kind    string   `json:"kind"`              // Ask, AskP, AskL, AskF, Choose, ChooseF, Select, Note
 	Prompt  string   `json:"prompt"`            // the question text
 	Default string   `json:"default"`           // Ask/AskP default; Select "0"/"1"
@@ -19,19 +19,19 @@ type Question struct {
 }
 
 // Questions parses the +ASK block; nil if there is none.
-func (a Attributes) Questions() []Question {
+func (a attributes) Questions() []question {
 	b := a.Block("ASK")
 	if b == nil {
 		return nil
 	}
-	var qs []Question
+	var qs []question
 	for _, l := range b.Lines {
 		kind, rest, ok := strings.Cut(strings.TrimSpace(l), ":")
 		if !ok || kind == "" {
 			continue
 		}
 		f := strings.Split(strings.TrimPrefix(rest, " "), "\t")
-		q := Question{Kind: kind, Prompt: f[0]}
+		q := question{Kind: kind, Prompt: f[0]}
 		switch kind {
 		case "Choose", "ChooseF":
 			q.Choices = f[1:]
@@ -61,7 +61,7 @@ func (a Attributes) Questions() []Question {
 // ("1", "2", …). AskL values hold their lines separated by "\n".
 type Answers map[string]string
 
-func (a Answers) lookup(i int, q Question) (string, bool) {
+func (a Answers) lookup(i int, q question) (string, bool) {
 	if v, ok := a[strconv.Itoa(i+1)]; ok {
 		return v, true
 	}
@@ -77,10 +77,10 @@ func (a Answers) lookup(i int, q Question) (string, bool) {
 	return "", false
 }
 
-// Answer fills the form: each question's value from ans, else from
+// answerForm fills the form: each question's value from ans, else from
 // prompt (nil: no terminal), else its default. A question with no value
 // from any of them fails with KindUsage naming --form.
-func Answer(ctx context.Context, qs []Question, ans Answers, prompt schemes.Prompter) ([]string, error) {
+func answerForm(ctx context.Context, qs []question, ans Answers, prompt schemes.Prompter) ([]string, error) {
 	vals := make([]string, len(qs))
 	for i, q := range qs {
 		if q.Kind == "Note" {
@@ -111,7 +111,7 @@ func Answer(ctx context.Context, qs []Question, ans Answers, prompt schemes.Prom
 }
 
 // ask puts one question to the person at the terminal.
-func ask(ctx context.Context, q Question, prompt schemes.Prompter) (string, error) {
+func ask(ctx context.Context, q question, prompt schemes.Prompter) (string, error) {
 	p := q.Prompt
 	switch q.Kind {
 	case "Choose", "ChooseF":
@@ -172,11 +172,11 @@ func ask(ctx context.Context, q Question, prompt schemes.Prompter) (string, erro
 	return v, nil
 }
 
-// Submission is the Gopher+ string that submits a filled form (RFC 1738
+// formSubmission is the Gopher+ string that submits a filled form (RFC 1738
 // §3.4.9): `+ TAB 1 CRLF +-1 CRLF <values each CRLF> . CRLF`. AskL values
 // are sent as a line with their line count, then the lines (UMN client);
 // Note questions send nothing. A value line "." is sent as "..".
-func Submission(qs []Question, vals []string) string {
+func formSubmission(qs []question, vals []string) string {
 	var b strings.Builder
 	b.WriteString("+\t1\r\n+-1\r\n")
 	line := func(s string) {

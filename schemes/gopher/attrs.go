@@ -10,21 +10,21 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// Block is one Gopher+ attribute block: a line `+NAME: value` and the
+// attrBlock is one Gopher+ attribute block: a line `+NAME: value` and the
 // lines after it that begin with a space (kept without that space).
-type Block struct {
+type attrBlock struct {
 	Name  string   `json:"name"`            // "INFO", "ADMIN", "VIEWS", "ABSTRACT", "ASK", or any other
 	Value string   `json:"value,omitempty"` // text after "+NAME:" on the first line ("+INFO: 0about…")
 	Lines []string `json:"lines,omitempty"` // content lines, without their leading space
 }
 
-// Attributes are the blocks of one item, as a `!` reply gives them; a `$`
-// reply gives one Attributes per item of a directory, each starting at a
+// attributes are the blocks of one item, as a `!` reply gives them; a `$`
+// reply gives one attributes per item of a directory, each starting at a
 // +INFO block.
-type Attributes []Block
+type attributes []attrBlock
 
 // Block returns the first block named name (without "+"), or nil.
-func (a Attributes) Block(name string) *Block {
+func (a attributes) Block(name string) *attrBlock {
 	for i := range a {
 		if strings.EqualFold(a[i].Name, name) {
 			return &a[i]
@@ -34,17 +34,17 @@ func (a Attributes) Block(name string) *Block {
 }
 
 // Info returns the item's +INFO menu line, parsed; ok is false without one.
-func (a Attributes) Info() (Item, bool) {
+func (a attributes) Info() (menuItem, bool) {
 	b := a.Block("INFO")
 	if b == nil {
-		return Item{}, false
+		return menuItem{}, false
 	}
-	it := ParseItem(strings.TrimSpace(b.Value))
+	it := parseMenuItem(strings.TrimSpace(b.Value))
 	return it, it.Valid
 }
 
-// View is one line of a +VIEWS block: ` <type>[ <lang>]: <size>`.
-type View struct {
+// plusView is one line of a +VIEWS block: ` <type>[ <lang>]: <size>`.
+type plusView struct {
 	Type     string `json:"type"`               // MIME type, "text/plain"
 	Language string `json:"language,omitempty"` // "En_US", "" if none
 	Size     string `json:"size,omitempty"`     // as written, "<10k>"
@@ -52,7 +52,7 @@ type View struct {
 
 // Plus returns the Gopher+ string that requests this view:
 // "+<type>[ <lang>]" (RFC 1738 §3.4.5).
-func (v View) Plus() string {
+func (v plusView) Plus() string {
 	if v.Language == "" {
 		return "+" + v.Type
 	}
@@ -60,12 +60,12 @@ func (v View) Plus() string {
 }
 
 // Views parses the +VIEWS block; nil if there is none.
-func (a Attributes) Views() []View {
+func (a attributes) Views() []plusView {
 	b := a.Block("VIEWS")
 	if b == nil {
 		return nil
 	}
-	var vs []View
+	var vs []plusView
 	for _, l := range b.Lines {
 		if v, ok := parseView(l); ok {
 			vs = append(vs, v)
@@ -76,28 +76,28 @@ func (a Attributes) Views() []View {
 
 // parseView reads one line of a +VIEWS block; ok is false for a blank
 // line.
-func parseView(l string) (View, bool) {
+func parseView(l string) (plusView, bool) {
 	l = strings.TrimSpace(l)
 	if l == "" {
-		return View{}, false
+		return plusView{}, false
 	}
 	spec, size, _ := strings.Cut(l, ":")
 	typ, lang, _ := strings.Cut(strings.TrimSpace(spec), " ")
-	return View{Type: typ, Language: strings.TrimSpace(lang), Size: strings.TrimSpace(size)}, true
+	return plusView{Type: typ, Language: strings.TrimSpace(lang), Size: strings.TrimSpace(size)}, true
 }
 
-// ParseAttributes reads a whole attribute reply (after any Gopher+
+// parseAttributes reads a whole attribute reply (after any Gopher+
 // header) to its end or a "." line: blocks start at lines beginning with
 // "+NAME:", content lines begin with a space; other lines are kept in a
 // block named "" so nothing is lost. A new +INFO starts a new item. Lines
-// are capped at MaxLine bytes and the reply at MaxItems lines.
-func ParseAttributes(r io.Reader) ([]Attributes, error) {
+// are capped at maxLine bytes and the reply at maxItems lines.
+func parseAttributes(r io.Reader) ([]attributes, error) {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 4096)}
-	var items []Attributes
-	var cur Attributes
+	var items []attributes
+	var cur attributes
 	for n := 0; ; n++ {
-		if n >= MaxItems {
-			return append(items, cur), fmt.Errorf("attribute reply longer than %d lines", MaxItems)
+		if n >= maxItems {
+			return append(items, cur), fmt.Errorf("attribute reply longer than %d lines", maxItems)
 		}
 		line, err := lr.next()
 		if errors.Is(err, io.EOF) || line == "." {
@@ -111,14 +111,14 @@ func ParseAttributes(r io.Reader) ([]Attributes, error) {
 				items = append(items, cur)
 				cur = nil
 			}
-			cur = append(cur, Block{Name: name, Value: val})
+			cur = append(cur, attrBlock{Name: name, Value: val})
 			continue
 		}
 		if len(cur) == 0 {
 			if line == "" {
 				continue
 			}
-			cur = append(cur, Block{})
+			cur = append(cur, attrBlock{})
 		}
 		b := &cur[len(cur)-1]
 		b.Lines = append(b.Lines, strings.TrimPrefix(line, " "))
@@ -153,7 +153,7 @@ func blockStart(line string) (name, value string, ok bool) {
 // URL with the Gopher+ string that requests the view. Extra holds
 // "gopher_type", "view_type", then "view_lang" and "view_size" when
 // given.
-func viewEntry(item *URL, v View) schemes.Entry {
+func viewEntry(item *URL, v plusView) schemes.Entry {
 	e := schemes.Entry{Title: strings.TrimSpace(v.Type + " " + v.Language), Kind: schemes.EntryFile, Size: -1}
 	if item != nil {
 		e.Extra.Set("gopher_type", typeText(item.Type))
@@ -177,7 +177,7 @@ func viewEntry(item *URL, v View) schemes.Entry {
 }
 
 // viewSize is v's size as written, without its angle brackets ("10k").
-func viewSize(v View) string {
+func viewSize(v plusView) string {
 	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(v.Size, "<"), ">"))
 }
 
@@ -187,7 +187,7 @@ func viewSize(v View) string {
 // "gopher_type", "gopher_plus" when the item has the flag, and
 // "gopher_block" = "INFO". A value that is no menu line is shown as any
 // other block line (textEntry).
-func infoEntry(name, value string, it Item, loc *URL) schemes.Entry {
+func infoEntry(name, value string, it menuItem, loc *URL) schemes.Entry {
 	if !it.Valid {
 		return textEntry(name, name+": "+value)
 	}

@@ -23,12 +23,12 @@ func FuzzParseMenu(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		items, _, err := ParseMenu(strings.NewReader(in))
+		items, _, err := parseMenu(strings.NewReader(in))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range items {
-			if len(it.Raw) > MaxLine {
+			if len(it.Raw) > maxLine {
 				t.Fatalf("line of %d bytes kept", len(it.Raw))
 			}
 			for _, scheme := range []string{"gopher", "gophers"} {
@@ -45,8 +45,8 @@ func FuzzParseMenu(f *testing.F) {
 					}
 				}
 			}
-			if it.Valid && ParseItem(FormatItem(it)).Selector != it.Selector {
-				t.Fatalf("%q: selector does not survive FormatItem", it.Raw)
+			if it.Valid && parseMenuItem(formatItem(it)).Selector != it.Selector {
+				t.Fatalf("%q: selector does not survive formatItem", it.Raw)
 			}
 		}
 	})
@@ -60,7 +60,7 @@ func FuzzParseAttributes(f *testing.F) {
 	f.Add(strings.TrimPrefix(askReply, "+-2\r\n"))
 	f.Add("junk\r\n+:\r\n+A B:\r\n+X:\r\n\r\n:\r\n+ASK:\r\n Select:\r\n Choose:\r\n:x\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		items, err := ParseAttributes(strings.NewReader(in))
+		items, err := parseAttributes(strings.NewReader(in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func FuzzParseAttributes(f *testing.F) {
 			}
 			qs := a.Questions()
 			vals := make([]string, len(qs))
-			sub := Submission(qs, vals)
+			sub := formSubmission(qs, vals)
 			if !isSubmission(sub) {
 				t.Fatalf("submission %q not recognised", sub)
 			}
@@ -137,7 +137,7 @@ func FuzzRequestLine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		line, err := RequestLine(g, g.Search, g.Plus)
+		line, err := requestLine(g, g.Search, g.Plus)
 		if err != nil {
 			if schemes.KindOf(err) != schemes.KindSafety {
 				t.Fatalf("%s: %v", raw, err)

@@ -69,7 +69,7 @@ func (h *Handler) modeOf(g *URL) mode {
 
 // Fetch retrieves req.URL. Menus (types 1 and 7) and Gopher+ attribute
 // replies (`!`, `$`, --views) come back as a Listing that streams their
-// entries as lines arrive (Item.Entry, attrListing, viewEntry);
+// entries as lines arrive (menuItem.Entry, attrListing, viewEntry);
 // text as local text (CRLF → LF, the RFC 1436 terminator removed);
 // everything else byte for byte. Gopher+ reply headers are stripped. An
 // `h` item whose selector is "URL:<url>", a telnet item and a Gopher+
@@ -102,7 +102,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 		}
 	}
 	if g.Type == '8' || g.Type == 'T' {
-		it := Item{Type: g.Type, Selector: g.Selector, Host: g.u.Host, Port: g.u.EffectivePort(), Valid: true}
+		it := menuItem{Type: g.Type, Selector: g.Selector, Host: g.u.Host, Port: g.u.EffectivePort(), Valid: true}
 		if u := telnetURL(it); u != "" {
 			return &schemes.Response{Redirect: u, Size: -1}, nil
 		}
@@ -117,7 +117,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 	switch m := h.modeOf(g); m {
 	case modeViews, modeForm:
 		bang := "!"
-		line, err := RequestLine(g, search, &bang)
+		line, err := requestLine(g, search, &bang)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +125,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 		if err != nil {
 			return nil, err
 		}
-		var attrs Attributes
+		var attrs attributes
 		if len(items) > 0 {
 			attrs = items[0]
 		}
@@ -146,15 +146,15 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 				tr.Secret(vals[i]) // a password never shows in -v output
 			}
 		}
-		sub := Submission(qs, vals)
+		sub := formSubmission(qs, vals)
 		tr.Info(fmt.Sprintf("submitting the form (%d questions)", len(qs)))
-		line, err = RequestLine(g, search, &sub)
+		line, err = requestLine(g, search, &sub)
 		if err != nil {
 			return nil, err
 		}
 		return h.fetchLine(ctx, req, g, line, true, modePlain, asMenu)
 	default:
-		line, err := RequestLine(g, search, g.Plus)
+		line, err := requestLine(g, search, g.Plus)
 		if err != nil {
 			return nil, err
 		}
@@ -181,8 +181,8 @@ func (h *Handler) search(ctx context.Context, g *URL, prompt schemes.Prompter) (
 }
 
 // attributes sends line (a "!" request) and parses the attribute blocks
-// of one item, held whole (capped at MaxListing bytes).
-func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, line string) ([]Attributes, error) {
+// of one item, held whole (capped at maxListing bytes).
+func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, line string) ([]attributes, error) {
 	x, err := h.exchange(ctx, req, g, line, true)
 	if m, ok := err.(*moved); ok {
 		return nil, m.err
@@ -195,7 +195,7 @@ func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, 
 	if x.plus {
 		body = bodyReader(x.br, x.hdr)
 	}
-	items, err := ParseAttributes(capped(body))
+	items, err := parseAttributes(capped(body))
 	if err != nil {
 		return nil, h.wrap(g, "attributes", err)
 	}
@@ -208,7 +208,7 @@ func (h *Handler) attributes(ctx context.Context, req *schemes.Request, g *URL, 
 type exchanged struct {
 	c    net.Conn
 	br   *bufio.Reader
-	hdr  Header
+	hdr  replyHeader
 	plus bool
 	tr   schemes.Trace
 }
@@ -225,7 +225,7 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Now().Add(req.Timeout))
 	}
-	tr.Sent(strings.TrimSuffix(Quote(line), `"`)[1:])
+	tr.Sent(strings.TrimSuffix(quoteLine(line), `"`)[1:])
 	if _, err := io.WriteString(c, line); err != nil {
 		c.Close()
 		return nil, h.wrap(g, "send", err)
@@ -252,7 +252,7 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL, li
 		c.SetDeadline(time.Time{})
 	}
 	if x.plus && x.hdr.Err {
-		eb := readErrorBlock(bodyReader(x.br, Header{Length: x.hdr.Length}))
+		eb := readErrorBlock(bodyReader(x.br, replyHeader{Length: x.hdr.Length}))
 		c.Close()
 		tr.Received(fmt.Sprintf("%d %s", eb.Code, eb.Text))
 		if eb.Code == 3 && eb.Moved != nil {
@@ -298,7 +298,7 @@ func (m *moved) Unwrap() error { return m.err }
 // available) exit 3, code 2 (try again later: a busy server) KindBusy,
 // exit 5 and retryable, code 3 (moved) exit 3 naming the new place; others
 // are protocol errors.
-func (h *Handler) plusError(g *URL, eb ErrorBlock) error {
+func (h *Handler) plusError(g *URL, eb errorBlock) error {
 	if eb.Code == 2 {
 		return schemes.BusyError(g.u.Scheme, "retrieve", eb.Code, eb.Text)
 	}
@@ -421,7 +421,7 @@ func sniffError(br *bufio.Reader) (string, bool) {
 	}
 	s := string(b)
 	if strings.HasPrefix(s, "3") {
-		items, _, _ := ParseMenu(strings.NewReader(s))
+		items, _, _ := parseMenu(strings.NewReader(s))
 		if msg := onlyErrors(items); msg != "" && items[0].Valid {
 			return msg, true
 		}
@@ -435,7 +435,7 @@ func sniffError(br *bufio.Reader) (string, bool) {
 
 // viewsResponse lists the views of an item (--views) from its attributes,
 // held whole: one file entry a view (viewEntry).
-func viewsResponse(g *URL, search *string, a Attributes) *schemes.Response {
+func viewsResponse(g *URL, search *string, a attributes) *schemes.Response {
 	item := g.with(search, nil)
 	entries := []schemes.Entry{}
 	for _, v := range a.Views() {
@@ -459,16 +459,16 @@ func mediaType(t byte) string {
 	return ""
 }
 
-// MaxListing caps the bytes of an attribute reply held in memory (for
+// maxListing caps the bytes of an attribute reply held in memory (for
 // --views and +ASK forms): a longer one fails rather than exhausting
 // memory.
-const MaxListing = 64 << 20
+const maxListing = 64 << 20
 
-// errTooBig is the error of an attribute reply over MaxListing.
-var errTooBig = fmt.Errorf("reply longer than %d MiB: not an attribute list this client will hold", MaxListing>>20)
+// errTooBig is the error of an attribute reply over maxListing.
+var errTooBig = fmt.Errorf("reply longer than %d MiB: not an attribute list this client will hold", maxListing>>20)
 
-// capped fails reads past MaxListing bytes with errTooBig.
-func capped(r io.Reader) io.Reader { return &capReader{r: r, n: MaxListing} }
+// capped fails reads past maxListing bytes with errTooBig.
+func capped(r io.Reader) io.Reader { return &capReader{r: r, n: maxListing} }
 
 type capReader struct {
 	r io.Reader
@@ -547,11 +547,11 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	switch h.modeOf(g) {
 	case modeViews, modeForm:
 		bang := "!"
-		line, err := RequestLine(g, search, &bang)
+		line, err := requestLine(g, search, &bang)
 		if err != nil {
 			return nil, err
 		}
-		plan := []string{conn, "send " + Quote(line)}
+		plan := []string{conn, "send " + quoteLine(line)}
 		if h.modeOf(g) == modeViews {
 			return append(plan, "list the +VIEWS block"), nil
 		}
@@ -560,11 +560,11 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		if search != nil && (*search != "" || g.Type == '7') {
 			line += *search + "\t"
 		}
-		return append(plan, "ask the +ASK questions (--form NAME=VALUE, or the terminal)", conn, "send "+Quote(line+sub)), nil
+		return append(plan, "ask the +ASK questions (--form NAME=VALUE, or the terminal)", conn, "send "+quoteLine(line+sub)), nil
 	}
-	line, err := RequestLine(g, search, g.Plus)
+	line, err := requestLine(g, search, g.Plus)
 	if err != nil {
 		return nil, err
 	}
-	return []string{conn, "send " + Quote(line)}, nil
+	return []string{conn, "send " + quoteLine(line)}, nil
 }

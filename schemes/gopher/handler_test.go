@@ -441,12 +441,12 @@ func TestAttributes(t *testing.T) {
 }
 
 func TestParseAttributesViews(t *testing.T) {
-	items, err := ParseAttributes(strings.NewReader(strings.TrimPrefix(attrsReply, "+-1\r\n")))
+	items, err := parseAttributes(strings.NewReader(strings.TrimPrefix(attrsReply, "+-1\r\n")))
 	if err != nil || len(items) != 1 {
 		t.Fatal(items, err)
 	}
 	vs := items[0].Views()
-	if len(vs) != 3 || vs[1] != (View{"text/plain", "De_DE", "<1k>"}) || vs[1].Plus() != "+text/plain De_DE" {
+	if len(vs) != 3 || vs[1] != (plusView{"text/plain", "De_DE", "<1k>"}) || vs[1].Plus() != "+text/plain De_DE" {
 		t.Errorf("views %+v", vs)
 	}
 	if it, ok := items[0].Info(); !ok || it.Selector != "/about.txt" || it.Plus != "+" {
@@ -577,9 +577,9 @@ func TestList(t *testing.T) {
 }
 
 func TestLongLinesAreCut(t *testing.T) {
-	long := "0" + strings.Repeat("x", 3*MaxLine) + "\t/s\th\t70\r\n"
-	items, _, err := ParseMenu(strings.NewReader(long + "1d\t/d\th\t70\r\n.\r\n"))
-	if err != nil || len(items) != 2 || len(items[0].Raw) != MaxLine || items[1].Selector != "/d" {
+	long := "0" + strings.Repeat("x", 3*maxLine) + "\t/s\th\t70\r\n"
+	items, _, err := parseMenu(strings.NewReader(long + "1d\t/d\th\t70\r\n.\r\n"))
+	if err != nil || len(items) != 2 || len(items[0].Raw) != maxLine || items[1].Selector != "/d" {
 		t.Fatalf("%d items, %v", len(items), err)
 	}
 }
@@ -625,11 +625,11 @@ func (e endless) Read(p []byte) (int, error) {
 }
 
 func TestListingCap(t *testing.T) {
-	_, _, err := ParseMenu(&capReader{r: endless{"iinfo\t\tnull.host\t1\r\n"}, n: 10 << 10})
+	_, _, err := parseMenu(&capReader{r: endless{"iinfo\t\tnull.host\t1\r\n"}, n: 10 << 10})
 	if !errors.Is(err, errTooBig) {
 		t.Errorf("menu: %v", err)
 	}
-	_, err = ParseAttributes(&capReader{r: endless{"+X:\r\n y\r\n"}, n: 10 << 10})
+	_, err = parseAttributes(&capReader{r: endless{"+X:\r\n y\r\n"}, n: 10 << 10})
 	if !errors.Is(err, errTooBig) {
 		t.Errorf("attributes: %v", err)
 	}

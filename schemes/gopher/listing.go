@@ -26,9 +26,9 @@ type menuListing struct {
 	c    net.Conn
 	m    *menuReader
 	tr   schemes.Trace
-	plus bool   // a Gopher+ reply: no "." line is expected
-	held []Item // items read ahead by prefetch, returned first
-	done bool   // the menu ended; the connection is closed
+	plus bool       // a Gopher+ reply: no "." line is expected
+	held []menuItem // items read ahead by prefetch, returned first
+	done bool       // the menu ended; the connection is closed
 	// exact is set for a Gopher+ reply of known length (+N): its end is
 	// that length, so a "." line before it does not excuse the rest.
 	exact bool
@@ -69,7 +69,7 @@ func (l *menuListing) prefetch() error {
 	return nil
 }
 
-// next returns the next entry (Item.Entry), or io.EOF after the last.
+// next returns the next entry (menuItem.Entry), or io.EOF after the last.
 func (l *menuListing) next() (schemes.Entry, error) {
 	if len(l.held) > 0 {
 		it := l.held[0]
@@ -90,7 +90,7 @@ func (l *menuListing) next() (schemes.Entry, error) {
 // size, Extra "view_size") when the caller wants times and the item is a
 // Gopher+ one (the `$` request is sent at the first such item: a plain
 // menu costs nothing more).
-func (l *menuListing) entry(it Item) schemes.Entry {
+func (l *menuListing) entry(it menuItem) schemes.Entry {
 	e := it.Entry(l.g.u.Scheme)
 	if l.req == nil || it.Plus == "" || e.Locator == nil {
 		return e
@@ -120,32 +120,32 @@ func (l *menuListing) entry(it Item) schemes.Entry {
 // even after a "." line, so that a short one fails), a +-1 one at its
 // "." line (dotReader fails without it), a +-2 one when the server
 // closes.
-func (l *menuListing) read() (Item, error) {
+func (l *menuListing) read() (menuItem, error) {
 	if l.done {
-		return Item{}, io.EOF
+		return menuItem{}, io.EOF
 	}
 	if err := l.ctx.Err(); err != nil {
 		l.finish()
-		return Item{}, l.h.wrap(l.g, "menu", err)
+		return menuItem{}, l.h.wrap(l.g, "menu", err)
 	}
 	it, err := l.m.next()
 	if errors.Is(err, io.EOF) {
 		if l.exact && l.m.terminated {
 			if _, err := io.Copy(io.Discard, l.m.lr.br); err != nil {
 				l.finish()
-				return Item{}, l.h.wrap(l.g, "menu", err)
+				return menuItem{}, l.h.wrap(l.g, "menu", err)
 			}
 		}
 		l.finish()
 		if !l.m.terminated && !l.plus {
 			l.tr.Info(`menu ended without a "." line: it may be cut short`)
-			return Item{}, l.noEnd()
+			return menuItem{}, l.noEnd()
 		}
-		return Item{}, io.EOF
+		return menuItem{}, io.EOF
 	}
 	if err != nil {
 		l.finish()
-		return Item{}, l.h.wrap(l.g, "menu", err)
+		return menuItem{}, l.h.wrap(l.g, "menu", err)
 	}
 	return it, nil
 }
@@ -179,7 +179,7 @@ func (l *menuListing) close() error {
 
 // onlyErrors returns the text of the error items when a menu holds
 // nothing but error (3) and info (i) lines and at least one error.
-func onlyErrors(items []Item) string {
+func onlyErrors(items []menuItem) string {
 	var msgs []string
 	for _, it := range items {
 		switch it.Type {
@@ -257,7 +257,7 @@ func (l *attrListing) entry(line string) (e schemes.Entry, ok bool) {
 		if !strings.EqualFold(name, "INFO") {
 			return textEntry(name, strings.TrimSuffix(name+": "+val, " ")), true
 		}
-		it := ParseItem(strings.TrimSpace(val))
+		it := parseMenuItem(strings.TrimSpace(val))
 		l.item = nil
 		if it.Valid {
 			l.item = it.Locator(l.g.u.Scheme)

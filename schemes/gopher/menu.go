@@ -12,17 +12,17 @@ import (
 )
 
 // Limits on what a server may send, so a hostile or broken server cannot
-// exhaust memory: lines longer than MaxLine are cut (and marked), and a
-// reply held whole (ParseMenu, ParseAttributes) stops after MaxItems
+// exhaust memory: lines longer than maxLine are cut (and marked), and a
+// reply held whole (parseMenu, parseAttributes) stops after maxItems
 // lines. Listings are streamed and hold one line at a time.
 const (
-	MaxLine  = 64 << 10
-	MaxItems = 1 << 20
+	maxLine  = 64 << 10
+	maxItems = 1 << 20
 )
 
-// Item is one line of a gopher menu (RFC 1436 §3.8, Gopher+ flag):
+// menuItem is one line of a gopher menu (RFC 1436 §3.8, Gopher+ flag):
 // `<type><display> TAB <selector> TAB <host> TAB <port> [TAB +|?]`.
-type Item struct {
+type menuItem struct {
 	Type     byte   `json:"-"`
 	Display  string `json:"display"`
 	Selector string `json:"selector"`
@@ -37,10 +37,10 @@ type Item struct {
 	Valid bool `json:"valid"`
 }
 
-// ParseItem reads one menu line (without its line end). It never fails: a
+// parseMenuItem reads one menu line (without its line end). It never fails: a
 // line it cannot read is returned with Valid false and Raw set.
-func ParseItem(line string) Item {
-	it := Item{Raw: line}
+func parseMenuItem(line string) menuItem {
+	it := menuItem{Raw: line}
 	if line == "" {
 		return it
 	}
@@ -74,9 +74,9 @@ func ParseItem(line string) Item {
 	return it
 }
 
-// FormatItem writes it as a menu line (without line end), the inverse of
-// ParseItem for valid items.
-func FormatItem(it Item) string {
+// formatItem writes it as a menu line (without line end), the inverse of
+// parseMenuItem for valid items.
+func formatItem(it menuItem) string {
 	s := string(it.Type) + it.Display + "\t" + it.Selector + "\t" + it.Host + "\t" + strconv.Itoa(it.Port)
 	if it.Plus != "" {
 		s += "\t" + it.Plus
@@ -91,7 +91,7 @@ func FormatItem(it Item) string {
 // items (8, T: they are no gopher resource), and items without a usable
 // host, port or type. An `h` item whose selector is "URL:<url>" gets its
 // gopher URL too: fetching that yields the redirect to <url>.
-func (it Item) Locator(scheme string) *URL {
+func (it menuItem) Locator(scheme string) *URL {
 	switch it.Type {
 	case 'i', '3', '8', 'T':
 		return nil
@@ -120,7 +120,7 @@ func (it Item) Locator(scheme string) *URL {
 // Gopher+ "moved" reply names it: the target of an `h` item whose selector
 // is "URL:<url>", telnet/tn3270 for types 8 and T, else the item's gopher
 // URL (Locator); "" when there is none.
-func (it Item) URL(scheme string) string {
+func (it menuItem) URL(scheme string) string {
 	switch it.Type {
 	case 'h':
 		if u, ok := urlSelector(it.Selector); ok {
@@ -154,7 +154,7 @@ func hostOK(h string) bool {
 
 // telnetURL maps a type 8 or T item to telnet://[user@]host:port/ (the
 // selector is a login hint, RFC 1436).
-func telnetURL(it Item) string {
+func telnetURL(it menuItem) string {
 	if !it.Valid || !hostOK(it.Host) {
 		return ""
 	}
@@ -254,7 +254,7 @@ func nameOf(sel string) string {
 //   - Name is derived from the selector (nameOf, through SetName), "" for
 //     info, error and telnet lines;
 //   - Size is -1: menus tell no sizes;
-//   - Locator is the item's gopher URL (Item.Locator); nil for info, error
+//   - Locator is the item's gopher URL (menuItem.Locator); nil for info, error
 //     and telnet lines; Form, for an item with a +ASK form ("?"), is its
 //     URL with the Gopher+ string "?";
 //   - Extra holds "gopher_type" (the type character, %XX when not
@@ -264,7 +264,7 @@ func nameOf(sel string) string {
 //     whose selector is "URL:<url>". Such an `h` item is a link: its
 //     Target is that URL as well, while its Locator stays the gopher item,
 //     whose retrieval gives the redirect that the fetch Client polices.
-func (it Item) Entry(scheme string) schemes.Entry {
+func (it menuItem) Entry(scheme string) schemes.Entry {
 	e := schemes.Entry{Title: strings.TrimRight(it.Display, " "), Size: -1}
 	if !it.Valid && it.Type != 'i' {
 		e.Kind, e.Title = schemes.EntryRaw, it.Raw
@@ -309,7 +309,7 @@ func (it Item) Entry(scheme string) schemes.Entry {
 	return e
 }
 
-// lineReader reads lines of at most MaxLine bytes: longer ones are cut
+// lineReader reads lines of at most maxLine bytes: longer ones are cut
 // there and the rest of the line skipped, so no line can exhaust memory.
 type lineReader struct {
 	br  *bufio.Reader
@@ -322,9 +322,9 @@ func (l *lineReader) next() (string, error) {
 	var b []byte
 	for {
 		frag, err := l.br.ReadSlice('\n')
-		if len(b)+len(frag) > MaxLine {
+		if len(b)+len(frag) > maxLine {
 			if !l.cut {
-				b = append(b, frag[:max(0, MaxLine-len(b))]...)
+				b = append(b, frag[:max(0, maxLine-len(b))]...)
 			}
 			l.cut = true
 		} else {
@@ -360,28 +360,28 @@ func newMenuReader(r io.Reader) *menuReader {
 }
 
 // next returns the next item, or io.EOF at the end of the menu.
-func (m *menuReader) next() (Item, error) {
+func (m *menuReader) next() (menuItem, error) {
 	for {
 		line, err := m.lr.next()
 		if err != nil {
-			return Item{}, err
+			return menuItem{}, err
 		}
 		if line == "." {
 			m.terminated = true
-			return Item{}, io.EOF
+			return menuItem{}, io.EOF
 		}
 		if line == "" && !m.lr.cut {
 			continue // blank lines some servers add
 		}
-		return ParseItem(line), nil
+		return parseMenuItem(line), nil
 	}
 }
 
-// ParseMenu reads a whole menu (menuReader), at most MaxItems lines.
+// parseMenu reads a whole menu (menuReader), at most maxItems lines.
 // terminated says whether a "." line ended it.
-func ParseMenu(r io.Reader) (items []Item, terminated bool, err error) {
+func parseMenu(r io.Reader) (items []menuItem, terminated bool, err error) {
 	m := newMenuReader(r)
-	for len(items) < MaxItems {
+	for len(items) < maxItems {
 		it, err := m.next()
 		if errors.Is(err, io.EOF) {
 			return items, m.terminated, nil
@@ -391,5 +391,5 @@ func ParseMenu(r io.Reader) (items []Item, terminated bool, err error) {
 		}
 		items = append(items, it)
 	}
-	return items, false, fmt.Errorf("menu longer than %d lines", MaxItems)
+	return items, false, fmt.Errorf("menu longer than %d lines", maxItems)
 }

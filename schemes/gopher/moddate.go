@@ -19,26 +19,26 @@ const maxModDates = 1 << 17
 
 // ModDate returns the time of the item's +ADMIN "Mod-Date:" line; ok is
 // false without one, or when it cannot be read.
-func (a Attributes) ModDate() (t time.Time, ok bool) {
+func (a attributes) ModDate() (t time.Time, ok bool) {
 	b := a.Block("ADMIN")
 	if b == nil {
 		return time.Time{}, false
 	}
 	for _, l := range b.Lines {
-		if t, ok := ParseModDate(l); ok {
+		if t, ok := parseModDate(l); ok {
 			return t, true
 		}
 	}
 	return time.Time{}, false
 }
 
-// ParseModDate reads a +ADMIN line "Mod-Date: <text> <YYYYMMDDhhmmss>"
+// parseModDate reads a +ADMIN line "Mod-Date: <text> <YYYYMMDDhhmmss>"
 // (gopher-notes §6; leading blanks allowed) and returns the time between
 // the angle brackets, to the second. Gopher+ does not say which zone it is
 // in (UMN gopherd and pygopherd write the server's local time); it is read
 // as UTC, which keeps two readings of one server's dates comparable, the
 // one use urlget makes of them.
-func ParseModDate(line string) (time.Time, bool) {
+func parseModDate(line string) (time.Time, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), "Mod-Date:")
 	if !ok {
 		return time.Time{}, false
@@ -65,7 +65,7 @@ func ParseModDate(line string) (time.Time, bool) {
 func (h *Handler) modDates(ctx context.Context, req *schemes.Request, g *URL) (map[string]time.Time, map[string]string) {
 	dates, sizes := map[string]time.Time{}, map[string]string{}
 	dollar := "$"
-	line, err := RequestLine(g, nil, &dollar)
+	line, err := requestLine(g, nil, &dollar)
 	if err != nil {
 		return dates, sizes
 	}
@@ -90,14 +90,14 @@ func (h *Handler) modDates(ctx context.Context, req *schemes.Request, g *URL) (m
 // readModDates reads a `$` reply and adds each item's Mod-Date to dates,
 // and the size of its first view that has one to sizes (when not nil),
 // keyed by the selector of the item's +INFO line, up to maxModDates items
-// and MaxItems lines.
+// and maxItems lines.
 func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]string) error {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 4096)}
 	var sel, block string
 	have := false
 	for n := 0; ; n++ {
-		if n >= MaxItems {
-			return fmt.Errorf("attribute reply longer than %d lines", MaxItems)
+		if n >= maxItems {
+			return fmt.Errorf("attribute reply longer than %d lines", maxItems)
 		}
 		line, err := lr.next()
 		if errors.Is(err, io.EOF) || err == nil && line == "." {
@@ -109,7 +109,7 @@ func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]stri
 		if name, val, ok := blockStart(line); ok {
 			block = strings.ToUpper(name)
 			if block == "INFO" {
-				it := ParseItem(strings.TrimSpace(val))
+				it := parseMenuItem(strings.TrimSpace(val))
 				sel, have = it.Selector, it.Valid
 			}
 			continue
@@ -127,7 +127,7 @@ func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]stri
 		if block != "ADMIN" || !have {
 			continue
 		}
-		if t, ok := ParseModDate(line); ok {
+		if t, ok := parseModDate(line); ok {
 			if len(dates) >= maxModDates {
 				return fmt.Errorf("more than %d items", maxModDates)
 			}

@@ -24,9 +24,9 @@ func TestParseModDate(t *testing.T) {
 		{" Mod-Date: <20240102030405> trailing", ""},                               // not at the end
 		{" Mod-Date: a <20240102030405> <20250102030405>", "2025-01-02T03:04:05Z"}, // the last one
 	} {
-		got, ok := ParseModDate(tt.line)
+		got, ok := parseModDate(tt.line)
 		if s := got.Format(time.RFC3339); ok != (tt.want != "") || ok && s != tt.want {
-			t.Errorf("ParseModDate(%q) = %s, %v; want %q", tt.line, s, ok, tt.want)
+			t.Errorf("parseModDate(%q) = %s, %v; want %q", tt.line, s, ok, tt.want)
 		}
 	}
 }

@@ -10,16 +10,16 @@ import (
 	"strings"
 )
 
-// Header is the first line of a Gopher+ reply (Gopher+ §2.3): `+N` exact
+// replyHeader is the first line of a Gopher+ reply (Gopher+ §2.3): `+N` exact
 // length, `+-1` dot-terminated, `+-2` until the server closes; a leading
 // `-` instead of `+` marks an error block of the same three forms.
-type Header struct {
+type replyHeader struct {
 	Err    bool  // the reply is an error block ("-")
 	Length int64 // N >= 0, or -1 (dot-terminated) or -2 (until close)
 }
 
 // String formats h as the server sends it (without the line end).
-func (h Header) String() string {
+func (h replyHeader) String() string {
 	c := "+"
 	if h.Err {
 		c = "-"
@@ -27,10 +27,10 @@ func (h Header) String() string {
 	return c + strconv.FormatInt(h.Length, 10)
 }
 
-// ParseHeader reads a Gopher+ reply header line (without its line end):
+// parseReplyHeader reads a Gopher+ reply header line (without its line end):
 // `^[+-]-?[0-9]+$`. ok is false for anything else — a server that ignored
 // Gopher+ and sent the plain document.
-func ParseHeader(line string) (h Header, ok bool) {
+func parseReplyHeader(line string) (h replyHeader, ok bool) {
 	if len(line) < 2 || len(line) > 21 || (line[0] != '+' && line[0] != '-') {
 		return h, false
 	}
@@ -48,26 +48,26 @@ func ParseHeader(line string) (h Header, ok bool) {
 // and waits for a byte only while what it has could still be a header, so
 // a short reply from a server that keeps the connection open does not
 // stall it.
-func peekHeader(br *bufio.Reader) (Header, bool) {
+func peekHeader(br *bufio.Reader) (replyHeader, bool) {
 	var b []byte
 	for n := 1; n <= 24; n++ {
 		var err error
 		if b, err = br.Peek(n); err != nil {
-			return Header{}, false
+			return replyHeader{}, false
 		}
 		c := b[n-1]
 		if c == '\n' {
 			break
 		}
 		if !(n == 1 && (c == '+' || c == '-') || n == 2 && c == '-' || c >= '0' && c <= '9' || c == '\r') {
-			return Header{}, false
+			return replyHeader{}, false
 		}
 	}
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
-		return Header{}, false
+		return replyHeader{}, false
 	}
-	h, ok := ParseHeader(strings.TrimSuffix(string(b[:i]), "\r"))
+	h, ok := parseReplyHeader(strings.TrimSuffix(string(b[:i]), "\r"))
 	if ok {
 		br.Discard(i + 1)
 	}
@@ -75,7 +75,7 @@ func peekHeader(br *bufio.Reader) (Header, bool) {
 }
 
 // bodyReader returns the reader of a Gopher+ body that follows header h.
-func bodyReader(br *bufio.Reader, h Header) io.Reader {
+func bodyReader(br *bufio.Reader, h replyHeader) io.Reader {
 	switch {
 	case h.Length >= 0:
 		return &exactReader{r: br, n: h.Length}
@@ -238,21 +238,21 @@ func (t *textReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// ErrorBlock is a Gopher+ error reply: `<code> <admin name> <email>` then
+// errorBlock is a Gopher+ error reply: `<code> <admin name> <email>` then
 // message lines. Codes: 1 item not available, 2 try again later, 3 item
 // moved (the message then holds a menu line of the new place).
-type ErrorBlock struct {
+type errorBlock struct {
 	Code  int
 	Admin string
 	Text  string
-	Moved *Item // for code 3, the new place when the server gave one
+	Moved *menuItem // for code 3, the new place when the server gave one
 }
 
 // readErrorBlock reads the body of an error reply (capped at 64 KiB).
-func readErrorBlock(r io.Reader) ErrorBlock {
+func readErrorBlock(r io.Reader) errorBlock {
 	b, _ := io.ReadAll(io.LimitReader(r, 64<<10))
 	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
-	var eb ErrorBlock
+	var eb errorBlock
 	first := strings.TrimSpace(lines[0])
 	code, admin, _ := strings.Cut(first, " ")
 	if n, err := strconv.Atoi(code); err == nil {
@@ -265,7 +265,7 @@ func readErrorBlock(r io.Reader) ErrorBlock {
 			continue
 		}
 		if eb.Code == 3 && eb.Moved == nil && strings.Count(l, "\t") >= 3 {
-			it := ParseItem(l)
+			it := parseMenuItem(l)
 			if it.Valid {
 				eb.Moved = &it
 				continue

@@ -29,7 +29,7 @@ func isMenu(t byte) bool { return t == '1' || t == '7' }
 // isText says whether the reply is text read as RFC 1436 lines.
 func isText(t byte) bool { return t == '0' }
 
-// RequestLine returns the bytes sent for g with the given search (nil:
+// requestLine returns the bytes sent for g with the given search (nil:
 // none) and Gopher+ string (nil: none): `selector[TAB search[TAB plus]]CRLF`.
 // The type is never sent. An empty search field is dropped unless the item
 // is a search (7) — UMN gopherd reads `sel TAB TAB !` as plain Gopher, and
@@ -40,7 +40,7 @@ func isText(t byte) bool { return t == '0' }
 // with a KindSafety error; in the Gopher+ string a NUL is refused
 // anywhere, and TAB, CR and LF are allowed only in the shape of a form
 // submission (`+ TAB 1 CRLF` and its data block).
-func RequestLine(g *URL, search, plus *string) (string, error) {
+func requestLine(g *URL, search, plus *string) (string, error) {
 	scheme := g.u.Scheme
 	if err := transport.CheckChars(scheme, "selector", g.Selector, fieldBreakers); err != nil {
 		return "", err
@@ -102,6 +102,6 @@ func isSubmission(p string) bool {
 	return err == nil
 }
 
-// Quote writes a request line for Explain and the trace so that TAB, CR
+// quoteLine writes a request line for Explain and the trace so that TAB, CR
 // and LF show: "sel\t+\r\n".
-func Quote(line string) string { return strconv.Quote(line) }
+func quoteLine(line string) string { return strconv.Quote(line) }
