@@ -116,9 +116,12 @@ func (b *body) abort() {
 	b.c.close()
 }
 
-// Close releases the connections; before the end of the data it aborts.
-// It may be called while a Read is blocked in another goroutine: closing
-// the data connection first makes that Read return.
+// Close releases the connections. Before the end of the data it stops
+// the transfer, and the control connection goes back to the pool when the
+// server confirms the abort (abortTransfer), so that a reader that stops
+// early (a seek, a client gone) costs no new login. It may be called
+// while a Read is blocked in another goroutine: closing the data
+// connection first makes that Read return.
 func (b *body) Close() error {
 	b.dc.Close()
 	b.mu.Lock()
@@ -126,6 +129,11 @@ func (b *body) Close() error {
 	if b.err == nil {
 		b.err = &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindCanceled,
 			Msg: "body closed"}
+		if !b.done && b.ctx.Err() == nil {
+			b.done = true
+			b.c.abortTransfer()
+			return nil
+		}
 	}
 	b.abort()
 	return nil

@@ -3,6 +3,7 @@ package ftp
 // Reply codes this package tells apart by name (RFC 959 §4.2.1; SIZE and
 // MDTM's 213 is RFC 3659 §3.1 and §4.1).
 const (
+	codeCommandOK           = 200 // command okay: NOOP's reply
 	codeServiceNotAvailable = 421 // closing the control connection: busy, or idle too long
 	codeUnknownCommand      = 500 // syntax error, command unrecognized
 	codeNotImplemented      = 502 // command not implemented

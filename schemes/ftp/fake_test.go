@@ -417,6 +417,12 @@ func (f *fakeFTP) session(c net.Conn) {
 			} else {
 				w("550 " + arg + ": No such file or directory")
 			}
+		case "NOOP":
+			w("200 NOOP ok.")
+		case "ABOR":
+			// As vsftpd once the transfer has ended (it failed on the
+			// closed data connection: 426 came first).
+			w("225 No transfer to ABOR.")
 		case "QUIT":
 			w("221 Goodbye")
 			return

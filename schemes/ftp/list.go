@@ -18,8 +18,8 @@ import (
 // dropped, so a hostile server cannot make the client buffer without end.
 const maxLine = 64 << 10
 
-// abortWait bounds the wait for the server's reply after a listing is
-// closed before its end: the data connection is gone, and the reply says
+// abortWait bounds the exchange after a transfer is closed before its
+// end (abortTransfer): the data connection is gone, and the replies say
 // whether the control connection is still in step.
 const abortWait = 5 * time.Second
 
@@ -211,25 +211,15 @@ func (l *listing) abort() {
 }
 
 // close ends the listing. Before its end, it closes the data connection
-// and reads the reply that ends the transfer, for at most abortWait: a
-// 226 (the server had sent everything) leaves the control connection in
-// step and fit for the pool; a 426, another reply or none, and it is
-// closed, since a server may send more than one reply to an aborted
-// transfer and the next command would read the wrong one.
+// and ends the transfer with abortTransfer, which keeps the control
+// connection for the pool when the server confirms.
 func (l *listing) close() error {
 	if l.done {
 		return nil
 	}
 	l.done = true
 	l.dc.Close()
-	l.c.nc.SetReadDeadline(time.Now().Add(abortWait))
-	rp, err := l.c.read()
-	l.c.nc.SetReadDeadline(time.Time{})
-	if err == nil && (rp.Code == 226 || rp.Code == 250) {
-		l.c.release()
-		return nil
-	}
-	l.c.close() // after QUIT when the reply came, at once when it did not (read marks it broken)
+	l.c.abortTransfer()
 	return nil
 }
 

@@ -78,23 +78,29 @@ func TestListingStreams(t *testing.T) {
 }
 
 // TestListingEarlyClose: a listing closed before its end aborts the
-// transfer. A server that was still sending answers 426 and that
-// connection is not reused; one that had sent everything answers 226 and
-// it is.
+// transfer (ABOR, then NOOP as a marker). Whether the server was still
+// sending (426, then ABOR's 225) or had sent everything (226), the
+// connection is in step once NOOP's 200 comes, and is reused; a server
+// that never confirms gets its connection closed.
 func TestListingEarlyClose(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		listing string
+		noNOOP  bool
 		reused  bool
 	}{
 		// Far more than the socket buffers hold: the server is still
 		// writing when the data connection closes.
-		{"mid-transfer", mlsdLines(600_000), false},
-		{"after the data", mlsdLines(3), true},
+		{"mid-transfer", mlsdLines(600_000), false, true},
+		{"after the data", mlsdLines(3), false, true},
+		{"never confirmed", mlsdLines(600_000), true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
 			f.mlsd = tc.listing
+			if tc.noNOOP {
+				f.replies["NOOP"] = "CLOSE"
+			}
 			f.files["f.bin"] = "data"
 			e := newEnv(t)
 			resp, err := e.h.Fetch(context.Background(), e.req(t, f.url("")))
@@ -121,9 +127,9 @@ func TestListingEarlyClose(t *testing.T) {
 			if f.connCount() != want {
 				t.Errorf("%d control connections, want %d", f.connCount(), want)
 			}
-			// The server's reply to the aborted transfer was read: the
-			// connection ended in step, with QUIT.
-			if !tc.reused && !strings.Contains(e.trace.String(), "< 426 Connection closed; transfer aborted.\n> QUIT\n") {
+			// Every reply up to NOOP's was read: the connection is in
+			// step for the next command.
+			if tc.reused && !strings.Contains(e.trace.String(), "> ABOR\n") || tc.reused && !strings.Contains(e.trace.String(), "< 200 NOOP ok.\n") {
 				t.Errorf("trace:\n%s", e.trace)
 			}
 		})
