@@ -75,6 +75,12 @@ type DownloadOptions struct {
 	// (those of a continued partial copy included) and the total size
 	// (-1 when unknown).
 	Progress func(done, total int64)
+	// Segments, above 1, fetches a large file over that many connections
+	// at once (at most MaxSegments), each asking for a range of it (HTTP
+	// Range, FTP REST): see Client.DownloadLocator. 0 or 1 is one
+	// connection, except that Resume continues a copy made in segments
+	// over as many as made it (over one with 1).
+	Segments int
 	// Render writes a listing as the file's content when the URL turns
 	// out to designate a container (a directory, menu or group): how a
 	// listing looks is the caller's choice. nil refuses containers with
@@ -110,6 +116,9 @@ type Result struct {
 	// SuggestedName is the file name the server suggested for the
 	// data (schemes.Response.SuggestedName), "" for none.
 	SuggestedName string
+	// Segments is how many connections carried data of a download made
+	// in segments (DownloadOptions.Segments), 0 for one made over one.
+	Segments int
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -158,6 +167,24 @@ type Result struct {
 //
 // The copy moves data in passes of at most 1 MiB (see CopyBody), applying
 // LimitRate and MaxFileSize, and reports progress between them.
+//
+// With Segments N > 1, a file of at least 8 MiB whose size the server
+// announces, of a scheme that resumes (schemes.Resumes: ftp, http), comes
+// over N connections at once, into NAME.part made full length first
+// (fallocate(2) where it can), each connection writing its range at its
+// offset. Ranges are claimed as the connections go: one that finishes
+// continues with a range no one has taken, else takes over the end of
+// the range that would finish last, so that a slow connection does not
+// hold the end. NAME.part's resume record (an extended attribute) also
+// says which ranges it holds, updated as they grow; Resume continues only
+// the missing ones, while the resume rule says the remote is unchanged,
+// and starts over otherwise. The whole file is then checked as ever (its
+// size, the SHA-256 the server published) before the rename. A server
+// that answers a range with the whole resource, a smaller file, an
+// unknown size, a file system without extended attributes, or a
+// destination written in place get one connection, silently (the Trace
+// says why). LimitRate caps the connections together; Result.Segments
+// says how many carried data.
 func (c *Client) Download(ctx context.Context, raw, dest string, opt DownloadOptions) (*Result, error) {
 	loc, err := c.Parse(raw)
 	if err != nil {
@@ -200,7 +227,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 
 // transfer makes one attempt: fetch from what is held, append, verify.
 func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
-	resp, err := c.once(ctx, loc, opFetch, Resume{Offset: t.held, Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
+	resp, err := c.once(ctx, loc, opFetch, Resume{Offset: t.resumeAt(), Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
 		Listed: opt.Listed, Exact: opt.Exact, IfModifiedSince: opt.IfModifiedSince})
 	if err != nil {
 		return err
@@ -227,6 +254,12 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 	}
 	if err := c.refuseSize(loc, resp.Size); err != nil {
 		return err
+	}
+	if n, err := c.segmentsFor(loc, t, resp, opt); err != nil || n > 0 {
+		if err != nil {
+			return err
+		}
+		return c.segmented(ctx, loc, t, res, opt, resp, n)
 	}
 	if err := c.settleOffset(loc, t, resp.Offset); err != nil {
 		return err

@@ -15,8 +15,24 @@ import (
 // then judged as one another tool made (schemes.Request.MayResume).
 const recordAttr = "user.urlget.resume"
 
-// maxRecord bounds what readRecord accepts: a record is a few dozen bytes.
+// maxRecord bounds what readRecord accepts: a record is a few dozen
+// bytes, a segmented download's a few hundred (writeSegmentRecord keeps
+// it under this).
 const maxRecord = 4 << 10
+
+// partRecord is the record as stored: what the data was copied from, and
+// for a copy made in segments (Segments > 0) which byte ranges of the
+// file hold data (Done). Such a file is as long as the resource from its
+// first byte on, holes included, so its length says nothing of what it
+// holds: Done does.
+type partRecord struct {
+	schemes.ResumeRecord
+	// Segments is how many connections the copy was made over; 0 for a
+	// copy written from its start, whose length is what it holds.
+	Segments int `json:"segments,omitempty"`
+	// Done are the ranges written, sorted and apart.
+	Done spans `json:"done,omitempty"`
+}
 
 // writeRecord stores rec on f, best effort.
 func writeRecord(f *os.File, rec schemes.ResumeRecord) error {
@@ -30,11 +46,19 @@ func writeRecord(f *os.File, rec schemes.ResumeRecord) error {
 // readRecord returns the record stored on f, nil when there is none or it
 // does not parse (a record is advice; a bad one is no record).
 func readRecord(f *os.File) *schemes.ResumeRecord {
+	if p := readPartRecord(f); p != nil {
+		return &p.ResumeRecord
+	}
+	return nil
+}
+
+// readPartRecord is readRecord with the ranges of a segmented copy.
+func readPartRecord(f *os.File) *partRecord {
 	b, err := getAttr(f, recordAttr, maxRecord)
 	if err != nil || len(b) == 0 {
 		return nil
 	}
-	rec := &schemes.ResumeRecord{Size: -1}
+	rec := &partRecord{ResumeRecord: schemes.ResumeRecord{Size: -1}}
 	if json.Unmarshal(b, rec) != nil {
 		return nil
 	}

@@ -53,6 +53,11 @@ type target struct {
 	listing bool      // a listing was rendered into the file
 	hint    string    // how to continue a kept partial copy (DownloadOptions.ContinueHint)
 	hash    hash.Hash // inPlace: the bytes as they went out, when there is a checksum
+	// spans are the ranges NAME.part holds when it is a segmented copy
+	// (its record says so; held is their total), nil for a copy written
+	// from its start; segs is how many connections made it.
+	spans spans
+	segs  int
 }
 
 // openTarget classifies dest and opens what Download writes.
@@ -86,7 +91,16 @@ func (c *Client) openTarget(loc schemes.Locator, dest string, resume, partOnly b
 	switch {
 	case st.Size() > 0 && resume:
 		t.held = st.Size()
-		t.partial = schemes.Partial{ModTime: st.ModTime(), Record: readRecord(t.f)}
+		rec := readPartRecord(t.f)
+		t.partial = schemes.Partial{ModTime: st.ModTime()}
+		if rec != nil {
+			t.partial.Record = &rec.ResumeRecord
+		}
+		if rec != nil && rec.Segments > 0 {
+			t.adoptSpans(rec, st.Size())
+			c.notify("%s: resuming the %d bytes missing of %d (a copy made in segments)", t.part, rec.Size-t.held, rec.Size)
+			break
+		}
 		c.notify("%s: resuming at byte %d", t.part, t.held)
 	case st.Size() > 0:
 		t.stale = true
