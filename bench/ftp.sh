@@ -20,14 +20,23 @@
 # timed and counted alongside in the same run, so that a before/after
 # comparison shares the machine's load (its figures are labelled "base");
 # ONLY, the sections to run (e.g. ONLY="3" or ONLY="1 3"; default all).
+# WAN=40ms,20MiB/s (see bench/wan.sh): every client reaches vsftpd over a
+# WAN, control and data connections, through toxiproxy on 127.0.0.2:2121
+# and 127.0.0.2:30000–30099 (urlget and curl by EPSV, lftp by PASV with
+# ftp:ignore-pasv-address); REPS then defaults to 3 and ONLY to "1 4"
+# (2,000 files cost a few round trips each), and section 3 asks vsftpd
+# only (the other servers' passive ports are not proxied).
 # Needs: the stack up (integration/stack.sh up), curl, /usr/bin/time;
 # lftp for its figures in 3 (apt-get install lftp).
 set -euo pipefail
 shopt -s inherit_errexit # a failed run inside $(timeit ...) stops the bench
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-REPS=${REPS:-5}
-ONLY=${ONLY:-1 2 3 4}
+if [ -n "${WAN:-}" ]; then
+	REPS=${REPS:-3} ONLY=${ONLY:-1 4}
+else
+	REPS=${REPS:-5} ONLY=${ONLY:-1 2 3 4}
+fi
 BASE=${BASE:-}
 section() { [[ " $ONLY " == *" $1 "* ]]; }
 trap 'echo "bench/ftp.sh: line $LINENO: a command failed" >&2' ERR
@@ -38,7 +47,8 @@ command -v curl >/dev/null || { echo "curl not installed" >&2; exit 1; }
 log=integration/.run/logs/vsftpd/vsftpd.log
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. bench/wan.sh
+trap 'wan_down; rm -rf "$tmp"' EXIT
 bin=${BIN:-$tmp/urlget}
 [ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
 
@@ -51,7 +61,8 @@ docker exec "$ctr" sh -c '
   fi
   chmod -R a+rX /tmp/bench-256M.bin /tmp/bench-64M.bin /tmp/bench-many'
 
-base="ftp://alice:secret@127.0.0.1:2121/%2Ftmp"
+wan_up
+base="ftp://alice:secret@$host:2121/%2Ftmp"
 big="$base/bench-256M.bin"
 many=()
 for i in $(seq -w 1 2000); do many+=("$base/bench-many/f$i.bin"); done
@@ -76,6 +87,9 @@ report_base() {
 	awk -v a="$2" -v b="$bm" 'BEGIN { printf "ratio urlget/base: %.2f\n", a / b }'
 }
 
+# The loopback target; over a WAN the link sets the pace of both clients.
+target=" (target <= 0.9)"
+[ -z "${WAN:-}" ] || target=" (over the WAN, $WAN_SPEC)"
 if section 1; then
 echo "== 256 MiB file to stdout (/dev/null), $REPS repetitions (alternating)"
 u=(); c=(); b=()
@@ -87,14 +101,14 @@ done
 um=$(printf '%s\n' "${u[@]}" | median); cm=$(printf '%s\n' "${c[@]}" | median)
 echo "urlget: ${u[*]}  median ${um}s"
 echo "curl:   ${c[*]}  median ${cm}s"
-awk -v a="$um" -v b="$cm" 'BEGIN { printf "ratio urlget/curl: %.2f (target <= 0.9)\n", a / b }'
+awk -v a="$um" -v b="$cm" -v t="$target" 'BEGIN { printf "ratio urlget/curl: %.2f%s\n", a / b, t }'
 report_base b "$um"
 
 # Neither urlget nor curl waits for the disk here (urlget --fsync would);
 # the time of the disk's writes after the run is neither's.
 echo "== 256 MiB file into a file (-o) on the local disk, $REPS repetitions (alternating)"
 out=$(mktemp -d "$root/bench/.out.XXXXXX")
-trap 'rm -rf "$tmp" "$out"' EXIT
+trap 'wan_down; rm -rf "$tmp" "$out"' EXIT
 u=(); c=(); b=()
 for _ in $(seq "$REPS"); do
 	sync # start each run with no dirty pages left by the one before
@@ -109,7 +123,7 @@ rm -f "$out/u.bin" "$out/c.bin" "$out/b.bin"
 um=$(printf '%s\n' "${u[@]}" | median); cm=$(printf '%s\n' "${c[@]}" | median)
 echo "urlget: ${u[*]}  median ${um}s"
 echo "curl:   ${c[*]}  median ${cm}s"
-awk -v a="$um" -v b="$cm" 'BEGIN { printf "ratio urlget/curl: %.2f (target <= 0.9)\n", a / b }'
+awk -v a="$um" -v b="$cm" -v t="$target" 'BEGIN { printf "ratio urlget/curl: %.2f%s\n", a / b, t }'
 report_base b "$um"
 fi
 
@@ -146,15 +160,17 @@ echo "== the 2,000 files of many/ from each FTP server, one run each; commands p
 have_lftp=$(command -v lftp || true)
 [ -n "$have_lftp" ] || echo "(lftp not installed: no lftp figures)"
 lftp_script="$tmp/many.lftp"
-for server in vsftpd:2121 proftpd:2122 pureftpd:2123; do
+servers=(vsftpd:2121 proftpd:2122 pureftpd:2123)
+[ -z "${WAN:-}" ] || servers=(vsftpd:2121)
+for server in "${servers[@]}"; do
 	name=${server%%:*} port=${server##*:}
-	addr=127.0.0.1:$port
+	addr=$host:$port
 	urls=()
 	for i in $(seq -w 1 2000); do urls+=("ftp://$addr/many/file-$i.txt"); done
 	# lftp as a person would script it: one get per file over one session,
 	# without TLS (pure-ftpd offers it), into a scratch directory.
 	{
-		echo "set ftp:ssl-allow no; set xfer:clobber on; set cmd:fail-exit yes; open ftp://$addr"
+		echo "set ftp:ssl-allow no; set xfer:clobber on; set cmd:fail-exit yes${WAN:+; set ftp:ignore-pasv-address yes}; open ftp://$addr"
 		for i in $(seq -w 1 2000); do echo "get many/file-$i.txt -o $tmp/lftp-out"; done
 	} >"$lftp_script"
 	# Commands per file: the lines each client's trace marks as sent,

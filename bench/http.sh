@@ -33,11 +33,17 @@
 # before a change) as "before", in the same rounds. On a machine busy
 # with other work, BENCH_NICE=-15 (root only) runs the clients, cat and
 # nginx at that priority, which steadies the figures a great deal.
+#
+# WAN=40ms,20MiB/s (see bench/wan.sh) runs the http rows over a WAN: every
+# client fetches through toxiproxy on 127.0.0.2:BENCH_PORT (a round trip
+# of 40 ms, 20 MiB/s per connection). REPS then defaults to 3 (a 256 MiB
+# run takes about 13 s), and the https rows are left out: the test CA's
+# certificate names 127.0.0.1, not the WAN's address.
 # Needs: docker, the nginx image, curl, wget, /usr/bin/time, sha256sum.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-REPS=${REPS:-7}
+if [ -n "${WAN:-}" ]; then REPS=${REPS:-3}; else REPS=${REPS:-7}; fi
 PORT=${BENCH_PORT:-8099}
 TLS_PORT=${BENCH_TLS_PORT:-8499}
 image=urlget-testbed-nginx
@@ -49,7 +55,8 @@ done
 work=$(mktemp -d)
 out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.out.XXXXXX")
 ctr=urlget-bench-nginx-$$
-trap 'docker rm -f "$ctr" >/dev/null 2>&1 || true; rm -rf "$work" "$out"' EXIT
+. bench/wan.sh
+trap 'wan_down; docker rm -f "$ctr" >/dev/null 2>&1 || true; rm -rf "$work" "$out"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
 [ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
 before=${URLGET_BEFORE:-}
@@ -90,6 +97,8 @@ for _ in $(seq 150); do
 done
 curl -sfI "$url" >/dev/null || { echo "the bench nginx did not come up:" >&2; docker logs "$ctr" >&2; exit 1; }
 docker cp "$ctr:/etc/testbed/tls/ca.pem" "$work/ca.pem" >/dev/null
+wan_up "127.0.0.1:$PORT"
+url="http://$host:$PORT/bench-256M.bin"
 want=$(docker exec "$ctr" sha256sum /srv/bench/bench-256M.bin | cut -d' ' -f1)
 if [ -n "${BENCH_NICE:-}" ]; then
 	# This shell (so every client and cat after it) and nginx's processes.
@@ -167,16 +176,21 @@ run() {
 }
 
 tls=
-echo "== http, 256 MiB into a file (-o), $REPS rounds (target: urlget/curl <= 0.9)"
+# The loopback target; over a WAN the link sets the pace of every client.
+target=" (target: urlget/curl <= 0.9)"
+[ -z "${WAN:-}" ] || target=" over the WAN ($WAN_SPEC)"
+echo "== http, 256 MiB into a file (-o), $REPS rounds$target"
 run file "$url"
-echo "== http, 256 MiB to a pipe (stdout | cat), $REPS rounds (target: urlget/curl <= 0.9)"
+echo "== http, 256 MiB to a pipe (stdout | cat), $REPS rounds$target"
 run pipe "$url"
-tls=1
-echo "== https (information: TLS cannot splice), 256 MiB into a file, $REPS rounds"
-run file "$tls_url"
-echo "== https (information), 256 MiB to a pipe, $REPS rounds"
-run pipe "$tls_url"
-tls=
+if [ -z "${WAN:-}" ]; then
+	tls=1
+	echo "== https (information: TLS cannot splice), 256 MiB into a file, $REPS rounds"
+	run file "$tls_url"
+	echo "== https (information), 256 MiB to a pipe, $REPS rounds"
+	run pipe "$tls_url"
+	tls=
+fi
 
 echo "== peak RSS (/usr/bin/time -v), http, 256 MiB to a pipe"
 for c in urlget curl wget; do
