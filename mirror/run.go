@@ -96,6 +96,7 @@ type engine struct {
 	// limit.
 	depth       int
 	crawl       bool // the tree is crawled (HTML links, gopher menus): local paths come from URLs
+	pipelines   bool // the scheme sends requests ahead (schemes.Pipelines): files are taken in batches
 	maxListings int  // the most listings a run makes; < 0 for no limit
 	maxEntries  int  // the most entries one listing may hold; < 0 for no limit
 
@@ -132,6 +133,7 @@ func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *e
 		rels:  map[string]bool{"": true}, locals: map[string]*localDir{}, files: newFileQueue()}
 	e.wake = sync.NewCond(&e.mu)
 	e.crawl = c.Caps(start).Has(schemes.Crawls)
+	e.pipelines = c.Caps(start).Has(schemes.Pipelines)
 	e.depth = limit(opt.MaxDepth, -1)
 	if e.crawl {
 		e.depth = limit(opt.MaxDepth, DefaultCrawlDepth)
@@ -288,15 +290,14 @@ func (e *engine) work(ctx context.Context) {
 			continue // only listings wait, and enough are under way
 		}
 		var d *dirJob
-		var f *fileJob
+		var batch []fileJob
 		if n := len(e.dirs); n > 0 && e.canList() {
 			e.listing++
 			e.files.leave(cur, &on)
 			d = &dirJob{}
 			*d, e.dirs = e.dirs[n-1], e.dirs[:n-1]
 		} else {
-			j, _ := e.files.pop(&cur, &on)
-			f = &j
+			batch = e.takeFiles(&cur, &on)
 			e.wake.Broadcast() // a listing may wait for room in the queue
 		}
 		e.busy++
@@ -304,7 +305,7 @@ func (e *engine) work(ctx context.Context) {
 		if d != nil {
 			e.list(ctx, *d)
 		} else {
-			e.transfer(ctx, *f)
+			e.transferAll(ctx, batch)
 		}
 		e.mu.Lock()
 		e.busy--

@@ -45,6 +45,14 @@ const (
 	// without it before it dials. A Local scheme opens no connection to
 	// protect, and cannot claim it.
 	TLS
+	// Pipelines: Fetch sends the requests of the Locators NextOf(ctx)
+	// gives ahead of their turn, on the connection of the request (NNTP
+	// commands pipelined, RFC 3977 §3.5), so that a caller that fetches
+	// many URLs of one server one after another pays a round trip per
+	// window of them rather than per URL. The caller then fetches them
+	// in that order, each with the rest as its NextOf; one it skips costs
+	// only the requests sent ahead for it.
+	Pipelines
 )
 
 var capNames = []struct {
@@ -53,7 +61,7 @@ var capNames = []struct {
 }{
 	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
-	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"},
+	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"}, {Pipelines, "pipelines"},
 }
 
 // Has reports whether every capability in want is in c.

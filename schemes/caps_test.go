@@ -18,6 +18,7 @@ func TestCaps(t *testing.T) {
 		{"file-like", Retrieves | Lists | Stats | Resumes | Local, "retrieves,lists,stats,resumes,local", false},
 		{"ftps-like", Retrieves | Lists | Stats | Resumes | TLS, "retrieves,lists,stats,resumes,tls", true},
 		{"smtp-like", Sends | TLS, "sends,tls", false},
+		{"nntp-like", Retrieves | Lists | TLS | Pipelines, "retrieves,lists,tls,pipelines", true},
 		{"lists but does not retrieve", Lists, "lists", false},
 		{"parse only", 0, "", false},
 	}

@@ -14,11 +14,16 @@ type nntpFlags struct {
 	server string
 	head   *bool // the command's -I/--head: the article's headers only
 	body   bool
+	// noPipeline sends each article command after the reply before it,
+	// as before pipelining: for comparison (bench/nntp.sh), and for a
+	// server that mishandles pipelined commands.
+	noPipeline bool
 }
 
 func (f *nntpFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.server, "nntp-server", "", "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)")
 	fs.BoolVar(&f.body, "body", false, "news/nntp: retrieve only the article's body")
+	fs.BoolVar(&f.noPipeline, "no-pipeline", false, "news/nntp: send each article command after the reply to the one before (a mirror otherwise sends up to 32 ahead, RFC 3977 §3.5)")
 }
 
 // useHead takes the command's -I/--head, which for news is the article's
@@ -37,6 +42,9 @@ func (f *nntpFlags) headFetches(loc schemes.Locator) bool {
 
 func (f *nntpFlags) apply(cfg *fetch.Config) error {
 	h := &nntp.Handler{Server: f.server, Max: cfg.Max}
+	if f.noPipeline {
+		h.Window = 1
+	}
 	if h.Max == 0 {
 		h.Max = nntp.DefaultMax
 	}

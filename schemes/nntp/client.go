@@ -98,6 +98,9 @@ type session struct {
 	authed  bool
 	reused  bool // taken from the idle pool: a first I/O failure may be a stale conn
 	broken  bool // the protocol state is unknown: never reuse
+
+	group   string     // the group selected by the last GROUP that succeeded
+	pending []pipedCmd // commands sent ahead whose replies are not read yet, in order
 }
 
 // newSession wraps conn, whose lines go to tr, a scope of root. It does

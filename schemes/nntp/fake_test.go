@@ -80,6 +80,19 @@ func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string, serverTLS
 		f.mu.Unlock()
 		wg.Wait()
 	})
+	acceptLoop(&wg, ln, func(c net.Conn) {
+		f.mu.Lock()
+		f.conns++
+		f.active = append(f.active, c)
+		f.mu.Unlock()
+		f.serve(c)
+	})
+	return f
+}
+
+// acceptLoop serves each connection ln accepts with serve, in a goroutine
+// of its own, until ln is closed; wg counts them all.
+func acceptLoop(wg *sync.WaitGroup, ln net.Listener, serve func(net.Conn)) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -88,15 +101,10 @@ func newFake(t *testing.T, reply func(c *fakeConn, cmd string) string, serverTLS
 			if err != nil {
 				return
 			}
-			f.mu.Lock()
-			f.conns++
-			f.active = append(f.active, c)
-			f.mu.Unlock()
 			wg.Add(1)
-			go func() { defer wg.Done(); f.serve(c) }()
+			go func() { defer wg.Done(); serve(c) }()
 		}
 	}()
-	return f
 }
 
 func (f *fakeServer) serve(c net.Conn) {

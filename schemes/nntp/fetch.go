@@ -81,6 +81,7 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*sche
 	// are interchangeable (the port policy, which depends on the scheme,
 	// applied when each was dialed).
 	key, _ := schemes.NewConnKey(req, "nntp", p.host, p.port, p.tls || p.starttls, p.user, p.pass)
+	p.ahead = h.ahead(ctx, req, p, key)
 	for {
 		c, err := h.acquire(ctx, req, p, key, tr)
 		if err != nil {
@@ -110,11 +111,13 @@ type conn struct {
 	s     *session
 	key   schemes.ConnKey
 	conns schemes.Conns // nil: the session is closed after the request
+	h     *Handler      // parks the session while pipelined replies wait
 	once  sync.Once
 }
 
 // finish ends the request's use of the session: kept in the request's
-// Conns when ok and the protocol state is known, closed otherwise.
+// Conns when ok and the protocol state is known, or parked in the Handler
+// when replies to commands sent ahead wait on it; closed otherwise.
 func (c *conn) finish(ok bool) {
 	c.once.Do(func() {
 		if !ok {
@@ -122,6 +125,10 @@ func (c *conn) finish(ok bool) {
 		}
 		if c.s.broken || c.conns == nil || !c.key.Pooled() {
 			c.s.close()
+			return
+		}
+		if len(c.s.pending) > 0 {
+			c.h.park(c.key, c.s)
 			return
 		}
 		c.conns.Keep(c.key, c.s)
@@ -134,18 +141,16 @@ func (c *conn) finish(ok bool) {
 // of tr of its own (the Dialer's notes included); a pooled one keeps its
 // scope while the request traces to the same tr.
 func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey, tr schemes.Trace) (*conn, error) {
+	if p.op == opArticle && req.Conns != nil {
+		if s := h.claim(ctx, req, p, key, h.pipedCmd(p), tr); s != nil {
+			return &conn{s: s, key: key, conns: req.Conns, h: h}, nil
+		}
+	}
 	if req.Conns != nil {
 		if v := req.Conns.Lease(ctx, key, nil); v != nil {
 			s := v.(*session)
-			s.reused = true
-			if !sameTrace(s.root, tr) {
-				s.tr, s.root = schemes.NewScope(tr), tr
-			}
-			s.tr.Info("reusing connection to " + net.JoinHostPort(p.host, strconv.Itoa(p.port)))
-			if req.Timeout > 0 {
-				s.conn.SetDeadline(time.Now().Add(req.Timeout))
-			}
-			return &conn{s: s, key: key, conns: req.Conns}, nil
+			s.resume(req, tr, "reusing connection to "+net.JoinHostPort(p.host, strconv.Itoa(p.port)))
+			return &conn{s: s, key: key, conns: req.Conns, h: h}, nil
 		}
 	}
 	scope := schemes.NewScope(tr)
@@ -167,12 +172,26 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 		nc = tc
 	}
 	s := newSession(nc, p.scheme, scope, tr)
-	c := &conn{s: s, key: key, conns: req.Conns}
+	c := &conn{s: s, key: key, conns: req.Conns, h: h}
 	if err := h.setup(ctx, req, c, p); err != nil {
 		c.finish(false)
 		return nil, err
 	}
 	return c, nil
+}
+
+// resume readies a session taken back for req (from the pool, or parked):
+// it traces into a scope of tr of its own unless tr is the Trace it
+// traced to, says note there, and gets req.Timeout for its first reply.
+func (s *session) resume(req *schemes.Request, tr schemes.Trace, note string) {
+	s.reused = true
+	if !sameTrace(s.root, tr) {
+		s.tr, s.root = schemes.NewScope(tr), tr
+	}
+	s.tr.Info(note)
+	if req.Timeout > 0 {
+		s.conn.SetDeadline(time.Now().Add(req.Timeout))
+	}
 }
 
 // sameTrace reports whether a and b are the same Trace (false for a
@@ -298,22 +317,34 @@ func (h *Handler) do(ctx context.Context, c *conn, p *plan) (*schemes.Response, 
 }
 
 // article sends GROUP (for a number) and ARTICLE/HEAD/BODY, and returns
-// the article streaming.
+// the article streaming; on a session whose next reply is the article's
+// (its command was sent ahead) it only reads that reply. Once the status
+// line is read, the commands of the articles asked for next go out
+// (sendAhead).
 func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Response, error) {
-	if p.article != nil {
-		r, err := h.command(ctx, c, p, "group", "GROUP "+p.group)
-		if err != nil {
-			return nil, err
-		}
-		if r.Code != 211 {
-			return nil, replyError(p.scheme, "group", r)
-		}
-	}
 	word, want := h.partCommand()
 	phase := strings.ToLower(word)
-	r, err := h.command(ctx, c, p, phase, word+" "+p.articleArg())
+	var r reply
+	var err error
+	if cmd := h.pipedCmd(p); len(c.s.pending) > 0 && c.s.pending[0] == cmd {
+		r, err = h.piped(ctx, c, p, phase)
+	} else {
+		if p.article != nil {
+			if r, err = h.command(ctx, c, p, "group", "GROUP "+p.group); err != nil {
+				return nil, err
+			}
+			if r.Code != 211 {
+				return nil, replyError(p.scheme, "group", r)
+			}
+			c.s.group = p.group
+		}
+		r, err = h.command(ctx, c, p, phase, cmd.line)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if r.Code == want || (r.Code/100 == 4 && r.Code != 480) {
+		h.sendAhead(c, p)
 	}
 	if r.Code != want {
 		if r.Code/100 != 4 {

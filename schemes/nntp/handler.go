@@ -65,6 +65,14 @@ type Handler struct {
 	MaxBytes int64
 	// Getenv reads the environment (nil: os.Getenv); tests replace it.
 	Getenv func(string) string
+	// Window is how many article commands may be outstanding on one
+	// connection when the caller says which articles it will ask for
+	// next (schemes.NextOf; see pipeline.go): 0 means DefaultWindow, 1
+	// sends each command after the reply before it (no pipelining), and
+	// the scheme then does not claim schemes.Pipelines.
+	Window int
+
+	parking parking // connections with pipelined replies waiting
 }
 
 var (
@@ -119,6 +127,10 @@ type plan struct {
 	group     string
 	article   *int64
 	messageID string // without "<" ">"
+
+	// ahead are the commands of the articles the caller will ask for
+	// next, that may be sent ahead on this request's connection.
+	ahead []pipedCmd
 }
 
 // resolve builds the plan for req.
@@ -289,6 +301,9 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 			lines = append(lines, "GROUP "+p.group)
 		}
 		lines = append(lines, word+" "+p.articleArg())
+		if h.window() > 1 {
+			lines = append(lines, fmt.Sprintf("(with the articles the caller asks for next: their %s commands sent ahead, up to %d outstanding, RFC 3977 §3.5)", word, h.window()))
+		}
 	case opOverview:
 		lines = append(lines, "GROUP "+p.group,
 			fmt.Sprintf("OVER low-high over the newest %d articles (if OVER fails: XOVER, then HEAD per article)", h.max()))

@@ -772,16 +772,28 @@ func TestCanceledBodyFailsWithDataBuffered(t *testing.T) {
 }
 
 // TestSchemesCaps: news, nntp and nntps retrieve, list and speak TLS
-// (STARTTLS, or nntps), and the registry accepts those claims.
+// (STARTTLS, or nntps), and pipeline unless the Window says not to; the
+// registry accepts those claims.
 func TestSchemesCaps(t *testing.T) {
-	r := schemes.NewRegistry()
-	for _, s := range Schemes(nil) {
-		r.Register(s) // panics on a claim the handler does not back
-		if s.Caps != schemes.Retrieves|schemes.Lists|schemes.TLS {
-			t.Errorf("%s: caps %v", s.Name, s.Caps)
+	base := schemes.Retrieves | schemes.Lists | schemes.TLS
+	for _, tt := range []struct {
+		name string
+		h    *Handler
+		want schemes.Caps
+	}{
+		{"default", nil, base | schemes.Pipelines},
+		{"window 8", &Handler{Window: 8}, base | schemes.Pipelines},
+		{"no pipelining", &Handler{Window: 1}, base},
+	} {
+		r := schemes.NewRegistry()
+		for _, s := range Schemes(tt.h) {
+			r.Register(s) // panics on a claim the handler does not back
+			if s.Caps != tt.want {
+				t.Errorf("%s: %s: caps %v, want %v", tt.name, s.Name, s.Caps, tt.want)
+			}
 		}
-	}
-	if got := strings.Join(r.Names(), " "); got != "news nntp nntps" {
-		t.Errorf("names %q", got)
+		if got := strings.Join(r.Names(), " "); got != "news nntp nntps" {
+			t.Errorf("names %q", got)
+		}
 	}
 }

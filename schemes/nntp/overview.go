@@ -89,6 +89,7 @@ func (h *Handler) selectGroup(ctx context.Context, c *conn, p *plan) (groupReply
 	if r.Code != 211 {
 		return groupReply{}, replyError(p.scheme, "group", r)
 	}
+	c.s.group = p.group
 	g, err := parseGroupReply(r.Text)
 	if err != nil {
 		return groupReply{}, &schemes.Error{Scheme: p.scheme, Phase: "group", Kind: schemes.KindProtocol,

@@ -17,8 +17,12 @@ func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
+	caps := schemes.Retrieves | schemes.Lists | schemes.TLS
+	if h.window() > 1 {
+		caps |= schemes.Pipelines
+	}
 	for i := range out {
-		out[i].Handler, out[i].Caps = h, schemes.Retrieves|schemes.Lists|schemes.TLS
+		out[i].Handler, out[i].Caps = h, caps
 	}
 	return out
 }

@@ -1,0 +1,46 @@
+package mirror
+
+import (
+	"context"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// pipelineBatch is how many files of one directory a worker takes at once
+// when the scheme pipelines (schemes.Pipelines: NNTP articles): it then
+// fetches them one after another, each request naming the ones after it,
+// so that their requests go ahead on its connection and the batch costs a
+// round trip or two instead of one or two per file. Larger than a
+// handler's window (nntp.DefaultWindow, 32) so that the window stays full
+// through a batch; small enough that the workers share a directory's last
+// files.
+const pipelineBatch = 64
+
+// takeFiles takes the next file for a worker on the directory *cur (see
+// fileQueue.pop) and, when the scheme pipelines, more of the same
+// directory, up to pipelineBatch. A file waits. The caller holds e.mu.
+func (e *engine) takeFiles(cur *string, on *bool) []fileJob {
+	j, _ := e.files.pop(cur, on)
+	batch := []fileJob{j}
+	for e.pipelines && len(batch) < pipelineBatch && len(e.files.byDir[*cur]) > 0 {
+		j, _ = e.files.pop(cur, on)
+		batch = append(batch, j)
+	}
+	return batch
+}
+
+// transferAll fetches a batch of files in order, each request telling the
+// handler which files come after it (schemes.WithNext).
+func (e *engine) transferAll(ctx context.Context, batch []fileJob) {
+	if len(batch) == 1 {
+		e.transfer(ctx, batch[0])
+		return
+	}
+	next := make([]schemes.Locator, len(batch))
+	for i, j := range batch {
+		next[i] = j.entry.Locator
+	}
+	for i, j := range batch {
+		e.transfer(schemes.WithNext(ctx, next[i+1:]), j)
+	}
+}

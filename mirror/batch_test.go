@@ -1,0 +1,92 @@
+package mirror
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/schemestest"
+	"github.com/urlget/urlget/schemes"
+)
+
+// nextRecorder is the fake tree's handler that records, for each file
+// fetched, the paths schemes.NextOf gave its request.
+type nextRecorder struct {
+	*treeHandler
+	mu   sync.Mutex
+	next map[string][]string
+}
+
+func (r *nextRecorder) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	var paths []string
+	for _, loc := range schemes.NextOf(ctx) {
+		paths = append(paths, loc.Generic().Path)
+	}
+	r.mu.Lock()
+	r.next[req.URL.Generic().Path] = paths
+	r.mu.Unlock()
+	return r.treeHandler.Fetch(ctx, req)
+}
+
+// client is a Client of the tree scheme served by r, claiming caps.
+func (r *nextRecorder) client(caps schemes.Caps) *fetch.Client {
+	reg := schemes.NewRegistry()
+	reg.Register(schemes.Scheme{Name: "tree", Handler: r, Caps: schemes.Retrieves | schemes.Lists | caps,
+		Parse: func(u *schemes.URL) (schemes.Locator, error) { return schemestest.Loc{U: u}, nil }})
+	return &fetch.Client{Registry: reg, RetryDelay: time.Millisecond}
+}
+
+// TestMirrorBatchesForPipelining: for a scheme that pipelines, a worker
+// takes up to pipelineBatch files of a directory at once and fetches them
+// in listing order, each request naming the files of the batch after it;
+// for another scheme, no request names any. Every file is mirrored either
+// way.
+func TestMirrorBatchesForPipelining(t *testing.T) {
+	var files []*node
+	for i := range 100 {
+		files = append(files, fileNode(fmt.Sprintf("f%03d", i), fmt.Sprintf("article %d\n", i)))
+	}
+	for _, tt := range []struct {
+		name string
+		caps schemes.Caps
+		// next is how many files the request of each file named.
+		next func(i int) int
+	}{
+		{"pipelines", schemes.Pipelines, func(i int) int {
+			if i < pipelineBatch {
+				return pipelineBatch - 1 - i
+			}
+			return 100 - 1 - i
+		}},
+		{"does not", 0, func(int) int { return 0 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &nextRecorder{treeHandler: newTree(dirNode("", dirNode("g", files...))), next: map[string][]string{}}
+			dst := filepath.Join(t.TempDir(), "dst")
+			sum, err := RunLocator(context.Background(), r.client(tt.caps), parseTree("tree://h/g/"), dst, Options{Parallel: 1})
+			if err != nil || sum.Got != 100 {
+				t.Fatalf("summary %+v, %v", sum, err)
+			}
+			got := tree(t, dst)
+			for i := range 100 {
+				name := fmt.Sprintf("f%03d", i)
+				if got[name] != fmt.Sprintf("article %d\n", i) {
+					t.Errorf("%s holds %q", name, got[name])
+				}
+				next := r.next["g/"+name]
+				if len(next) != tt.next(i) {
+					t.Fatalf("%s named %d next, want %d: %v", name, len(next), tt.next(i), next)
+				}
+				for k, p := range next {
+					if want := fmt.Sprintf("g/f%03d", i+1+k); p != want {
+						t.Fatalf("%s named %s as next %d, want %s", name, p, k, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,224 @@
+package nntp
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// Pipelining (RFC 3977 §3.5): a client may send commands before the
+// replies to the ones before have come, and the server answers them in
+// order. When a request for an article comes with the articles the caller
+// will ask for next (schemes.NextOf), the Handler writes their ARTICLE
+// (HEAD, BODY) commands on the same connection as soon as the first
+// reply's status line says the session works, up to Window commands
+// ahead. The connection then holds replies nobody has read: it cannot go
+// back to the pool, whose liveness check would take the waiting bytes for
+// a server speaking unasked. It is parked in the Handler instead, under
+// the command whose reply comes next, and the request for that article
+// takes it from there and reads its reply without sending anything. A
+// reply of failure (430, 423) is that article's error; the replies after
+// it are read by the requests after it. Only the article being read is in
+// memory: the replies to come wait in the socket's buffers, a window's
+// worth at most.
+
+// DefaultWindow is how many article commands the Handler keeps
+// outstanding on a connection when Handler.Window is 0.
+const DefaultWindow = 32
+
+// parkTimeout is how long a connection with replies waiting stays parked
+// for the request of the next one. A caller that said it would ask for an
+// article and then does not leaves it to be closed then.
+var parkTimeout = 5 * time.Second
+
+// pipedCmd is an article command sent ahead: its line and the group its
+// article number is relative to ("" for a message-id, valid in any group).
+type pipedCmd struct {
+	group string
+	line  string
+}
+
+// parkKey is where a connection with replies waiting is parked: the key
+// its pooled sessions would have, and the command whose reply comes next.
+type parkKey struct {
+	conn schemes.ConnKey
+	next pipedCmd
+}
+
+// parkedSession is a parked session and the timer that closes it.
+type parkedSession struct {
+	s     *session
+	timer *time.Timer
+}
+
+// parking holds the Handler's parked sessions.
+type parking struct {
+	mu sync.Mutex
+	m  map[parkKey]*parkedSession
+}
+
+// window is Handler.Window with its default; 1 or less is no pipelining.
+func (h *Handler) window() int {
+	if h.Window == 0 {
+		return DefaultWindow
+	}
+	return h.Window
+}
+
+// pipedCmd is the command that retrieves the plan's article (opArticle).
+func (h *Handler) pipedCmd(p *plan) pipedCmd {
+	word, _ := h.partCommand()
+	c := pipedCmd{line: word + " " + p.articleArg()}
+	if p.article != nil {
+		c.group = p.group
+	}
+	return c
+}
+
+// ahead resolves the URLs the caller will ask for next (schemes.NextOf)
+// into the commands that could be sent ahead for them: articles of the
+// same scheme on the same server, with the same security and the same
+// credentials in the URL (or none, when netrc's for that server serve
+// both), up to the first that is not (which the caller will ask for in
+// its turn, on another connection, so nothing after it can be sent ahead
+// either).
+func (h *Handler) ahead(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey) []pipedCmd {
+	next := schemes.NextOf(ctx)
+	if h.window() <= 1 || p.op != opArticle || !key.Pooled() || req.Conns == nil || len(next) == 0 {
+		return nil
+	}
+	next = next[:min(len(next), h.window()-1)]
+	out := make([]pipedCmd, 0, len(next))
+	for _, loc := range next {
+		r := *req
+		r.URL = loc
+		q, err := h.resolve(&r)
+		if err != nil || q.op != opArticle || q.scheme != p.scheme || q.host != p.host || q.port != p.port ||
+			q.tls != p.tls || q.starttls != p.starttls || q.eager != p.eager ||
+			(q.eager && (q.user != p.user || q.pass != p.pass)) {
+			break
+		}
+		out = append(out, h.pipedCmd(q))
+	}
+	return out
+}
+
+// sendAhead writes the commands of p.ahead not sent yet, in one write,
+// keeping at most Window commands outstanding with the one whose reply
+// was just read. It sends nothing when what was sent before is not what
+// the caller now says comes next (its plan changed: the replies waiting
+// are read, and the session parked for them, but no more are asked for),
+// and stops before an article numbered in another group than the
+// session's. A write that fails leaves the session broken.
+func (h *Handler) sendAhead(c *conn, p *plan) {
+	s := c.s
+	if s.broken || len(p.ahead) == 0 {
+		return
+	}
+	if len(s.pending) > len(p.ahead) {
+		return
+	}
+	for i, cmd := range s.pending {
+		if p.ahead[i] != cmd {
+			return
+		}
+	}
+	sent := 0
+	for _, cmd := range p.ahead[len(s.pending):] {
+		if len(s.pending) >= h.window()-1 || (cmd.group != "" && cmd.group != s.group) {
+			break
+		}
+		s.tr.Sent(cmd.line)
+		fmt.Fprintf(s.w.W, "%s\r\n", cmd.line)
+		s.pending = append(s.pending, cmd)
+		sent++
+	}
+	if sent == 0 {
+		return
+	}
+	if err := s.w.W.Flush(); err != nil {
+		s.broken = true
+		return
+	}
+	if s.quick != nil {
+		s.quick()
+	}
+}
+
+// park keeps s, whose replies to s.pending are waiting, for the request
+// of s.pending[0], closing it if none comes within parkTimeout. A session
+// parked before under the same key is closed: two requests for the same
+// article at once find one of them.
+func (h *Handler) park(key schemes.ConnKey, s *session) {
+	if tc, ok := transport.ConnOf(s.conn); ok {
+		tc.Stop()
+	}
+	s.conn.SetDeadline(time.Time{})
+	pk := parkKey{conn: key, next: s.pending[0]}
+	ps := &parkedSession{s: s}
+	h.parking.mu.Lock()
+	if h.parking.m == nil {
+		h.parking.m = map[parkKey]*parkedSession{}
+	}
+	old := h.parking.m[pk]
+	h.parking.m[pk] = ps
+	ps.timer = time.AfterFunc(parkTimeout, func() {
+		h.parking.mu.Lock()
+		mine := h.parking.m[pk] == ps
+		if mine {
+			delete(h.parking.m, pk)
+		}
+		h.parking.mu.Unlock()
+		if mine {
+			s.broken = true // replies are waiting: no QUIT after them
+			s.close()
+		}
+	})
+	h.parking.mu.Unlock()
+	if old != nil {
+		old.timer.Stop()
+		old.s.broken = true
+		old.s.close()
+	}
+}
+
+// claim takes the session parked under key for cmd, bound to ctx and
+// tracing into tr as a pooled one does; nil when there is none.
+func (h *Handler) claim(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey, cmd pipedCmd, tr schemes.Trace) *session {
+	pk := parkKey{conn: key, next: cmd}
+	h.parking.mu.Lock()
+	ps := h.parking.m[pk]
+	if ps != nil {
+		delete(h.parking.m, pk)
+	}
+	h.parking.mu.Unlock()
+	if ps == nil {
+		return nil
+	}
+	// Whoever takes it out of the map owns it: a timer that fires now
+	// finds it gone and leaves it alone.
+	ps.timer.Stop()
+	s := ps.s
+	if tc, ok := transport.ConnOf(s.conn); ok {
+		tc.Bind(ctx)
+	}
+	s.resume(req, tr, "reading the pipelined reply on the connection to "+net.JoinHostPort(p.host, strconv.Itoa(p.port)))
+	return s
+}
+
+// piped reads the reply to cmd, sent ahead on c's session: the first of
+// its pending commands.
+func (h *Handler) piped(ctx context.Context, c *conn, p *plan, phase string) (reply, error) {
+	c.s.pending = c.s.pending[1:]
+	r, err := c.s.readReply()
+	if err != nil {
+		return r, h.connError(ctx, p, phase, err)
+	}
+	return r, nil
+}

@@ -1,0 +1,272 @@
+package nntp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// pipeServer is an NNTP server for the pipelining tests: a reader takes
+// the client's commands as they come while the writer answers them in
+// order, and before answering an ARTICLE it waits (a while) for the
+// commands a pipelining client has sent ahead, recording how many were
+// waiting: the window seen from the server. Group "g" holds articles 1 to
+// n; missing ones get 430.
+type pipeServer struct {
+	ln      net.Listener
+	n       int
+	missing map[int]bool
+	want    int // commands waiting (the one answered included) waited for before an ARTICLE reply
+
+	mu          sync.Mutex
+	conns       int
+	cmds        []string
+	outstanding map[int]int // article → commands received and unanswered when its reply went out
+}
+
+func newPipeServer(t *testing.T, n, want int, missing ...int) *pipeServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pipeServer{ln: ln, n: n, want: want, missing: map[int]bool{}, outstanding: map[int]int{}}
+	for _, m := range missing {
+		s.missing[m] = true
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	acceptLoop(&wg, ln, func(c net.Conn) {
+		s.mu.Lock()
+		s.conns++
+		s.mu.Unlock()
+		s.serve(c)
+	})
+	return s
+}
+
+func (s *pipeServer) serve(c net.Conn) {
+	defer c.Close()
+	lines := make(chan string, 1000)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReader(c)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- strings.TrimRight(l, "\r\n")
+		}
+	}()
+	io.WriteString(c, "200 pipe ready\r\n")
+	for cmd := range lines {
+		s.mu.Lock()
+		s.cmds = append(s.cmds, cmd)
+		s.mu.Unlock()
+		word, arg, _ := strings.Cut(cmd, " ")
+		var out string
+		switch word {
+		case "CAPABILITIES":
+			out = capsINN
+		case "GROUP":
+			out = fmt.Sprintf("211 %d 1 %d g\r\n", s.n, s.n)
+		case "ARTICLE":
+			a, _ := strconv.Atoi(arg)
+			// A pipelining client has the next commands on their way:
+			// wait for them, a little, before answering.
+			for deadline := time.Now().Add(200 * time.Millisecond); 1+len(lines) < s.want && a+len(lines) < s.n &&
+				time.Now().Before(deadline); {
+				time.Sleep(2 * time.Millisecond)
+			}
+			s.mu.Lock()
+			s.outstanding[a] = 1 + len(lines)
+			s.mu.Unlock()
+			if s.missing[a] || a < 1 || a > s.n {
+				out = "430 No such article\r\n"
+			} else {
+				out = fmt.Sprintf("220 %d <a%d@x> article\r\nSubject: %d\r\n\r\nbody of %d\r\n.\r\n", a, a, a, a)
+			}
+		case "QUIT":
+			io.WriteString(c, "205 bye\r\n")
+			return
+		default:
+			out = "500 unknown\r\n"
+		}
+		io.WriteString(c, out)
+	}
+}
+
+func (s *pipeServer) port() int { return s.ln.Addr().(*net.TCPAddr).Port }
+
+// fetchInOrder fetches nums of group g in order, each request saying
+// which come after it when hint is set, and returns each body or error
+// text.
+func fetchInOrder(t *testing.T, h *Handler, pool *transport.Pool, port int, nums []int, hint bool) []string {
+	t.Helper()
+	locs := make([]schemes.Locator, len(nums))
+	for i, n := range nums {
+		locs[i] = locate(t, fmt.Sprintf("nntp://127.0.0.1:%d/g/%d", port, n))
+	}
+	var got []string
+	for i, loc := range locs {
+		ctx := context.Background()
+		if hint {
+			ctx = schemes.WithNext(ctx, locs[i+1:])
+		}
+		resp, err := h.Fetch(ctx, &schemes.Request{URL: loc, Dialer: fakeDialer{}, Conns: pool, Trace: &recTrace{}})
+		var se *schemes.Error
+		if errors.As(err, &se) {
+			got = append(got, "error "+strconv.Itoa(se.Code))
+			continue
+		}
+		if err != nil {
+			t.Fatalf("article %d: %v", nums[i], err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("article %d: %v", nums[i], err)
+		}
+		got = append(got, string(b))
+	}
+	return got
+}
+
+// want is what fetchInOrder returns for nums, missing ones 430.
+func wantArticles(nums []int, missing ...int) []string {
+	var out []string
+	for _, n := range nums {
+		if containsInt(missing, n) {
+			out = append(out, "error 430")
+			continue
+		}
+		out = append(out, fmt.Sprintf("Subject: %d\n\nbody of %d\n", n, n))
+	}
+	return out
+}
+
+func containsInt(l []int, v int) bool {
+	for _, x := range l {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func seq(from, to int) []int {
+	var out []int
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestPipelinedArticles: articles asked for one after another, each
+// request naming the ones after it, go over one connection with the
+// commands sent ahead — the server has the window's commands before it
+// answers (Window 4: three more after the first reply, then one for each
+// reply read), never more — and a 430 in the middle is that article's
+// error alone: the articles after it come on the same connection. With
+// Window 1, or without the hint, each command waits for the reply before
+// it.
+func TestPipelinedArticles(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		window  int
+		hint    bool
+		missing []int
+		// outstanding is what the server saw waiting when it answered
+		// each article, 1 to 10.
+		outstanding []int
+		groups      int // GROUP commands: one per article sent after the reply before it
+	}{
+		{"window 4", 4, true, nil, []int{1, 3, 3, 3, 3, 3, 3, 3, 2, 1}, 1},
+		{"window 4, 430 for 3 and 7", 4, true, []int{3, 7}, []int{1, 3, 3, 3, 3, 3, 3, 3, 2, 1}, 1},
+		{"window 16", 16, true, []int{5}, []int{1, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 1},
+		{"window 1", 1, true, []int{3}, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 10},
+		{"no hint", 4, false, []int{3}, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 10},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newPipeServer(t, 10, max(tt.window-1, 1), tt.missing...)
+			h := &Handler{Window: tt.window}
+			pool := &transport.Pool{}
+			defer pool.CloseIdle()
+			nums := seq(1, 10)
+			got := fetchInOrder(t, h, pool, srv.port(), nums, tt.hint)
+			if want := wantArticles(nums, tt.missing...); strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("got %q\nwant %q", got, want)
+			}
+			srv.mu.Lock()
+			defer srv.mu.Unlock()
+			if srv.conns != 1 {
+				t.Errorf("%d connections, want 1", srv.conns)
+			}
+			for i, w := range tt.outstanding {
+				if o := srv.outstanding[i+1]; o != w {
+					t.Errorf("article %d answered with %d commands waiting, want %d (all: %v)", i+1, o, w, srv.outstanding)
+				}
+			}
+			if n := strings.Count(strings.Join(srv.cmds, "\n"), "GROUP"); n != tt.groups {
+				t.Errorf("%d GROUP commands, want %d: %q", n, tt.groups, srv.cmds)
+			}
+		})
+	}
+}
+
+// TestPipelineSkipped: a caller that skips an article it said it would
+// ask for gets the ones after it right, on another connection; the parked
+// one is closed after parkTimeout.
+func TestPipelineSkipped(t *testing.T) {
+	defer func(d time.Duration) { parkTimeout = d }(parkTimeout)
+	parkTimeout = 50 * time.Millisecond
+	srv := newPipeServer(t, 10, 3)
+	h := &Handler{Window: 4}
+	pool := &transport.Pool{}
+	defer pool.CloseIdle()
+	port := srv.port()
+	loc := func(n int) schemes.Locator { return locate(t, fmt.Sprintf("nntp://127.0.0.1:%d/g/%d", port, n)) }
+	get := func(n int, next ...int) string {
+		var locs []schemes.Locator
+		for _, m := range next {
+			locs = append(locs, loc(m))
+		}
+		resp, err := h.Fetch(schemes.WithNext(context.Background(), locs),
+			&schemes.Request{URL: loc(n), Dialer: fakeDialer{}, Conns: pool, Trace: &recTrace{}})
+		if err != nil {
+			t.Fatalf("article %d: %v", n, err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	get(1, 2, 3, 4)
+	if got := get(3, 4); got != "Subject: 3\n\nbody of 3\n" {
+		t.Errorf("article 3: %q", got)
+	}
+	srv.mu.Lock()
+	conns := srv.conns
+	srv.mu.Unlock()
+	if conns != 2 {
+		t.Errorf("%d connections, want 2 (the first parked for article 2)", conns)
+	}
+	time.Sleep(200 * time.Millisecond)
+	h.parking.mu.Lock()
+	left := len(h.parking.m)
+	h.parking.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d sessions still parked after parkTimeout", left)
+	}
+}
