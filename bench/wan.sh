@@ -16,8 +16,11 @@
 # an optional jitter ±J (each direction RTT/2 ± J/2, uniform, in order),
 # and each connection's bandwidth in each direction (B, KB, MB of 1000;
 # KiB, MiB, GiB of 1024 a second); RTT and J whole even milliseconds.
-# Unlike a real link, opening a connection costs no round trip (toxiproxy
-# accepts on loopback), so a new connection costs one round trip less.
+# Opening a connection costs a round trip before its first bytes, as over
+# a real link, when the stack's toxiproxyd has the handshake toxic
+# (WAN_HANDSHAKE=yes; integration/stack.sh up builds it); an older one
+# accepts on loopback at once, and a new connection costs a round trip
+# less.
 # FTP peers: urlget and curl use EPSV; lftp's PASV gets vsftpd's 127.0.0.1
 # and lftp corrects it to the control connection's host (the scripts also
 # set ftp:ignore-pasv-address); wget's FTP connects to PASV's 127.0.0.1
@@ -38,7 +41,7 @@ wan_up() {
 	vars=$("$wan_bin" -host "${WAN_ADDR:-127.0.0.2}" up "$WAN" "$@")
 	eval "$vars"
 	host=$WAN_HOST
-	echo "== over a WAN: $WAN_SPEC (round trip, per-connection bandwidth), through toxiproxy on $WAN_HOST"
+	echo "== over a WAN: $WAN_SPEC (round trip, per-connection bandwidth; handshake imitated: $WAN_HANDSHAKE), through toxiproxy on $WAN_HOST"
 }
 wan_down() {
 	[ -n "$wan_bin" ] || return 0

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,14 +37,17 @@ const (
 	// to spare, so the figure is toxiproxy's pacing, not the CPU.
 	wanTestRate = 4 << 20
 	// wanRTTSlack is how much above RTT + the loopback exchange the
-	// median may be: timers fire late on a loaded machine. Below RTT it
-	// may not be at all (the toxic never delivers early), bar 1 ms of
-	// clock granularity.
+	// fastest exchange may be: timers fire late on a loaded machine.
+	// Below RTT it may not be at all (the toxic never delivers early),
+	// bar 1 ms of clock granularity. The fastest of the samples is the
+	// figure because a busy machine only ever adds time (medians of 5
+	// reached 117 ms for a 40 ms WAN at a load average of 15 on two
+	// cores; the fastest stayed at 40.7 ms).
 	wanRTTSlack = 10 * time.Millisecond
 	// wanRateTolerance is the relative error allowed on the bandwidth.
 	wanRateTolerance = 0.10
-	// wanSamples exchanges are timed on each path; the median counts.
-	wanSamples = 5
+	// wanSamples exchanges are timed on each path; the fastest counts.
+	wanSamples = 7
 	// wanTransfer is how much of the 64 MiB fixture each bandwidth
 	// measurement reads: 1.5 s at wanTestRate.
 	wanTransfer = 6 << 20
@@ -161,9 +165,19 @@ func (x wanExchange) times(ctx context.Context, host string) ([]time.Duration, e
 		}
 		br = bufio.NewReader(c)
 		if x.hello != nil {
-			return x.hello(c, br)
+			if err := x.hello(c, br); err != nil {
+				return err
+			}
 		}
-		return nil
+		if x.oneShot {
+			return nil
+		}
+		// One exchange untimed: on a kept connection only the round trip
+		// counts, not the handshake before the connection's first bytes.
+		if _, err := io.WriteString(c, x.req); err != nil {
+			return err
+		}
+		return x.reply(br)
 	}
 	defer func() {
 		if c != nil {
@@ -196,22 +210,19 @@ func (x wanExchange) times(ctx context.Context, host string) ([]time.Duration, e
 	return ds, nil
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
 // wanUp sets a WAN up on host and takes it down when the test ends.
 func wanUp(t *testing.T, ctx context.Context, host string, spec wan.Spec, routes []wan.Route) *wan.WAN {
 	t.Helper()
 	testbed.Require(t, testbed.Toxiproxy)
 	start := time.Now()
-	w, err := wan.Setup(ctx, wan.Config{Host: host}, spec, routes)
+	// URLGET_TOXIPROXY_API points the test at another toxiproxyd, such as
+	// one built from this tree while the stack's predates the handshake
+	// toxic.
+	w, err := wan.Setup(ctx, wan.Config{API: os.Getenv("URLGET_TOXIPROXY_API"), Host: host}, spec, routes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("WAN %s up on %s in %v", spec, host, time.Since(start).Round(time.Millisecond))
+	t.Logf("WAN %s up on %s in %v (handshake imitated: %v)", spec, host, time.Since(start).Round(time.Millisecond), w.Handshake)
 	t.Cleanup(func() {
 		if err := w.Close(context.Background()); err != nil {
 			t.Error(err)
@@ -224,7 +235,7 @@ func TestWAN(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	spec := wan.Spec{RTT: wanTestRTT, Rate: wanTestRate}
-	wanUp(t, ctx, wanTestHost, spec, wan.TestbedRoutes())
+	w := wanUp(t, ctx, wanTestHost, spec, wan.TestbedRoutes())
 
 	t.Run("round trip", func(t *testing.T) {
 		for _, x := range wanExchanges() {
@@ -238,10 +249,16 @@ func TestWAN(t *testing.T) {
 				if err != nil {
 					t.Fatalf("over the WAN: %v", err)
 				}
-				d, o := median(direct), median(over)
-				t.Logf("%s: one exchange over the WAN %v (median of %v), on loopback %v; configured RTT %v",
+				d, o := slices.Min(direct), slices.Min(over)
+				t.Logf("%s: one exchange over the WAN %v (fastest of %v), on loopback %v; configured RTT %v",
 					x.name, o.Round(10*time.Microsecond), roundAll(over), d.Round(10*time.Microsecond), spec.RTT)
-				if lo, hi := spec.RTT-time.Millisecond, spec.RTT+d+wanRTTSlack; o < lo || o > hi {
+				// On a new connection the handshake's round trip comes
+				// first (the request waits for it).
+				want := spec.RTT
+				if x.oneShot && w.Handshake {
+					want = 2 * spec.RTT
+				}
+				if lo, hi := want-time.Millisecond, want+d+wanRTTSlack; o < lo || o > hi {
 					t.Errorf("%s: exchange over the WAN took %v, want %v to %v", x.name, o, lo, hi)
 				}
 			})
@@ -249,10 +266,10 @@ func TestWAN(t *testing.T) {
 	})
 
 	t.Run("greeting", func(t *testing.T) {
-		// What toxiproxy does not imitate: the TCP handshake. A greeting
-		// arrives RTT/2 after the connect, where a real link takes 2×RTT
-		// (SYN, SYN-ACK, then the server's first bytes). Logged, and
-		// held to that, so that the README's statement stays true.
+		// The TCP handshake: over a real link a greeting arrives 2×RTT
+		// after the connect starts (SYN, SYN-ACK, ACK, then the server's
+		// first bytes), as the handshake toxic makes it; a toxiproxy
+		// without it delivers the greeting RTT/2 after the connect.
 		var ds []time.Duration
 		for i := 0; i < wanSamples; i++ {
 			start := time.Now()
@@ -267,9 +284,13 @@ func TestWAN(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		m := median(ds)
-		t.Logf("ftp: connect to greeting over the WAN %v (median of %v); a real %v link: %v", m, roundAll(ds), spec.RTT, 2*spec.RTT)
-		if lo, hi := spec.RTT/2-time.Millisecond, spec.RTT; m < lo || m > hi {
+		m := slices.Min(ds)
+		t.Logf("ftp: connect to greeting over the WAN %v (fastest of %v); a real %v link: %v", m.Round(10*time.Microsecond), roundAll(ds), spec.RTT, 2*spec.RTT)
+		lo, hi := spec.RTT/2-time.Millisecond, spec.RTT
+		if w.Handshake {
+			lo, hi = 2*spec.RTT-time.Millisecond, 2*spec.RTT+wanRTTSlack
+		}
+		if m < lo || m > hi {
 			t.Errorf("greeting after %v, want %v to %v", m, lo, hi)
 		}
 	})
@@ -287,8 +308,8 @@ func TestWAN(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("http over %s: %v", js, roundAll(ds))
-		// Below the range none; above it a few, as a busy machine delays
-		// a process now and then (that happens without jitter too).
+		// Below the range none; above it up to a third, as a busy machine
+		// delays a process now and then (that happens without jitter too).
 		lo, hi := js.RTT-js.Jitter-time.Millisecond, js.RTT+js.Jitter+wanRTTSlack
 		var in []time.Duration
 		for _, d := range ds {
@@ -299,7 +320,7 @@ func TestWAN(t *testing.T) {
 				in = append(in, d)
 			}
 		}
-		if len(in) < len(ds)-2 {
+		if len(in) < len(ds)-len(ds)/3 {
 			t.Errorf("%d of %d round trips above %v", len(ds)-len(in), len(ds), hi)
 		}
 		if len(in) > 0 && slices.Max(in)-slices.Min(in) < js.Jitter/4 {

@@ -16,10 +16,17 @@ import (
 //   - RTT is the round trip of a message: every chunk of bytes a peer
 //     sends is delivered RTT/2 after toxiproxy read it, in each direction,
 //     so a request and its reply take RTT more than on loopback.
-//     Connection set-up is not delayed: toxiproxy accepts on loopback at
-//     once and dials the server at once, so a new connection costs one
-//     round trip less than over a real link (its SYN/SYN-ACK), and a
-//     server's greeting arrives RTT/2 after the connect instead of 2×RTT.
+//   - Connection set-up: toxiproxy accepts on loopback and dials the
+//     server at once, so by itself it makes a new connection cost one
+//     round trip less than a real link (SYN, SYN-ACK), and a server's
+//     greeting arrive RTT/2 after the connect instead of 2×RTT. The
+//     "handshake" toxic of the test bed's toxiproxyd
+//     (integration/cmd/toxiproxyd) puts that round trip back: it holds
+//     a connection's first bytes upstream until RTT after the accept
+//     and downstream until 3/2 RTT, so a first request reaches the
+//     server at 3/2 RTT and a greeting reaches the client at 2×RTT, as
+//     over a real link. A toxiproxy without it (one started before the
+//     toxic existed) gets the WAN without it (WAN.Handshake false).
 //   - Jitter spreads each one-way delay uniformly over RTT/2 ± Jitter/2,
 //     so a round trip lies within RTT ± Jitter (mean RTT). Delivery stays
 //     in order: a chunk never overtakes the one before it.
@@ -162,10 +169,17 @@ func (s Spec) String() string {
 	return strings.Join(parts, ",")
 }
 
+// handshakeType is the test bed toxiproxyd's own toxic type (see Spec).
+const handshakeType = "handshake"
+
+func handshakeName(dir string) string { return "wan-handshake-" + dir }
+
 // Toxics returns the toxics that make a proxy the link s (Stream
 // "upstream" is toward the server, "downstream" toward the client), in the order
-// they must be added: in each direction the latency first, then the
-// bandwidth. That order adds the two as a real link does: toxiproxy's
+// they must be added: in each direction the handshake first (see Spec),
+// then the latency, then the bandwidth. That order adds them as a real
+// link does: the handshake releases the first bytes with a fresh
+// timestamp, from which toxiproxy's
 // latency toxic holds a chunk until RTT/2 after it was read, then the
 // bandwidth toxic spaces the chunks at Rate; the other way round, time
 // spent queueing for bandwidth would count toward the delay and hide it.
@@ -175,6 +189,14 @@ func (s Spec) String() string {
 func (s Spec) Toxics() []toxiproxy.Toxic {
 	var ts []toxiproxy.Toxic
 	for _, dir := range []string{"upstream", "downstream"} {
+		if s.RTT > 0 {
+			hold := s.RTT // upstream: the first bytes leave after SYN and SYN-ACK
+			if dir == "downstream" {
+				hold += s.RTT / 2 // the server sees the connection after the ACK
+			}
+			ts = append(ts, toxiproxy.Toxic{Name: handshakeName(dir), Type: handshakeType, Stream: dir, Toxicity: 1,
+				Attributes: toxiproxy.Attributes{"delay": hold.Milliseconds()}})
+		}
 		if s.RTT > 0 || s.Jitter > 0 {
 			ts = append(ts, toxiproxy.Toxic{Name: "wan-latency-" + dir, Type: "latency", Stream: dir, Toxicity: 1, Attributes: toxiproxy.Attributes{
 				"latency": (s.RTT / 2).Milliseconds(),

@@ -56,9 +56,14 @@ func TestParseSpec(t *testing.T) {
 }
 
 // The toxics put half the round trip and half the jitter on each
-// direction, latency before bandwidth, the rate in toxiproxy's KB/s of
-// 1000 bytes (rounded).
+// direction, after the handshake (the first bytes held a round trip
+// upstream, one and a half downstream) and before the bandwidth, the rate
+// in toxiproxy's KB/s of 1000 bytes (rounded).
 func TestSpecToxics(t *testing.T) {
+	hs := func(dir string, d int64) toxiproxy.Toxic {
+		return toxiproxy.Toxic{Name: "wan-handshake-" + dir, Type: "handshake", Stream: dir, Toxicity: 1,
+			Attributes: toxiproxy.Attributes{"delay": d}}
+	}
 	lat := func(dir string, l, j int64) toxiproxy.Toxic {
 		return toxiproxy.Toxic{Name: "wan-latency-" + dir, Type: "latency", Stream: dir, Toxicity: 1,
 			Attributes: toxiproxy.Attributes{"latency": l, "jitter": j}}
@@ -73,8 +78,9 @@ func TestSpecToxics(t *testing.T) {
 	}{
 		{"off", nil},
 		{"40ms±6ms,20MiB/s", []toxiproxy.Toxic{
-			lat("upstream", 20, 3), bw("upstream", 20972), lat("downstream", 20, 3), bw("downstream", 20972)}},
-		{"100ms", []toxiproxy.Toxic{lat("upstream", 50, 0), lat("downstream", 50, 0)}},
+			hs("upstream", 40), lat("upstream", 20, 3), bw("upstream", 20972),
+			hs("downstream", 60), lat("downstream", 20, 3), bw("downstream", 20972)}},
+		{"100ms", []toxiproxy.Toxic{hs("upstream", 100), lat("upstream", 50, 0), hs("downstream", 150), lat("downstream", 50, 0)}},
 		{"4MiB/s", []toxiproxy.Toxic{bw("upstream", 4194), bw("downstream", 4194)}},
 	}
 	for _, tt := range tests {

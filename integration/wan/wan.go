@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2/client"
@@ -96,9 +97,13 @@ type WAN struct {
 	// Host is the address they listen on.
 	Host string
 	// Spec is the link they imitate.
-	Spec   Spec
-	client *toxiproxy.Client
-	routes []Route
+	Spec Spec
+	// Handshake says that a new connection costs a round trip before its
+	// first bytes, as over a real link: the toxiproxy server has the
+	// handshake toxic (see Spec).
+	Handshake bool
+	client    *toxiproxy.Client
+	routes    []Route
 }
 
 // Addr returns the address on the WAN of the server at upstream: its
@@ -142,7 +147,7 @@ func Setup(ctx context.Context, cfg Config, spec Spec, routes []Route) (*WAN, er
 	}
 	made, err := w.client.Populate(ps)
 	if err == nil {
-		err = addToxics(ctx, made, spec.Toxics())
+		w.Handshake, err = addToxics(ctx, made, spec.Toxics())
 	}
 	if err != nil {
 		_, cerr := Down(context.WithoutCancel(ctx), cfg)
@@ -151,19 +156,30 @@ func Setup(ctx context.Context, cfg Config, spec Spec, routes []Route) (*WAN, er
 	return w, nil
 }
 
-// addToxics adds ts to every proxy, in order.
-func addToxics(ctx context.Context, ps []*toxiproxy.Proxy, ts []toxiproxy.Toxic) error {
+// addToxics adds ts to every proxy, in order, leaving out the handshake
+// toxics when the server does not know their type; it says whether they
+// are in.
+func addToxics(ctx context.Context, ps []*toxiproxy.Proxy, ts []toxiproxy.Toxic) (handshake bool, err error) {
+	handshake = slices.ContainsFunc(ts, func(t toxiproxy.Toxic) bool { return t.Type == handshakeType })
 	for _, p := range ps {
 		for _, t := range ts {
-			if err := ctx.Err(); err != nil {
-				return err
+			if t.Type == handshakeType && !handshake {
+				continue
 			}
-			if _, err := p.AddToxic(t.Name, t.Type, t.Stream, t.Toxicity, t.Attributes); err != nil {
-				return fmt.Errorf("%s: toxic %s: %w", p.Name, t.Name, err)
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			_, err := p.AddToxic(t.Name, t.Type, t.Stream, t.Toxicity, t.Attributes)
+			if err != nil && t.Type == handshakeType && strings.Contains(err.Error(), "invalid toxic type") {
+				handshake = false // a toxiproxyd built before the toxic: the rest still works
+				continue
+			}
+			if err != nil {
+				return false, fmt.Errorf("%s: toxic %s: %w", p.Name, t.Name, err)
 			}
 		}
 	}
-	return nil
+	return handshake, nil
 }
 
 func portOf(addr string) string {

@@ -7,7 +7,9 @@
 //
 // The proxies named in the config file (toxiproxy's own JSON format, see
 // integration/servers/toxiproxy/proxies.json) are created at start; the
-// fault-injection tests add and remove toxics through the HTTP API.
+// fault-injection tests add and remove toxics through the HTTP API. Beside
+// toxiproxy's own toxics it has "handshake" (handshake.go), which
+// integration/wan uses to make a new connection cost a round trip.
 //
 // It is a module of its own (go.mod beside this file) so that the server's
 // dependencies (gorilla/mux, zerolog, prometheus) stay out of urlget's

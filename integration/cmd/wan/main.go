@@ -12,6 +12,7 @@
 //
 //	WAN_HOST=127.0.0.2
 //	WAN_SPEC='40ms,20MiB/s'
+//	WAN_HANDSHAKE=yes        (no: this toxiproxyd lacks the handshake toxic)
 //	WAN_HTTP=127.0.0.2:8080  (also WAN_GOPHER, WAN_NNTP, WAN_WAIS, WAN_FTP)
 //
 // The proxies stay until down (or the next up on the same host).
@@ -78,7 +79,14 @@ func up(ctx context.Context, cfg wan.Config, spec string, extra []string) error 
 	if err != nil {
 		return err
 	}
-	fmt.Printf("WAN_HOST=%s\nWAN_SPEC='%s'\n", w.Host, w.Spec)
+	hs := "no"
+	if w.Handshake {
+		hs = "yes"
+	} else if sp.RTT > 0 {
+		fmt.Fprintln(os.Stderr, "wan: this toxiproxyd has no handshake toxic (integration/stack.sh up builds one that has):",
+			"new connections cost no round trip before their first bytes")
+	}
+	fmt.Printf("WAN_HOST=%s\nWAN_SPEC='%s'\nWAN_HANDSHAKE=%s\n", w.Host, w.Spec, hs)
 	svc := w.Services()
 	names := make([]string, 0, len(svc))
 	for name := range svc {
