@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -17,6 +14,9 @@ import (
 var version = "0.1.0-dev"
 
 var errHelp = errors.New("help requested")
+
+// errNoURL is a command line, or an -i list, without a URL.
+var errNoURL = errors.New("no URL given (urlget --help lists the flags)")
 
 // options are the parsed command line of a retrieval.
 type options struct {
@@ -232,7 +232,8 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	if m != nil {
 		return o, m.check(fs, o)
 	}
-	if o.inputFile != "" {
+	streams := o.streamsList() // -Z reads -i as it goes: urllist.go
+	if o.inputFile != "" && !streams {
 		more, where, err := readURLList(o.inputFile, stdin)
 		if err != nil {
 			return nil, err
@@ -240,10 +241,10 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 		o.listed = append(make([]string, len(o.urls)), where...)
 		o.urls = append(o.urls, more...)
 	}
-	if len(o.urls) == 0 {
-		return nil, errors.New("no URL given (urlget --help lists the flags)")
+	if len(o.urls) == 0 && !streams {
+		return nil, errNoURL
 	}
-	if len(o.outputs) > len(o.urls) {
+	if len(o.outputs) > len(o.urls) && !streams {
 		return nil, fmt.Errorf("%d -o files for %d URLs", len(o.outputs), len(o.urls))
 	}
 	return o, nil
@@ -266,35 +267,20 @@ func (o *options) where(i int) string {
 // "#" are skipped. where says where each URL was ("-i FILE, line N"). A
 // line over maxURLLine is an error naming its number.
 func readURLList(name string, stdin io.Reader) (urls, where []string, err error) {
-	r := stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err // the message names the file
-			}
-			return nil, nil, fmt.Errorf("-i %s: cannot read it: %w", name, err)
+	l, err := openURLList(name, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer l.close()
+	for {
+		raw, at, ok := l.next()
+		if !ok {
+			break
 		}
-		defer f.Close()
-		r = f
+		urls, where = append(urls, raw), append(where, at)
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxURLLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text != "" && !strings.HasPrefix(text, "#") {
-			urls = append(urls, text)
-			where = append(where, fmt.Sprintf("-i %s, line %d", name, line))
-		}
-	}
-	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return nil, nil, fmt.Errorf("-i %s: line %d is longer than %s; want one URL a line", name, line+1, formatBytes(maxURLLine))
-	}
-	if sc.Err() != nil {
-		return nil, nil, fmt.Errorf("-i %s: %w", name, sc.Err())
+	if err := l.err(); err != nil {
+		return nil, nil, err
 	}
 	return urls, where, nil
 }

@@ -70,17 +70,25 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // guessSchemes gives each URL written without a scheme the one its host
 // name suggests (guessScheme), and says so under -v.
 func (o *options) guessSchemes(c *fetch.Client) {
+	guess := schemeGuesser(c)
+	for i, raw := range o.urls {
+		o.urls[i] = guess(raw)
+	}
+}
+
+// schemeGuesser returns guessScheme for c's schemes, which says under -v
+// what it guessed: raw itself when it has a scheme or none can be told.
+func schemeGuesser(c *fetch.Client) func(raw string) string {
 	names := map[string]bool{}
 	for _, n := range c.Registry.Names() {
 		names[n] = true
 	}
 	known := func(s string) bool { return names[s] }
-	for i, raw := range o.urls {
+	return func(raw string) string {
 		guessed, scheme, ok := guessScheme(raw, known)
 		if !ok {
-			continue
+			return raw
 		}
-		o.urls[i] = guessed
 		if c.Trace != nil {
 			shown := schemes.RedactString(guessed)
 			if loc, err := c.Parse(guessed); err == nil {
@@ -88,5 +96,6 @@ func (o *options) guessSchemes(c *fetch.Client) {
 			}
 			c.Trace.Info(fmt.Sprintf("no scheme in the URL: guessed %s from the host name (%s)", scheme, escapeControls(shown)))
 		}
+		return guessed
 	}
 }

@@ -59,11 +59,12 @@ func checkParallelMax(fs *pflag.FlagSet, n int) error {
 // slot is one URL of a parallel run, from its start until it is written
 // out in its turn.
 type slot struct {
-	i    int
-	raw  string
-	out  *spool // its stdout: held until the URLs before it are written
-	err  error
-	done chan struct{} // closed when the transfer has ended
+	i     int
+	raw   string
+	where string // "-i FILE, line N: ", "" for a URL of the command line
+	out   *spool // its stdout: held until the URLs before it are written
+	err   error
+	done  chan struct{} // closed when the transfer has ended
 	// first says that this failure stopped the run (--fail-early).
 	first bool
 }
@@ -79,20 +80,26 @@ type slot struct {
 // failure that finished last, which depends on timing); with --fail-early
 // it is the first failure's to finish, and the transfers still running
 // are aborted, as curl does.
-func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdout io.Writer) int {
+func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdin io.Reader, stdout io.Writer) int {
 	n := o.parallelMax
 	if n > transport.DefaultMaxIdlePerKey && c.Conns == nil {
 		// Keep every session the transfers give back, as the default does.
 		c.Conns = &transport.Pool{MaxIdlePerKey: n, MaxIdle: max(n, transport.DefaultMaxIdle)}
 	}
+	src, err := o.parallelURLs(c, stdin)
+	if err != nil {
+		o.con.say(err.Error())
+		return 2
+	}
+	defer src.close()
 	if o.con.draw {
-		o.set = newParallelSet(len(o.urls))
+		o.set = newParallelSet(src.known())
 		defer o.con.show(o.set)()
 	}
 	run, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
 	queue := make(chan *slot, reorderWindow(n))
-	go o.startAll(run, c, n, queue, abort)
+	go o.startAll(run, c, n, src, queue, abort)
 	status, early := 0, 0
 	for s := range queue {
 		// Every URL before s is written out: s's stdout streams from now.
@@ -110,12 +117,16 @@ func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdout 
 			early = code
 		}
 		if !o.silent || o.showError {
-			o.con.say(o.where(s.i) + o.parallelMessage(ctx, run, s))
+			o.con.say(s.where + o.parallelMessage(ctx, run, s))
 		}
 		status = code
 	}
 	if in := interruptedBy(ctx); in != nil {
 		return in.exitCode()
+	}
+	if err := src.end(len(o.outputs)); err != nil && run.Err() == nil {
+		o.con.say(err.Error()) // as parseFlags says it without -Z
+		status = 2
 	}
 	if early != 0 {
 		return early
@@ -127,21 +138,23 @@ func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdout 
 // reorder window (queue's capacity), and queues it for writing out in
 // order. It stops starting when run is canceled (Ctrl-C, --fail-early).
 // A failure under --fail-early cancels run, the first one marked.
-func (o *options) startAll(run context.Context, c *fetch.Client, n int, queue chan<- *slot, abort context.CancelCauseFunc) {
+func (o *options) startAll(run context.Context, c *fetch.Client, n int, src *parallelSource, queue chan<- *slot, abort context.CancelCauseFunc) {
 	defer close(queue)
 	busy := make(chan struct{}, n)
 	firstDone := make(chan struct{}, 1)
 	firstDone <- struct{}{} // taken by the first failure under --fail-early
-	for i, raw := range o.urls {
+	for i := 0; ; i++ {
 		select {
 		case busy <- struct{}{}:
 		case <-run.Done():
 			return
 		}
-		if run.Err() != nil {
+		raw, where, ok := src.next()
+		if !ok || run.Err() != nil {
+			o.set.listed(src.known()) // the list's length is now known
 			return
 		}
-		s := &slot{i: i, raw: raw, out: &spool{}, done: make(chan struct{})}
+		s := &slot{i: i, raw: raw, where: where, out: &spool{}, done: make(chan struct{})}
 		queue <- s // waits while the window is full; the writer always drains it
 		go func() {
 			defer func() { <-busy }()
@@ -180,4 +193,86 @@ func (o *options) parallelMessage(ctx, run context.Context, s *slot) string {
 		msg = name + ": " + msg
 	}
 	return msg
+}
+
+// parallelSource is the URLs of a parallel run in turn: the command
+// line's, then the -i list's, read as the run goes when streamsList says
+// so (else parseFlags has read them into o.urls), each given the scheme
+// its host name suggests when it has none.
+type parallelSource struct {
+	o     *options
+	list  *urlList // nil when there is no list to read
+	guess func(raw string) string
+	given int  // URLs given so far
+	ended bool // the list was read to its end (or failed)
+}
+
+// parallelURLs opens the run's URLs; an -i file that cannot be opened is
+// an error, as it is without -Z.
+func (o *options) parallelURLs(c *fetch.Client, stdin io.Reader) (*parallelSource, error) {
+	src := &parallelSource{o: o, guess: schemeGuesser(c), ended: true}
+	if o.streamsList() {
+		l, err := openURLList(o.inputFile, stdin)
+		if err != nil {
+			return nil, err
+		}
+		src.list, src.ended = l, false
+	}
+	return src, nil
+}
+
+// next is the next URL and where it was, to start its messages with
+// (o.where's "-i FILE, line N: "); ok is false after the last.
+func (s *parallelSource) next() (raw, where string, ok bool) {
+	defer func() {
+		if ok {
+			s.given++
+		}
+	}()
+	if s.given < len(s.o.urls) {
+		return s.o.urls[s.given], s.o.where(s.given), true
+	}
+	if s.list == nil {
+		return "", "", false
+	}
+	raw, where, ok = s.list.next()
+	if !ok {
+		s.ended = true
+		return "", "", false
+	}
+	return s.guess(raw), where + ": ", true
+}
+
+// known is the number of URLs when it is known (the list read to its
+// end, or none streamed), else -1.
+func (s *parallelSource) known() int {
+	if !s.ended {
+		return -1
+	}
+	return s.given
+}
+
+// end checks, once the list has been read, what parseFlags checks before
+// the run without -Z: the list was readable, there was a URL, and no more
+// -o files than URLs (outputs).
+func (s *parallelSource) end(outputs int) error {
+	if s.list == nil {
+		return nil
+	}
+	if err := s.list.err(); err != nil {
+		return err
+	}
+	switch {
+	case s.given == 0:
+		return errNoURL
+	case outputs > s.given:
+		return fmt.Errorf("%d -o files for %d URLs", outputs, s.given)
+	}
+	return nil
+}
+
+func (s *parallelSource) close() {
+	if s.list != nil {
+		s.list.close()
+	}
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -337,6 +340,51 @@ func TestParallelInputFile(t *testing.T) {
 	// few more than 8.)
 	if m, c := most.Load(), conns.Load(); m > 8 || c > 200/4 {
 		t.Errorf("%d requests at once, %d connections: want at most 8, and far fewer connections than URLs", m, c)
+	}
+}
+
+// TestParallelStreamsInputFile: -Z reads -i's list as the run goes: each
+// URL is fetched before the next line is even written (a run that read
+// the whole list first would wait for its end, which never comes until
+// the URLs are fetched), so a list of any length takes no memory.
+func TestParallelStreamsInputFile(t *testing.T) {
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(r.URL.Path + "\n"))
+		got <- r.URL.Path
+	}))
+	defer srv.Close()
+	pr, pw := io.Pipe()
+	stalled := make(chan string, 1)
+	go func() {
+		defer pw.Close()
+		for k := range 20 {
+			fmt.Fprintf(pw, "%s/%d\n", srv.URL, k)
+			select {
+			case <-got:
+			case <-time.After(5 * time.Second):
+				stalled <- fmt.Sprintf("URL %d not fetched before the list went on", k)
+				return
+			}
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-Z", "--parallel-max", "4", "-i", "-", "-w", "%{urlnum}\n"}, pr, &stdout, &stderr)
+	select {
+	case msg := <-stalled:
+		t.Fatal(msg)
+	default:
+	}
+	var want strings.Builder
+	for k := range 20 {
+		fmt.Fprintf(&want, "/%d\n%d\n", k, k)
+	}
+	if code != 0 || stdout.String() != want.String() {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout.String(), stderr.String())
+	}
+	// An empty list is still no URL at all.
+	if _, stderr, code := urlget(t, "# nothing\n", "-Z", "-i", "-"); code != 2 || !strings.Contains(stderr, "no URL given") {
+		t.Fatalf("empty list: exit %d, %s", code, stderr)
 	}
 }
 

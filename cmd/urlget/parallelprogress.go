@@ -41,6 +41,17 @@ func (p *parallelSet) progress(own func(done, total int64)) func(done, total int
 	}
 }
 
+// listed says how many URLs the run has, once the -i list streamed by
+// -Z has been read to its end (before, total is -1: not known).
+func (p *parallelSet) listed(total int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total = total
+}
+
 // finished counts a URL written out, failed or not.
 func (p *parallelSet) finished(failed bool) {
 	if p == nil {
@@ -59,6 +70,9 @@ func (p *parallelSet) view(now time.Time, width int) []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.m.name = fmt.Sprintf("%d/%d files", p.done, p.total)
+	if p.total < 0 {
+		p.m.name = fmt.Sprintf("%d files", p.done) // the list is still being read
+	}
 	if p.failed > 0 {
 		p.m.name += fmt.Sprintf(" (%d failed)", p.failed)
 	}

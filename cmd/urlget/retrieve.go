@@ -71,7 +71,7 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	// (FTP QUIT), rather than just dropping them.
 	defer client.CloseIdleConnections()
 	if o.parallel && !o.explain {
-		return o.retrieveParallel(ctx, client, stdout)
+		return o.retrieveParallel(ctx, client, stdin, stdout)
 	}
 	status := 0
 	for i, raw := range o.urls {
