@@ -402,6 +402,10 @@ func TestParallelSetLine(t *testing.T) {
 	if !strings.HasPrefix(line, "2/5 files (1 failed)  4.9 KiB") {
 		t.Fatalf("line %q", line)
 	}
+	p.listed(-1) // a list still being read
+	if line := p.view(p.m.start.Add(time.Second), 0)[0]; !strings.HasPrefix(line, "2 files (1 failed)") {
+		t.Fatalf("line %q", line)
+	}
 	var none *parallelSet
 	own := func(int64, int64) {}
 	if none.progress(own) == nil {

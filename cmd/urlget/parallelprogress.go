@@ -69,9 +69,13 @@ func (p *parallelSet) finished(failed bool) {
 func (p *parallelSet) view(now time.Time, width int) []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.m.name = fmt.Sprintf("%d/%d files", p.done, p.total)
+	files := "files"
+	if p.total == 1 || p.total < 0 && p.done == 1 {
+		files = "file"
+	}
+	p.m.name = fmt.Sprintf("%d/%d %s", p.done, p.total, files)
 	if p.total < 0 {
-		p.m.name = fmt.Sprintf("%d files", p.done) // the list is still being read
+		p.m.name = fmt.Sprintf("%d %s", p.done, files) // the list is still being read
 	}
 	if p.failed > 0 {
 		p.m.name += fmt.Sprintf(" (%d failed)", p.failed)
