@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -418,5 +419,108 @@ func TestParallelMaxChecked(t *testing.T) {
 		if _, stderr, code := urlget(t, "", "-Z", "--parallel-max", n, "http://127.0.0.1:1/"); code != 2 || !strings.Contains(stderr, "--parallel-max "+n) {
 			t.Errorf("--parallel-max %s: exit %d, %s", n, code, stderr)
 		}
+	}
+}
+
+// fakeFTP is a minimal FTP server on 127.0.0.1 for the parallel tests:
+// any login is accepted, every file /NAME holds "file NAME\n", and RETR
+// takes hold before it answers. It counts the logins (USER) and the most
+// RETRs under way at once.
+type fakeFTP struct {
+	addr         string
+	hold         time.Duration
+	logins, most atomic.Int64
+	now          atomic.Int64
+}
+
+func newFakeFTP(t *testing.T, hold time.Duration) *fakeFTP {
+	t.Helper()
+	f := &fakeFTP{hold: hold}
+	f.addr = serveConns(t, f.serve)
+	return f
+}
+
+func (f *fakeFTP) serve(c net.Conn) {
+	r := bufio.NewReader(c)
+	reply := func(s string) { io.WriteString(c, s+"\r\n") }
+	reply("220 fake")
+	var data net.Listener
+	defer func() {
+		if data != nil {
+			data.Close()
+		}
+	}()
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		cmd, arg, _ := strings.Cut(strings.TrimRight(line, "\r\n"), " ")
+		switch strings.ToUpper(cmd) {
+		case "USER":
+			f.logins.Add(1)
+			reply("230 logged in")
+		case "PWD":
+			reply(`257 "/"`)
+		case "CWD":
+			reply("250 ok")
+		case "SYST":
+			reply("215 UNIX Type: L8")
+		case "TYPE":
+			reply("200 ok")
+		case "SIZE":
+			reply(fmt.Sprintf("213 %d", len("file "+arg+"\n")))
+		case "EPSV":
+			if data != nil {
+				data.Close()
+			}
+			if data, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+				reply("425 no data port")
+				continue
+			}
+			reply(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", data.Addr().(*net.TCPAddr).Port))
+		case "RETR":
+			cur := f.now.Add(1)
+			for m := f.most.Load(); cur > m && !f.most.CompareAndSwap(m, cur); m = f.most.Load() {
+			}
+			reply("150 here it comes")
+			d, err := data.Accept()
+			if err == nil {
+				time.Sleep(f.hold)
+				io.WriteString(d, "file "+arg+"\n")
+				d.Close()
+			}
+			f.now.Add(-1)
+			reply("226 done")
+		case "QUIT":
+			reply("221 bye")
+			return
+		default:
+			reply("502 not here")
+		}
+	}
+}
+
+// TestParallelFTPSharesLogins: 24 files of one FTP server with
+// --parallel-max 4 run 4 RETRs at once, over 4 logins that the pool hands
+// from one URL to the next, every file whole.
+func TestParallelFTPSharesLogins(t *testing.T) {
+	f := newFakeFTP(t, 20*time.Millisecond)
+	dir := t.TempDir()
+	args := []string{"-Z", "--parallel-max", "4", "-O", "--output-dir", dir}
+	for k := range 24 {
+		args = append(args, fmt.Sprintf("ftp://%s/f%d.txt", f.addr, k))
+	}
+	if _, stderr, code := urlget(t, "", args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for k := range 24 {
+		name := fmt.Sprintf("f%d.txt", k)
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != "file "+name+"\n" {
+			t.Fatalf("%s: %q, %v", name, b, err)
+		}
+	}
+	if l, m := f.logins.Load(), f.most.Load(); l > 4 || m != 4 {
+		t.Fatalf("%d logins and %d RETRs at once for 24 files, 4 at once: want at most 4 and 4", l, m)
 	}
 }
