@@ -37,8 +37,10 @@ func (c *countingTrace) Secret(string)   {}
 
 // nntpBenchNumbers returns the numbers of nntpBenchArticles benchmark
 // articles in nntpBenchGroup, posting the missing ones (once per stack:
-// `stack.sh up` starts with a fresh spool).
-func nntpBenchNumbers(b *testing.B) []int64 {
+// `stack.sh up` starts with a fresh spool). The benchmark's articles are
+// told by their subject and their size in the overview (Extra "bytes":
+// the entry's Size is -1).
+func nntpBenchNumbers(b testing.TB) []int64 {
 	b.Helper()
 	list := func() []int64 {
 		h := &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort), Max: 100000}
@@ -56,8 +58,10 @@ func nntpBenchNumbers(b *testing.B) []int64 {
 		}
 		var nums []int64
 		for _, e := range entries {
-			var n int64
-			if strings.Contains(e.Title, nntpBenchSubject) && e.Size > 0 && e.Size < 4096 {
+			var n, size int64
+			bytes, _ := e.Extra.Get("bytes")
+			fmt.Sscan(bytes, &size)
+			if strings.Contains(e.Title, nntpBenchSubject) && size > 0 && size < 4096 {
 				fmt.Sscan(e.Name, &n)
 				nums = append(nums, n)
 			}

@@ -1,0 +1,74 @@
+//go:build integration
+
+package integration
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/mirror"
+	"github.com/urlget/urlget/schemes/nntp"
+	"github.com/urlget/urlget/transport"
+)
+
+// TestNNTPPipelinedMirror mirrors the newest 1,000 articles of INN's
+// benchmark group (posted by nntpBenchNumbers when missing) twice: with
+// the article commands pipelined (the default) and one at a time
+// (Window 1, as --no-pipeline). The two trees are equal byte for byte and
+// hold every article; the pipelined run read its articles from replies
+// sent ahead (its trace says so for most of them), on no more
+// connections than the mirror's workers — INN's nnrpd answers pipelined
+// commands in order (RFC 3977 §3.5).
+func TestNNTPPipelinedMirror(t *testing.T) {
+	testbed.Require(t, testbed.INN)
+	nntpBenchNumbers(t)
+	src := fmt.Sprintf("nntp://%s/%s", testbed.Addr(testbed.NNTPPort), nntpBenchGroup)
+	run := func(window int) (map[string]string, string, time.Duration) {
+		t.Helper()
+		var trace strings.Builder
+		var mu sync.Mutex
+		h := &nntp.Handler{Max: nntpBenchArticles, Window: window}
+		c := &fetch.Client{
+			Registry: fetch.NewRegistry(fetch.Config{NNTP: h}),
+			Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+			Trace:    transport.NewTrace(lockedWriter{&mu, &trace}),
+		}
+		dst := filepath.Join(t.TempDir(), "m")
+		begin := time.Now()
+		sum, err := mirror.Run(context.Background(), c, src, dst, mirror.Options{Parallel: 4})
+		took := time.Since(begin)
+		c.CloseIdleConnections()
+		if err != nil || sum.Got != nntpBenchArticles {
+			t.Fatalf("window %d: summary %+v, %v", window, sum, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return hostTree(t, dst, mirror.LockName), trace.String(), took
+	}
+	piped, ptrace, ptook := run(0)
+	seq, strace, stook := run(1)
+	t.Logf("pipelined %v, one command at a time %v (loopback)", ptook, stook)
+	if len(piped) != nntpBenchArticles || !maps.Equal(piped, seq) {
+		t.Fatalf("pipelined mirror has %d files, sequential %d; equal: %v", len(piped), len(seq), maps.Equal(piped, seq))
+	}
+	if n := strings.Count(ptrace, "reading the pipelined reply"); n < nntpBenchArticles*9/10 {
+		t.Errorf("pipelined run: %d articles read from replies sent ahead, want most of %d", n, nntpBenchArticles)
+	}
+	if n := strings.Count(strace, "reading the pipelined reply"); n != 0 {
+		t.Errorf("run with Window 1: %d articles read from replies sent ahead", n)
+	}
+	if n := strings.Count(ptrace, "> GROUP "); n > 4*(nntpBenchArticles/32+4) {
+		t.Errorf("pipelined run: %d GROUP commands, want about one a batch", n)
+	}
+	if n := strings.Count(ptrace, "< 200 ") + strings.Count(ptrace, "< 201 "); n > 5 {
+		t.Errorf("pipelined run: %d connections (greetings), want at most the 4 workers and a listing", n)
+	}
+}
