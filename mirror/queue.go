@@ -37,14 +37,18 @@ func (q *fileQueue) pop(cur *string, on *bool) (j fileJob, ok bool) {
 	d := *cur
 	if !*on || len(q.byDir[d]) == 0 {
 		if *on {
-			q.workers[d]--
+			q.unwork(d)
 		}
 		d = q.pick()
 		q.workers[d]++
 		*cur, *on = d, true
 	}
 	l := q.byDir[d]
-	j, q.byDir[d] = l[0], l[1:]
+	j = l[0]
+	// The slot lets go of the job (its entry, URL and listing line):
+	// the array stays until the directory's last file is taken.
+	l[0] = fileJob{}
+	q.byDir[d] = l[1:]
 	q.n--
 	if len(q.byDir[d]) == 0 {
 		delete(q.byDir, d)
@@ -61,22 +65,33 @@ func (q *fileQueue) pop(cur *string, on *bool) (j fileJob, ok bool) {
 // leave says a worker left its directory (it ends, or turns to a listing).
 func (q *fileQueue) leave(cur string, on *bool) {
 	if *on {
-		q.workers[cur]--
+		q.unwork(cur)
 		*on = false
 	}
 }
 
-// pick is the directory a worker in need of one should take: the first
-// with no worker that has the most files, else the one with the most
-// files per worker.
+// unwork takes a worker off the directory d; a directory none works on
+// leaves the map, which would otherwise keep every directory of the run.
+func (q *fileQueue) unwork(d string) {
+	if q.workers[d]--; q.workers[d] <= 0 {
+		delete(q.workers, d)
+	}
+}
+
+// pick is the directory a worker in need of one should take: the oldest
+// with no worker, else the one with the most files per worker. Oldest
+// first, not the one with the most files: a directory a worker left
+// halfway (for a listing) would otherwise lose to every fresh directory
+// and wait until the end of the run, holding its files' entries; on a
+// tree larger than the queue such remnants piled up by the hundred
+// (memory and pick's time growing with the tree, not the queue).
 func (q *fileQueue) pick() string {
 	best, bestScore := "", -1.0
 	for _, d := range q.order {
-		score := float64(len(q.byDir[d])) / float64(1+q.workers[d])
 		if q.workers[d] == 0 {
-			score += 1e9 // a directory nobody works on first
+			return d
 		}
-		if score > bestScore {
+		if score := float64(len(q.byDir[d])) / float64(1+q.workers[d]); score > bestScore {
 			best, bestScore = d, score
 		}
 	}

@@ -121,6 +121,9 @@ type engine struct {
 	queued    int                  // listings queued so far, the start's included
 	stopped   bool                 // the walk reached maxListings
 	forgetful bool                 // the walk reached maxVisited
+	// held counts the times a listing waited for room in the file
+	// queue, a worker transferring nothing meanwhile (see canList).
+	held int
 
 	sum     Summary
 	first   error
@@ -329,14 +332,19 @@ func (e *engine) work(ctx context.Context) {
 
 // canList says whether a worker may start a listing now: one is waiting,
 // fewer than a quarter of the workers (at least 2) are listing, and the
-// file queue has room (a full one wants its files fetched first, and a
-// listing would only wait for room). Listings are not spread over every
+// file queue is less than half full. A full one wants its files fetched
+// first; and a listing started with room for half the queue's bound has
+// room for the whole of a directory of ordinary size, so it seldom waits
+// for room — a worker waiting there transfers nothing, and a tree larger
+// than the queue would otherwise be fetched on fewer connections than
+// Parallel for most of its run (with -P 8, two of the eight idle).
+// Listings are not spread over every
 // worker: each would open (and log in) a connection of its own, and a
 // run that finds nothing to fetch would pay a login per worker for
 // listings that one or two connections serve faster; the workers that
 // transfer open theirs as files come. The caller holds e.mu.
 func (e *engine) canList() bool {
-	return len(e.dirs) > 0 && e.listing < max(2, e.opt.parallel()/4) && e.files.n < maxQueued
+	return len(e.dirs) > 0 && e.listing < max(2, e.opt.parallel()/4) && e.files.n < maxQueued/2
 }
 
 // queueDir adds a directory to list, unless the run has made
@@ -368,8 +376,11 @@ func (e *engine) queueDir(j dirJob) {
 // finds the queue full waits until a transfer takes one, so what a run
 // holds does not grow with a listing's length (a million entries, or a
 // listing that never ends), only the pace of the listing slows to that
-// of the transfers. A variable for the tests.
-var maxQueued = 10_000
+// of the transfers. A file waiting costs some 2 KB (its entry, URL and
+// listing line): 4,096 of them are a few MB, and still a queue that
+// Parallel transfers take seconds to drain, where listing one more
+// directory takes a round trip or two. A variable for the tests.
+var maxQueued = 4096
 
 // queueFile adds a file to fetch, first waiting for room in the queue.
 // When every worker is listing, none would make room: the caller then
@@ -377,6 +388,9 @@ var maxQueued = 10_000
 // file takes another).
 func (e *engine) queueFile(ctx context.Context, j fileJob) {
 	e.mu.Lock()
+	if e.files.n >= maxQueued {
+		e.held++
+	}
 	for e.files.n >= maxQueued && ctx.Err() == nil {
 		if e.listing < e.opt.parallel() {
 			e.wake.Wait()
