@@ -168,12 +168,33 @@ func TestSegmentsSplitAndStealFromASlowConnection(t *testing.T) {
 	assertOnly(t, filepath.Dir(dest), "f")
 }
 
+// TestSegmentsBodyAheadOfItsRange: a connection whose range was taken
+// over while a read was in flight wrote only up to its new end, and its
+// body stands past it; when the range taken over comes back unclaimed
+// (the taker's request failed), that body must not go on into it (every
+// byte after would land at the wrong offset): the range is asked for
+// anew. One that wrote all it read goes on into it, with no request.
+func TestSegmentsBodyAheadOfItsRange(t *testing.T) {
+	for _, ahead := range []bool{false, true} {
+		s := &segRun{size: 100, queue: spans{{50, 100}}}
+		sg := &segment{pos: 50, end: 50, ahead: ahead}
+		s.active = []*segment{sg}
+		next := s.next(sg, true)
+		if same := next == sg; same == ahead {
+			t.Errorf("ahead %v: the body went on into the range: %v", ahead, same)
+		}
+		if next == nil || next.pos != 50 || next.end != 100 {
+			t.Errorf("ahead %v: next range %+v, want [50, 100)", ahead, next)
+		}
+	}
+}
+
 // TestSegmentsResumeOnlyMissingRanges: a download whose every connection
-// breaks after 3 MiB keeps NAME.part with its ranges; -C - then asks only
+// breaks after 1 MiB keeps NAME.part with its ranges; -C - then asks only
 // for the missing ones, and they are all the server sends.
 func TestSegmentsResumeOnlyMissingRanges(t *testing.T) {
 	data := randomData(20 << 20)
-	s := &rangeServer{data: data, mod: time.Unix(1e9, 0), etag: `"a"`, cut: 3 << 20}
+	s := &rangeServer{data: data, mod: time.Unix(1e9, 0), etag: `"a"`, cut: 1 << 20}
 	c := rangeClient(s)
 	dest := filepath.Join(t.TempDir(), "f")
 	_, err := c.Download(context.Background(), "t:f", dest, DownloadOptions{Segments: 4})
@@ -225,7 +246,7 @@ func TestSegmentsResumeOnlyMissingRanges(t *testing.T) {
 // changed since (another ETag) is not continued: all of it comes again.
 func TestSegmentsSourceChangedStartsOver(t *testing.T) {
 	data := randomData(20 << 20)
-	s := &rangeServer{data: data, mod: time.Unix(1e9, 0), etag: `"a"`, cut: 3 << 20}
+	s := &rangeServer{data: data, mod: time.Unix(1e9, 0), etag: `"a"`, cut: 1 << 20}
 	dest := filepath.Join(t.TempDir(), "f")
 	if _, err := rangeClient(s).Download(context.Background(), "t:f", dest, DownloadOptions{Segments: 4}); err == nil {
 		t.Fatal("the cut download succeeded")

@@ -71,6 +71,11 @@ type segment struct {
 	asked    time.Time // when its request went out
 	first    time.Time // its first byte, zero before
 	got      int64     // bytes its body carried
+	opened   bool      // asked for by open (not the first response, whose wait is not measured)
+	// ahead: its body delivered bytes past its end, which moved back
+	// meanwhile, so the body stands past pos and cannot go on into a
+	// range that starts at pos.
+	ahead bool
 	stopper
 }
 
@@ -212,11 +217,22 @@ func (s *segRun) claim(r span) *segment {
 func (s *segRun) work(ctx context.Context, sg *segment, body *Response) {
 	buf := make([]byte, segmentBuffer)
 	carried := false
+	fails := 0 // failures in a row: a connection gives up after connFails
+	failed := func(err error) bool {
+		switch s.stopped(sg, err) {
+		case failStop:
+			return true
+		case failRetry:
+			fails++
+			return fails >= connFails
+		}
+		return false
+	}
 	for sg != nil {
 		if body == nil {
 			var err error
 			if body, err = s.open(ctx, sg); err != nil {
-				if s.stopped(sg, err) {
+				if failed(err) {
 					return
 				}
 				sg = s.next(sg, false)
@@ -232,13 +248,14 @@ func (s *segRun) work(ctx context.Context, sg *segment, body *Response) {
 		}
 		if err != nil {
 			sg.stop()
-			if s.stopped(sg, err) {
+			body = nil
+			if failed(err) {
 				return
 			}
-			body = nil
 			sg = s.next(sg, false)
 			continue
 		}
+		fails = 0
 		next := s.next(sg, true)
 		if next != sg {
 			sg.stop()
@@ -256,6 +273,7 @@ func (s *segRun) open(ctx context.Context, sg *segment) (*Response, error) {
 		return nil, errNoRanges
 	}
 	start := sg.pos
+	sg.opened, sg.asked = true, time.Now()
 	s.mu.Unlock()
 	sctx, cancel := context.WithCancel(ctx)
 	if !sg.on(cancel) {
@@ -344,8 +362,10 @@ func (s *segRun) write(ctx context.Context, sg *segment, p []byte) error {
 	pos, end := sg.pos, sg.end
 	if sg.first.IsZero() {
 		sg.first = time.Now()
-		s.setup += sg.first.Sub(sg.asked)
-		s.setups++
+		if sg.opened {
+			s.setup += sg.first.Sub(sg.asked)
+			s.setups++
+		}
 	}
 	sg.got += int64(len(p))
 	s.mu.Unlock()
@@ -361,6 +381,7 @@ func (s *segRun) write(ctx context.Context, sg *segment, p []byte) error {
 	}
 	s.mu.Lock()
 	sg.pos = pos + w
+	sg.ahead = sg.ahead || w < int64(len(p))
 	s.done.add(pos, pos+w)
 	s.dirty = true
 	s.mu.Unlock()
@@ -393,15 +414,27 @@ func (s *segRun) throttle(ctx context.Context) error {
 	return nil
 }
 
-// stopped settles a connection's failure err on sg, and says whether the
-// connection stops: not when its range had ended anyway (another took it
-// over and stopped it); yes when the attempt fails, or, with a failure
-// marked retryable, after giving the rest of its range back.
-func (s *segRun) stopped(sg *segment, err error) bool {
+// What a connection's failure means for it (stopped).
+const (
+	failNone  = iota // its range had ended anyway: it goes on
+	failRetry        // retryable: its range given back, it may go on
+	failStop         // the attempt fails, or the server sends no ranges
+)
+
+// connFails is how many failures in a row, each marked retryable, a
+// connection takes before it stops: one may be a fluke, two are a server
+// that takes no more connections (FTP 421, HTTP 503).
+const connFails = 2
+
+// stopped settles a connection's failure err on sg: nothing when its
+// range had ended anyway (another took it over and stopped it);
+// otherwise the rest of the range goes back to the unclaimed ones, and a
+// failure not marked retryable (a local one among them) ends the attempt.
+func (s *segRun) stopped(sg *segment, err error) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sg.pos >= sg.end {
-		return false
+		return failNone
 	}
 	s.active = slices.DeleteFunc(s.active, func(x *segment) bool { return x == sg })
 	s.requeue(span{sg.pos, sg.end})
@@ -409,14 +442,16 @@ func (s *segRun) stopped(sg *segment, err error) bool {
 	var lf *localFailure
 	switch {
 	case errors.Is(err, errNoRanges):
+		return failStop
 	case errors.As(err, &lf):
 		s.fail(lf.error)
+		return failStop
 	case schemes.IsRetryable(err) && s.err == nil:
 		s.lastErr = err
-	default:
-		s.fail(err)
+		return failRetry
 	}
-	return true
+	s.fail(err)
+	return failStop
 }
 
 // fail ends the attempt with err (the first failure wins). Called with
@@ -450,7 +485,7 @@ func (s *segRun) next(sg *segment, open bool) *segment {
 	if s.err != nil {
 		return nil
 	}
-	if open && sg.pos < s.size {
+	if open && !sg.ahead && sg.pos < s.size {
 		if s.noRanges && len(s.queue) > 0 && s.queue[0].Start >= sg.pos {
 			// Without ranges the body runs on to the end; bytes done
 			// meanwhile are written again, alike.
@@ -464,9 +499,11 @@ func (s *segRun) next(sg *segment, open bool) *segment {
 			return sg
 		}
 		for _, v := range s.active {
-			if v != sg && v.pos == sg.pos && v.got == 0 {
-				// The next range's connection has not begun: this body
-				// is already there.
+			if v != sg && v.pos == sg.pos && v.got == 0 && (!s.rangesOK || s.stalled(v, time.Now())) {
+				// The next range's connection has not begun, and either
+				// it is stalled or no server has sent a range yet (if it
+				// never does, this body is the one that goes on): this
+				// body is already there.
 				sg.end, v.end = v.end, v.pos
 				v.stop()
 				return sg
@@ -487,14 +524,11 @@ func (s *segRun) next(sg *segment, open bool) *segment {
 // thief, which finished its own: the split makes both end at once, by
 // their rates and the wait for a new range's first byte (setup), and is
 // made only when it leaves the thief at least stealMin. A connection that
-// has not had its first byte for twice the usual wait, and stallAfter at
-// least, is stalled: all of its range is taken. Called with mu held.
+// is stalled (no first byte for long: stalled) has all of its range
+// taken. Called with mu held.
 func (s *segRun) steal(thief *segment) *segment {
 	now := time.Now()
-	setup := setupGuess
-	if s.setups > 0 {
-		setup = s.setup / time.Duration(s.setups)
-	}
+	setup := s.setupTime()
 	var victim *segment
 	var eta, vrate float64
 	for _, v := range s.active {
@@ -506,7 +540,7 @@ func (s *segRun) steal(thief *segment) *segment {
 		if v.got > 0 {
 			r = float64(v.got) / max(now.Sub(v.first).Seconds(), 0.01)
 			e = float64(rem) / r
-		} else if now.Sub(v.asked) < max(2*setup, stallAfter) {
+		} else if !s.stalled(v, now) {
 			continue // give it time for its first byte
 		}
 		if victim == nil || e > eta {
@@ -538,4 +572,22 @@ func (s *segRun) steal(thief *segment) *segment {
 	s.active = append(s.active, sg)
 	s.stolen++
 	return sg
+}
+
+// setupTime is the usual wait for a range's first byte: the mean of those
+// measured, setupGuess before any. Called with mu held.
+func (s *segRun) setupTime() time.Duration {
+	if s.setups == 0 {
+		return setupGuess
+	}
+	return s.setup / time.Duration(s.setups)
+}
+
+// stalled says whether v, which has had no byte yet, has waited for its
+// first one for three times the usual wait, and stallAfter at least; not
+// before a range's wait has been measured (a server slow to log in is
+// not stalled, and another connection would wait as long). Called with
+// mu held.
+func (s *segRun) stalled(v *segment, now time.Time) bool {
+	return v.got == 0 && s.setups > 0 && now.Sub(v.asked) >= max(3*s.setupTime(), stallAfter)
 }

@@ -86,6 +86,9 @@ type options struct {
 	// set is the run of -Z, nil without it: its transfers count their
 	// bytes into its one progress line.
 	set *parallelSet
+	// segments (--segments) fetches a large file over that many
+	// connections: segments.go.
+	segments int
 	// con is stderr, and stdoutTerminal whether stdout is a terminal;
 	// retrieveAll sets them from the streams, not from flags.
 	con            *console
@@ -165,6 +168,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.BoolVarP(&o.progressBar, "progress-bar", "#", false, "draw the progress as curl's bar of #")
 	if m == nil { // mirror has a --parallel of its own
 		addParallelFlags(fs, o)
+		addSegmentFlags(fs, o)
 	}
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	o.schemes = perSchemeFlags()
@@ -189,6 +193,9 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 		return nil, errHelp
 	}
 	if err := checkParallelMax(fs, o.parallelMax); err != nil {
+		return nil, err
+	}
+	if err := checkSegments(fs, o.segments); err != nil {
 		return nil, err
 	}
 	if fs.Changed("max") && o.max < 1 {

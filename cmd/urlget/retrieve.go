@@ -38,6 +38,9 @@ type report struct {
 	// Resolution is how a resolving scheme (prospero) reached the
 	// resource: the URL asked, the steps, the URL fetched.
 	Resolution []string `json:"resolution,omitempty"`
+	// Segments is how many connections carried the data of a download
+	// made in segments (--segments), absent for one connection.
+	Segments int `json:"segments,omitempty"`
 	// status is the server's last reply code and redirects the redirects
 	// followed, for -w (not in --json).
 	status, redirects int
@@ -351,7 +354,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 			return false, err
 		}
 		res, err := c.DownloadLocator(ctx, loc, out.work, fetch.DownloadOptions{
-			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress,
+			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress, Segments: o.segments,
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
 		// -J names the file now; --fail-with-body's page is the file.
@@ -361,6 +364,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 			rep.status, rep.redirects = res.Status, res.Redirects
 			rep.Mode, rep.ModeGuessed = res.Mode, res.ModeGuessed
 			rep.Resolution = res.Resolution
+			rep.Segments = res.Segments
 		}
 		if err != nil {
 			if res == nil {

@@ -31,13 +31,16 @@ type writeOutVars struct {
 	ExitCode          int
 	ErrorMsg          string // "" on success
 	URLNum            int    // the URL's index on the command line, from 0
+	// Segments is how many connections carried a download made in
+	// segments (--segments), 0 for one.
+	Segments int
 }
 
 // writeOutNames lists every variable, for %{json} and the unknown-name
 // warning; each maps to its text in value.
 var writeOutNames = []string{
 	"content_type", "errormsg", "exitcode", "filename_effective", "http_code", "num_redirects",
-	"response_code", "scheme", "size_download", "time_total", "url", "url_effective", "urlnum",
+	"response_code", "scheme", "segments", "size_download", "time_total", "url", "url_effective", "urlnum",
 }
 
 // value is the variable's text as curl prints it: reply codes in three
@@ -69,6 +72,8 @@ func (v *writeOutVars) value(name string) (s string, ok bool) {
 		return v.ErrorMsg, true
 	case "urlnum":
 		return strconv.Itoa(v.URLNum), true
+	case "segments":
+		return strconv.Itoa(v.Segments), true
 	}
 	return "", false
 }
@@ -91,6 +96,8 @@ func (v *writeOutVars) json() string {
 			m[name] = v.ExitCode
 		case "urlnum":
 			m[name] = v.URLNum
+		case "segments":
+			m[name] = v.Segments
 		case "time_total":
 			m[name] = json.Number(s)
 		default:
@@ -214,7 +221,7 @@ func writeOutWarning(name string) string {
 // took and ended with err (nil: success), from its report.
 func (o *options) writeOutFor(i int, rep *report, err error, took time.Duration, stdout io.Writer) {
 	v := &writeOutVars{ResponseCode: rep.status, SizeDownload: rep.Bytes, URL: rep.Input, URLEffective: rep.URL,
-		Scheme: rep.Scheme, ContentType: rep.Type, NumRedirects: rep.redirects, TimeTotal: took, URLNum: i}
+		Scheme: rep.Scheme, ContentType: rep.Type, NumRedirects: rep.redirects, TimeTotal: took, URLNum: i, Segments: rep.Segments}
 	if rep.Output != nil {
 		v.FilenameEffective = *rep.Output
 	}
