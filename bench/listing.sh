@@ -15,9 +15,14 @@
 # files of 1 KiB in directories of 100, written under TREE_DIR (default
 # /dev/shm), by urlget and base: peak RSS of each, and the ratio
 # 100,000/10,000 (flat: near 1).
-# Environment: N, REPS (default 3), LIMIT (default 120), BIN (a urlget to
+# Then a listing alone (section 3): `urlget ls` of 1,000 and of 1,000,000
+# (M) entries from the same fake, streamed to /dev/null, beside curl (the
+# listing's bytes, for reference): peak RSS and wall time, every entry
+# counted once; flat memory is a peak at 1,000,000 entries within a few
+# MiB of the peak at 1,000 (issue 26).
+# Environment: N, M, REPS (default 3), LIMIT (default 120), BIN (a urlget to
 # measure instead of one built here), BASE, BASE_REV, TREE_DIR, ONLY (the
-# sections, "1 2" by default).
+# sections, "1 2 3" by default).
 # Needs: go, /usr/bin/time, lftp (apt-get install lftp); not the stack.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -27,7 +32,8 @@ N=${N:-2000000}
 REPS=${REPS:-3}
 LIMIT=${LIMIT:-120}
 BASE_REV=${BASE_REV:-067602c}
-ONLY=${ONLY:-1 2}
+M=${M:-1000000}
+ONLY=${ONLY:-1 2 3}
 section() { [[ " $ONLY " == *" $1 "* ]]; }
 trap 'echo "bench/listing.sh: line $LINENO: a command failed" >&2' ERR
 for t in go lftp /usr/bin/time; do
@@ -142,5 +148,33 @@ if section 2; then
 	done
 	awk -v a="$(med urlget-10000 1)" -v b="$(med urlget-100000 1)" -v c="$(med base-10000 1)" -v d="$(med base-100000 1)" 'BEGIN {
 		printf "== peak RSS 100,000 files / 10,000 files: urlget %.2f, base %.2f\n", b / a, d / c
+	}'
+fi
+
+if section 3; then
+	echo "== a listing alone: urlget ls of 1,000 and of $M entries (hostileserve ftp-wide), to /dev/null; $REPS rounds"
+	for n in 1000 "$M"; do
+		"$work/hostileserve" ftp-wide "$n" >"$work/port" &
+		srv_pid=$!
+		for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+		port=$(cat "$work/port")
+		: >"$work/port"
+		url=ftp://127.0.0.1:$port/
+		got=$("$bin" ls -s --allow-port "$port" "$url" | wc -l)
+		[ "$got" -eq "$n" ] || { echo "urlget ls: $got entries, want $n" >&2; exit 1; }
+		for r in $(seq "$REPS"); do
+			measure "ls-$n" "$bin" ls -s --allow-port "$port" "$url"
+			measure "curl-$n" curl -sS "$url"
+		done
+		kill "$srv_pid"
+		wait "$srv_pid" 2>/dev/null || true
+		srv_pid=
+	done
+	echo "== medians of $REPS rounds (peak RSS MiB, seconds); every entry counted"
+	for name in ls-1000 "ls-$M" curl-1000 "curl-$M"; do
+		printf '   %-13s %6.1f MiB  %6.2f s\n' "$name" "$(awk -v k="$(med "$name" 1)" 'BEGIN { print k / 1024 }')" "$(med "$name" 2)"
+	done
+	awk -v a="$(med ls-1000 1)" -v b="$(med "ls-$M" 1)" -v m="$M" 'BEGIN {
+		printf "== urlget ls peak RSS, %d entries - 1,000 entries: %+.1f MiB (flat: %s)\n", m, (b - a) / 1024, (b - a <= 8 * 1024) ? "met" : "MISSED"
 	}'
 fi
