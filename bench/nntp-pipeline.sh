@@ -7,7 +7,9 @@
 # trips an article). RUNS runs of each (default 3), alternating, from an
 # empty directory each time; the median wall time of each and their ratio
 # (target <= 0.25). Every run's articles are checked by SHA-256 against the
-# first run's.
+# first run's. Then the same for one command of the 1,000 articles'
+# news:<message-id> URLs (-i: one ARTICLE, one round trip, an article
+# without pipelining), its output checked likewise.
 #
 #   bench/nntp-pipeline.sh                      loopback (127.0.0.1:1119)
 #   WAN=40ms,20MiB/s bench/nntp-pipeline.sh     over the WAN of bench/wan.sh
@@ -35,29 +37,55 @@ echo "== urlget mirror --max $N $src, $RUNS runs each, alternating"
 
 now() { date +%s.%N; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-digest() { (cd "$1" && find . -type f ! -name .urlget-mirror.lock | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16); }
-declare -A wall
-ref=
-for i in $(seq 1 "$RUNS"); do
-	for mode in pipelined no-pipeline; do
-		flags=()
-		[ "$mode" = no-pipeline ] && flags=(--no-pipeline)
-		rm -rf "$tmp/m"
-		t=$(now)
-		"$bin" mirror -s --max "$N" "${flags[@]}" "$src" "$tmp/m"
-		w=$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
-		n=$(find "$tmp/m" -type f ! -name .urlget-mirror.lock | wc -l)
-		d=$(digest "$tmp/m")
-		[ "$n" -eq "$N" ] || { echo "$mode run $i: $n articles, want $N" >&2; exit 1; }
-		[ -z "$ref" ] && ref=$d
-		[ "$d" = "$ref" ] || { echo "$mode run $i: articles differ from the first run's (SHA-256 $d, want $ref)" >&2; exit 1; }
-		wall[$mode]+="$w "
+# flags MODE: urlget's flags for pipelined or no-pipeline.
+flags() { [ "$1" = no-pipeline ] && echo --no-pipeline || true; }
+
+# compare LABEL RUN: RUNS runs of `RUN pipelined` and `RUN no-pipeline`,
+# alternating; RUN prints the SHA-256 of what it fetched, which must be the
+# first run's every time. Prints the runs, the medians and their ratio.
+compare() {
+	local label=$1 run=$2 i mode t d w ref=
+	local -A wall=()
+	for i in $(seq 1 "$RUNS"); do
+		for mode in pipelined no-pipeline; do
+			t=$(now)
+			d=$("$run" "$mode")
+			w=$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+			[ -z "$ref" ] && ref=$d
+			[ "$d" = "$ref" ] || { echo "$label, $mode run $i: fetched other bytes than the first run (SHA-256 $d, want $ref)" >&2; exit 1; }
+			wall[$mode]+="$w "
+		done
 	done
-done
-p=$(printf '%s\n' ${wall[pipelined]} | median)
-s=$(printf '%s\n' ${wall[no-pipeline]} | median)
-ratio=$(awk -v p="$p" -v s="$s" 'BEGIN { printf "%.3f", p / s }')
-printf '%-12s %-28s %s\n' client "runs (s)" "median (s)"
-printf '%-12s %-28s %s\n' pipelined "${wall[pipelined]}" "$p"
-printf '%-12s %-28s %s\n' no-pipeline "${wall[no-pipeline]}" "$s"
-echo "== pipelined / no-pipeline: $ratio (target <= 0.25); every run's $N articles SHA-256 $ref"
+	local p s
+	p=$(printf '%s\n' ${wall[pipelined]} | median)
+	s=$(printf '%s\n' ${wall[no-pipeline]} | median)
+	printf '%-12s %-28s %s\n' client "runs (s)" "median (s)" pipelined "${wall[pipelined]}" "$p" no-pipeline "${wall[no-pipeline]}" "$s"
+	echo "== $label, pipelined / no-pipeline: $(awk -v p="$p" -v s="$s" 'BEGIN { printf "%.3f", p / s }') (target <= 0.25); SHA-256 $ref"
+}
+
+# run_mirror MODE mirrors the group into an empty directory.
+run_mirror() {
+	rm -rf "$tmp/m"
+	"$bin" mirror -s --max "$N" $(flags "$1") "$src" "$tmp/m"
+	local n
+	n=$(find "$tmp/m" -type f ! -name .urlget-mirror.lock | wc -l)
+	[ "$n" -eq "$N" ] || { echo "$1: $n articles, want $N" >&2; exit 1; }
+	(cd "$tmp/m" && find . -type f ! -name .urlget-mirror.lock | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+}
+
+# run_urls MODE fetches the articles' news:<message-id> URLs in one command.
+run_urls() {
+	"$bin" -s --nntp-server "$host:1119" $(flags "$1") -i "$tmp/urls" | sha256sum | cut -c1-16
+}
+
+echo "== urlget mirror --max $N $src, $RUNS runs each, alternating"
+compare mirror run_mirror
+
+# The mirror's articles as news:<message-id> URLs, in number order.
+"$bin" -s --nntp-server "$host:1119" --max "$N" --json news:local.general |
+	python3 -c '
+import json, sys
+for x in json.load(sys.stdin)["entries"]:
+    print("news:" + x["extra"]["message_id"])' >"$tmp/urls"
+echo "== urlget --nntp-server $host:1119 -i URLS ($(wc -l <"$tmp/urls") news:<message-id> URLs), $RUNS runs each, alternating"
+compare URLs run_urls

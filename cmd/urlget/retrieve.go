@@ -77,12 +77,13 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 		return o.retrieveParallel(ctx, client, stdin, stdout)
 	}
 	status := 0
+	ahead := newLookahead(client, o.urls)
 	for i, raw := range o.urls {
 		var err error
 		if o.explain {
 			err = o.explainOne(client, raw, stdout)
 		} else {
-			err = o.retrieveOne(ctx, client, i, raw, stdout)
+			err = o.retrieveOne(ahead.context(ctx, i), client, i, raw, stdout)
 		}
 		if in := interruptedBy(ctx); in != nil {
 			// Ctrl-C: this URL's failure is the interrupt's doing, and

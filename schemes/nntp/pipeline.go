@@ -82,12 +82,12 @@ func (h *Handler) pipedCmd(p *plan) pipedCmd {
 }
 
 // ahead resolves the URLs the caller will ask for next (schemes.NextOf)
-// into the commands that could be sent ahead for them: articles of the
-// same scheme on the same server, with the same security and the same
-// credentials in the URL (or none, when netrc's for that server serve
-// both), up to the first that is not (which the caller will ask for in
-// its turn, on another connection, so nothing after it can be sent ahead
-// either).
+// into the commands that could be sent ahead for them: articles on the
+// same server (news: and nntp: alike, as their sessions are, see run),
+// with the same security and the same credentials in the URL (or none,
+// when netrc's for that server serve both), up to the first that is not
+// (which the caller will ask for in its turn, on another connection, so
+// nothing after it can be sent ahead either).
 func (h *Handler) ahead(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey) []pipedCmd {
 	next := schemes.NextOf(ctx)
 	if h.window() <= 1 || p.op != opArticle || !key.Pooled() || req.Conns == nil || len(next) == 0 {
@@ -99,7 +99,7 @@ func (h *Handler) ahead(ctx context.Context, req *schemes.Request, p *plan, key 
 		r := *req
 		r.URL = loc
 		q, err := h.resolve(&r)
-		if err != nil || q.op != opArticle || q.scheme != p.scheme || q.host != p.host || q.port != p.port ||
+		if err != nil || q.op != opArticle || q.host != p.host || q.port != p.port ||
 			q.tls != p.tls || q.starttls != p.starttls || q.eager != p.eager ||
 			(q.eager && (q.user != p.user || q.pass != p.pass)) {
 			break

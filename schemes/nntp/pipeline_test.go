@@ -270,3 +270,54 @@ func TestPipelineSkipped(t *testing.T) {
 		t.Errorf("%d sessions still parked after parkTimeout", left)
 	}
 }
+
+// TestAhead: the articles sent ahead are those named next on the same
+// server, news: and nntp: alike, with the same security and credentials,
+// up to the first that is not; a request that is not for an article, or
+// with no Conns, sends none.
+func TestAhead(t *testing.T) {
+	const here = "nntp://127.0.0.1:1119/g/1"
+	for _, tt := range []struct {
+		name  string
+		url   string
+		next  []string
+		conns bool
+		want  []string
+	}{
+		{"numbers and ids", here, []string{"nntp://127.0.0.1:1119/g/2", "news:a@x", "nntp://127.0.0.1:1119/h/5"}, true,
+			[]string{"g ARTICLE 2", " ARTICLE <a@x>", "h ARTICLE 5"}},
+		{"up to another port", here, []string{"nntp://127.0.0.1:1119/g/2", "nntp://127.0.0.1:1120/g/3", "nntp://127.0.0.1:1119/g/4"}, true,
+			[]string{"g ARTICLE 2"}},
+		{"up to a group", here, []string{"news:g", "nntp://127.0.0.1:1119/g/4"}, true, nil},
+		{"up to TLS", here, []string{"nntps://127.0.0.1:1119/g/2"}, true, nil},
+		{"up to a login", here, []string{"nntp://u:p@127.0.0.1:1119/g/2"}, true, nil},
+		{"same login", "nntp://u:p@127.0.0.1:1119/g/1", []string{"nntp://u:p@127.0.0.1:1119/g/2", "nntp://127.0.0.1:1119/g/3"}, true,
+			[]string{"g ARTICLE 2"}},
+		{"a group asks nothing ahead", "nntp://127.0.0.1:1119/g", []string{"nntp://127.0.0.1:1119/g/2"}, true, nil},
+		{"no Conns", here, []string{"nntp://127.0.0.1:1119/g/2"}, false, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &Handler{Server: "127.0.0.1:1119"}
+			req := &schemes.Request{URL: locate(t, tt.url), Dialer: fakeDialer{}}
+			if tt.conns {
+				req.Conns = &transport.Pool{}
+			}
+			var next []schemes.Locator
+			for _, raw := range tt.next {
+				next = append(next, locate(t, raw))
+			}
+			p, err := h.start(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key, _ := schemes.NewConnKey(req, "nntp", p.host, p.port, p.tls || p.starttls, p.user, p.pass)
+			var got []string
+			for _, c := range h.ahead(schemes.WithNext(context.Background(), next), req, p, key) {
+				got = append(got, c.group+" "+c.line)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("ahead %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
