@@ -8,7 +8,7 @@
 # that a disturbance of the machine hits every client alike; the figures
 # are the median wall time and the ratios urlget/curl and urlget/aria2c
 # (target <= 1.0 for both), urlget's pace as a fraction of the limit
-# (integration/cmd/rawget: the least a client can do), and the best run (on a machine busy with
+# (bench/cmd/limit: the least a client can do), and the best run (on a machine busy with
 # other work, the least disturbed). Every run's 200 files are checked by SHA-256
 # against the fixtures': a client that is fast because it skips or mangles
 # files fails the bench. The FTP logins of urlget's last run are counted
@@ -49,8 +49,11 @@ out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.parallel.XXXXXX")
 trap 'wan_down; rm -rf "$work" "$out"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
 [ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
-rawget=$work/rawget
-go build -o "$rawget" ./integration/cmd/rawget
+limit=
+if [ -d bench/cmd/limit ]; then
+	limit=$work/limit
+	go build -o "$limit" ./bench/cmd/limit
+fi
 wan_up
 
 names=()
@@ -78,7 +81,7 @@ argv() {
 	case $c in
 	urlget) cmd=("$bin" -s -Z --parallel-max "$N" -O --output-dir "$dest" -i "$work/$proto.list") ;;
 	curl) cmd=(curl -sS -Z --parallel-max "$N" --remote-name-all --output-dir "$dest" -K "$work/$proto.curl") ;;
-	limit) cmd=("$rawget" -n "$N" -i "$work/$proto.list" -d "$dest") ;;
+	limit) cmd=("$limit" -n "$N" -i "$work/$proto.list") ;;
 	aria2c)
 		cmd=(aria2c -q -j "$N" --file-allocation=none --auto-file-renaming=false -d "$dest" -i "$work/$proto.list")
 		# Its default reuse of FTP logins stalls 60 s (its --timeout) on
@@ -98,10 +101,12 @@ check() {
 
 now() { date +%s.%N; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-# limit is integration/cmd/rawget: one login per connection and only
-# EPSV and RETR per file (HTTP: keep-alive GETs), no checks — what the
-# server delivers at most, which urlget's time is reported against.
-clients=(urlget curl aria2c limit)
+# limit is bench/cmd/limit: one login or connection per connection and
+# only RETR or GET per file, the bytes into /dev/null, no checks — what
+# the server delivers at most, which urlget's time is reported against
+# (left out where bench/cmd/limit is not in the tree).
+clients=(urlget curl aria2c)
+[ -z "$limit" ] || clients+=(limit)
 
 # bench PROTO: REPS rounds of every client in turn, each run checked;
 # medians and ratios.
@@ -115,9 +120,14 @@ bench() {
 			argv "$c" "$proto" "$dest"
 			t=$(now)
 			# stderr to a file: curl 7.88 draws its -Z meter even with -s.
-			"${cmd[@]}" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; echo "$c ($proto): failed: ${cmd[*]}" >&2; exit 1; }
+			"${cmd[@]}" >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr" >&2; echo "$c ($proto): failed: ${cmd[*]}" >&2; exit 1; }
 			wall[$c]+="$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') "
-			check "$dest" "$c ($proto, round $i)"
+			# limit writes no file: it says how many it fetched.
+			if [ "$c" = limit ]; then
+				[ "$(awk '{ print $3 }' "$work/stdout")" = "$FILES" ] || { echo "limit ($proto): $(cat "$work/stdout")" >&2; exit 1; }
+			else
+				check "$dest" "$c ($proto, round $i)"
+			fi
 			rm -rf "$dest"
 		done
 	done
@@ -125,8 +135,9 @@ bench() {
 		med[$c]=$(printf '%s\n' ${wall[$c]} | median)
 		printf '| %-6s | %s | %s | %s |\n' "$c" "${med[$c]}" "$(printf '%s\n' ${wall[$c]} | sort -n | head -1)" "${wall[$c]% }"
 	done
-	awk -v u="${med[urlget]}" -v c="${med[curl]}" -v a="${med[aria2c]}" -v l="${med[limit]}" \
-		'BEGIN { printf "ratio urlget/curl: %.2f, urlget/aria2c: %.2f (target <= 1.0 each); urlget at %.0f %% of the limit (limit/urlget); SHA-256 of every file checked\n", u / c, u / a, 100 * l / u }'
+	awk -v u="${med[urlget]}" -v c="${med[curl]}" -v a="${med[aria2c]}" \
+		'BEGIN { printf "ratio urlget/curl: %.2f, urlget/aria2c: %.2f (target <= 1.0 each); SHA-256 of every file checked\n", u / c, u / a }'
+	[ -z "$limit" ] || awk -v u="${med[urlget]}" -v l="${med[limit]}" 'BEGIN { printf "urlget at %.0f %% of the limit (limit/urlget)\n", 100 * l / u }'
 	if [ "$proto" = ftp ]; then
 		dest=$out/ftp-logins
 		mkdir -p "$dest"
