@@ -12,6 +12,10 @@
 #      REPS); the target is at most 4 commands a file for urlget;
 #   4. peak RSS of the 256 MiB download (and of a 64 MiB one, to show it is
 #      flat in file size), from /usr/bin/time -v.
+# In 1 (to stdout) and 2, the limit: bench/cmd/limit fetching the same
+# files on one connection (RETR only, the bytes spliced into /dev/null,
+# nothing else), in the same rounds; urlget's time is given as a fraction
+# of it (limit's time / urlget's: 1.0 is all the server delivers).
 # The files of 1 and 2 are created inside the vsftpd container under /tmp
 # (not part of the fixture tree) and fetched as alice with absolute (%2F)
 # paths.
@@ -51,6 +55,8 @@ tmp=$(mktemp -d)
 trap 'wan_down; rm -rf "$tmp"' EXIT
 bin=${BIN:-$tmp/urlget}
 [ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+limit=$tmp/limit
+go build -o "$limit" ./bench/cmd/limit
 
 docker exec "$ctr" sh -c '
   [ -s /tmp/bench-256M.bin ] || head -c 268435456 /dev/urandom > /tmp/bench-256M.bin
@@ -78,6 +84,14 @@ time_base() {
 	local -n times_=$1
 	times_+=("$(timeit "$BASE" "${@:2}")")
 }
+# report_limit URLGET_MEDIAN: the limit's times (the array l), their
+# median, and urlget's figure as a fraction of it.
+report_limit() {
+	local lm
+	lm=$(printf '%s\n' "${l[@]}" | median)
+	echo "limit:  ${l[*]}  median ${lm}s (RETR only, one connection)"
+	awk -v u="$1" -v l="$lm" 'BEGIN { printf "urlget at %.2f of the limit (limit/urlget)\n", l / u }'
+}
 report_base() {
 	[ -n "$BASE" ] || return 0
 	local -n arr=$1
@@ -92,16 +106,18 @@ target=" (target <= 0.9)"
 [ -z "${WAN:-}" ] || target=" (over the WAN, $WAN_SPEC)"
 if section 1; then
 echo "== 256 MiB file to stdout (/dev/null), $REPS repetitions (alternating)"
-u=(); c=(); b=()
+u=(); c=(); b=(); l=()
 for _ in $(seq "$REPS"); do
 	u+=("$(timeit "$bin" -s "$big")")
 	time_base b -s "$big"
 	c+=("$(timeit curl -sS "$big")")
+	l+=("$(timeit "$limit" "$big")")
 done
 um=$(printf '%s\n' "${u[@]}" | median); cm=$(printf '%s\n' "${c[@]}" | median)
 echo "urlget: ${u[*]}  median ${um}s"
 echo "curl:   ${c[*]}  median ${cm}s"
 awk -v a="$um" -v b="$cm" -v t="$target" 'BEGIN { printf "ratio urlget/curl: %.2f%s\n", a / b, t }'
+report_limit "$um"
 report_base b "$um"
 
 # Neither urlget nor curl waits for the disk here (urlget --fsync would);
@@ -132,8 +148,9 @@ echo "== 2,000 x 4 KiB files on one command line, $REPS repetitions"
 count_cmds() { # count_cmds OFFSET: FTP commands logged since OFFSET
 	tail -c +"$(($1 + 1))" "$log" | grep -c 'FTP command:' || true
 }
-u=(); c=(); b=(); ucmd=0; ccmd=0; bcmd=0
+u=(); c=(); b=(); l=(); ucmd=0; ccmd=0; bcmd=0
 for _ in $(seq "$REPS"); do
+	l+=("$(timeit "$limit" "${many[@]}")")
 	off=$(stat -c %s "$log")
 	u+=("$(timeit "$bin" -s "${many[@]}")")
 	sleep 0.5; ucmd=$(count_cmds "$off")
@@ -150,6 +167,7 @@ um=$(printf '%s\n' "${u[@]}" | median); cm=$(printf '%s\n' "${c[@]}" | median)
 echo "urlget: ${u[*]}  median ${um}s"
 echo "curl:   ${c[*]}  median ${cm}s"
 awk -v a="$um" -v b="$cm" 'BEGIN { printf "ratio urlget/curl: %.2f\n", a / b }'
+report_limit "$um"
 report_base b "$um"
 awk -v a="$ucmd" -v b="$ccmd" 'BEGIN { printf "commands per file: urlget %.2f, curl %.2f\n", a / 2000, b / 2000 }'
 [ -z "$BASE" ] || awk -v a="$bcmd" 'BEGIN { printf "commands per file: base %.2f\n", a / 2000 }'

@@ -6,6 +6,10 @@
 #   3. and 4. the same over https, for information: TLS cannot splice, so
 #      they show what the plain path gains;
 #   5. peak RSS of the download (/usr/bin/time -v).
+# After 1 and 2, the limit: bench/cmd/limit GETting the file on one
+# connection (the bytes spliced into /dev/null, nothing else), REPS times;
+# urlget's median of each row is given as a fraction of it (limit's time /
+# urlget's: 1.0 is all the server delivers).
 # Each is REPS rounds in which every client runs once in turn, so that a
 # disturbance of the machine hits every client alike; the figures are the
 # median wall time, the ratios urlget/curl (target <= 0.9 for http) and
@@ -59,6 +63,7 @@ ctr=urlget-bench-nginx-$$
 trap 'wan_down; docker rm -f "$ctr" >/dev/null 2>&1 || true; rm -rf "$work" "$out"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
 [ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+go build -o "$work/limit" ./bench/cmd/limit
 before=${URLGET_BEFORE:-}
 
 docker run -d --rm --name "$ctr" --network host --entrypoint sh "$image" -c "
@@ -171,6 +176,7 @@ run() {
 	r="ratio urlget/curl: %.2f, urlget/wget: %.2f (cpu: %.2f, %.2f); SHA-256 checked\n"
 	awk -v u="${med[urlget]}" -v c="${med[curl]}" -v w="${med[wget]}" -v cu="${cmed[urlget]}" -v cc="${cmed[curl]}" \
 		-v cw="${cmed[wget]}" -v r="$r" 'BEGIN { printf r, u / c, u / w, cu / cc, cu / cw }'
+	urlget_med=${med[urlget]}
 	[ -z "$before" ] || awk -v b="${med[before]}" -v c="${med[curl]}" 'BEGIN { printf "ratio before/curl: %.2f\n", b / c }'
 	[ "$mode" = pipe ] || awk -v f="${med[fsync]}" -v c="${med[curl]}" 'BEGIN { printf "ratio fsync/curl: %.2f (urlget --fsync: on disk before the rename)\n", f / c }'
 }
@@ -181,8 +187,15 @@ target=" (target: urlget/curl <= 0.9)"
 [ -z "${WAN:-}" ] || target=" over the WAN ($WAN_SPEC)"
 echo "== http, 256 MiB into a file (-o), $REPS rounds$target"
 run file "$url"
+file_med=$urlget_med
 echo "== http, 256 MiB to a pipe (stdout | cat), $REPS rounds$target"
 run pipe "$url"
+lim=()
+for _ in $(seq "$REPS"); do lim+=("$("$work/limit" "$url" | cut -d' ' -f1)"); done
+lm=$(printf '%s\n' "${lim[@]}" | median)
+echo "limit:  ${lim[*]} median ${lm}s (GET only, one connection, spliced into /dev/null)"
+awk -v l="$lm" -v f="$file_med" -v p="$urlget_med" \
+	'BEGIN { printf "urlget at %.2f of the limit into a file, %.2f to a pipe (limit/urlget)\n", l / f, l / p }'
 if [ -z "${WAN:-}" ]; then
 	tls=1
 	echo "== https (information: TLS cannot splice), 256 MiB into a file, $REPS rounds"

@@ -11,6 +11,11 @@
 #      -np (and wget2); target <= 0.8 x the faster;
 #   3. peak RSS of urlget's first FTP run (/usr/bin/time -v); target
 #      <= 64 MiB.
+# Beside 1 and 2, the limit: bench/cmd/limit fetching every file of the
+# tree on P connections (RETR or GET of each, the bytes spliced into
+# /dev/null, no listing, nothing else), in the same rounds; urlget's first
+# run is given as a fraction of it (limit's time / urlget's: 1.0 is all
+# the server delivers).
 # Every first run's tree is compared with the source (cmp -r style, by
 # SHA-256 of every file): a client that is fast because it skips or mangles
 # files fails the bench.
@@ -55,6 +60,7 @@ out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.mirror.XXXXXX")
 trap 'rm -rf "$work" "$out" "$src"' EXIT
 bin=${BIN:-$work/urlget}
 [ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+go build -o "$work/limit" ./bench/cmd/limit
 
 # The tree: 20 directories of 100 files each, sizes 1–8 KiB, and four
 # 16 MiB files at the top; random bytes, fixed times.
@@ -74,6 +80,9 @@ want=$(cd "$src" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha2
 
 ftp_url="ftp://127.0.0.1:2121/scratch/bench-mirror/"
 http_url="http://127.0.0.1:8080/scratch/bench-mirror/"
+# Every file's URL, for the limit.
+(cd "$src" && find . -type f | sort | sed "s|^\./|${ftp_url}|") >"$work/ftp.urls"
+sed "s|^${ftp_url}|${http_url}|" "$work/ftp.urls" >"$work/http.urls"
 
 now() { date +%s.%N; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -105,7 +114,9 @@ bench() {
 	shift
 	local -a clients=("$@")
 	declare -A first again cmds
+	local lim=
 	for i in $(seq "$REPS"); do
+		lim+="$("$work/limit" -n "$P" -i "$work/$proto.urls" | cut -d' ' -f1) "
 		for c in "${clients[@]}"; do
 			local dest=$out/$proto-$c-$i
 			sync
@@ -135,6 +146,10 @@ bench() {
 		[ -z "${cmds[$c]:-}" ] || awk -v n="${cmds[$c]}" -v f="$files" 'BEGIN { printf "; %.2f FTP commands a file", n / f }'
 		echo
 	done
+	local lm
+	lm=$(printf '%s\n' $lim | median)
+	printf '%-7s %s median %ss (every file by RETR or GET on %d connections, nothing else)\n' "limit:" "$lim" "$lm" "$P"
+	awk -v u="${fm[urlget]}" -v l="$lm" 'BEGIN { printf "urlget first run at %.2f of the limit (limit/urlget)\n", l / u }'
 	local ref=${clients[1]}
 	awk -v u="${fm[urlget]}" -v r="${fm[$ref]}" -v ua="${am[urlget]}" -v ra="${am[$ref]}" -v ref="$ref" \
 		'BEGIN { printf "ratio urlget/%s: first run %.2f, no-change run %.2f\n", ref, u / r, ua / ra }'
