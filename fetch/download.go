@@ -227,6 +227,8 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 
 // transfer makes one attempt: fetch from what is held, append, verify.
 func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
+	warmed := c.warm(ctx, loc, t, opt)
+	defer warmed(false)
 	resp, err := c.once(ctx, loc, opFetch, Resume{Offset: t.resumeAt(), Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
 		Listed: opt.Listed, Exact: opt.Exact, IfModifiedSince: opt.IfModifiedSince})
 	if err != nil {
@@ -259,8 +261,9 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 		if err != nil {
 			return err
 		}
-		return c.segmented(ctx, loc, t, res, opt, resp, n)
+		return c.segmented(ctx, loc, t, res, opt, resp, n, func() { warmed(false) })
 	}
+	warmed(true)
 	if err := c.settleOffset(loc, t, resp.Offset); err != nil {
 		return err
 	}

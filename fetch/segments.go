@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -93,6 +94,45 @@ func writePartRecord(t *target, rec schemes.ResumeRecord, done spans) error {
 	}
 }
 
+// warm readies, while the first request of a download in segments is
+// under way, the sessions its other connections will take: one
+// description of the resource (Stat) each, at once, whose connections
+// then wait idle in the Client's pool (an FTP control connection logged
+// in, in the file's directory; an HTTP keep-alive one), so that their
+// ranges, asked for once the first answer tells the size, start without
+// a login. Over a WAN an FTP login is a dozen round trips, which the
+// connections after the first would otherwise wait for while the first
+// one runs ahead. The returned func waits for them, canceling them first
+// when told (the download went over one connection).
+func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt DownloadOptions) func(cancel bool) {
+	n := opt.Segments
+	if n == 0 {
+		n = t.segs
+	}
+	caps := c.Caps(loc)
+	if min(n, MaxSegments) < 2 || t.mode != intoPart || !caps.Has(schemes.Stats|schemes.Resumes) || caps.Has(schemes.Local) {
+		return func(bool) {}
+	}
+	ctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for range min(n, MaxSegments) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r, err := c.once(ctx, loc, opStat, Resume{}); err == nil {
+				r.Close()
+			}
+		}()
+	}
+	return func(cancel bool) {
+		if cancel {
+			stop()
+		}
+		wg.Wait()
+		stop()
+	}
+}
+
 // segmentsFor says over how many connections the response resp, the
 // answer to the first request of an attempt, is fetched: 0 for the one
 // it came on, the way a download goes without segments. Segments are
@@ -156,7 +196,10 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 // copy being continued keeps its ranges while the resume rule allows;
 // otherwise it starts over. The whole is then checked: the size, and the
 // SHA-256 the server published.
-func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int) error {
+//
+// warmed waits until the sessions warm readied are idle, for the ranges
+// to take them.
+func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int, warmed func()) error {
 	size := first.Size
 	rec := recordOf(first.Response)
 	keep := len(t.spans) > 0 && first.Offset == t.resumeAt()
@@ -191,7 +234,7 @@ func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, 
 	if originOf(first.URL) == originOf(loc) {
 		at = first.URL // no redirect again for each range; never another origin's, which -u's login must not reach
 	}
-	s := &segRun{c: c, loc: at, t: t, size: size, rec: rec, done: slices.Clone(t.spans),
+	s := &segRun{c: c, loc: at, t: t, size: size, rec: rec, done: slices.Clone(t.spans), warmed: warmed,
 		from: Resume{Partial: schemes.Partial{Record: &rec}, Exact: opt.Exact}}
 	err := s.run(ctx, first, n, opt.Progress)
 	moved := s.moved.Load()

@@ -43,6 +43,9 @@ type segRun struct {
 	size int64
 	rec  schemes.ResumeRecord // the remote, as the first response described it
 	from Resume               // a range request: the record, Exact
+	// warmed waits for the sessions readied for the ranges (Client.warm)
+	// to be idle, so that a range takes one rather than dialing.
+	warmed func()
 
 	mu       sync.Mutex
 	done     spans      // written
@@ -267,6 +270,7 @@ func (s *segRun) work(ctx context.Context, sg *segment, body *Response) {
 
 // open asks for sg's range on a connection of its own.
 func (s *segRun) open(ctx context.Context, sg *segment) (*Response, error) {
+	s.warmed()
 	s.mu.Lock()
 	if s.noRanges || s.err != nil {
 		s.mu.Unlock()
