@@ -6,8 +6,11 @@
 #      once (-benchtime 1000x); it posts the 1,000 articles to local.general
 #      the first time (bounded: only the missing ones) and reports time,
 #      commands and connections per article;
-#   2. the command line: all 1,000 URLs in one urlget process (connections
-#      reused), and one process per article for the first N1 (default 100).
+#   2. the command line: all 1,000 URLs (news:<message-id>) in one urlget
+#      process (connections reused, article commands pipelined), the same
+#      with --no-pipeline, and one process per article for the first N1
+#      (default 100).
+# bench/nntp-pipeline.sh times pipelining over a WAN (issue 26).
 # Needs: the stack up (integration/stack.sh up).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,10 +38,15 @@ n=$(wc -l <"$tmp/urls")
 
 now() { date +%s.%N; }
 t=$(now)
-"$bin" -s -i "$tmp/urls" >"$tmp/all"
+"$bin" -s --nntp-server "$server" -i "$tmp/urls" >"$tmp/all"
 t1=$(awk -v a="$t" -v b="$(now)" 'BEGIN { print b - a }')
 echo "== one process, $n URLs: ${t1}s ($(awk -v t="$t1" -v n="$n" 'BEGIN { printf "%.3f", t * 1000 / n }') ms/article), $(wc -c <"$tmp/all") bytes"
 t=$(now)
-head -n "$N1" "$tmp/urls" | while read -r u; do "$bin" -s "$u" >/dev/null; done
+"$bin" -s --nntp-server "$server" --no-pipeline -i "$tmp/urls" >"$tmp/seq"
+t1=$(awk -v a="$t" -v b="$(now)" 'BEGIN { print b - a }')
+cmp -s "$tmp/all" "$tmp/seq" || { echo "--no-pipeline fetched other bytes" >&2; exit 1; }
+echo "== one process, $n URLs, --no-pipeline: ${t1}s ($(awk -v t="$t1" -v n="$n" 'BEGIN { printf "%.3f", t * 1000 / n }') ms/article), the same bytes"
+t=$(now)
+head -n "$N1" "$tmp/urls" | while read -r u; do "$bin" -s --nntp-server "$server" "$u" >/dev/null; done
 t2=$(awk -v a="$t" -v b="$(now)" 'BEGIN { print b - a }')
 echo "== one process per article, $N1 URLs: ${t2}s ($(awk -v t="$t2" -v n="$N1" 'BEGIN { printf "%.3f", t * 1000 / n }') ms/article)"
