@@ -5,8 +5,10 @@
 # measures what a file costs, not bandwidth), over FTP from a vsftpd of the
 # bench's own, in one run:
 #   for each tree, a first run into an empty directory and a no-change run,
-#   each client in turn: wall time, time per file, peak RSS (/usr/bin/time
-#   -v); then the ratio of the time per file, 100,000 files / 10,000 files.
+#   each client in turn, REPS rounds (trees alternating): wall time, time
+#   per file, peak RSS (/usr/bin/time); then the ratio of the time per
+#   file, 100,000 files / 10,000 files, of the medians and of the best
+#   runs (on a machine busy with other work, the least disturbed).
 # Targets (issue 26): urlget's peak RSS <= 128 MiB, and its time per file
 # flat: the ratio <= 1.2.
 # Every first run's tree is checked against the source: the number of
@@ -21,7 +23,7 @@
 # bind-mounted, on 127.0.0.1:PORT (2191) with passive ports 32100–32199,
 # without logs; the container and the trees are removed at the end. Each
 # run's copy is removed once checked.
-# Environment: P, the parallel transfers of both clients (default 8);
+# Environment: REPS (default 1); P, the parallel transfers of both clients (default 8);
 # SIZES (default "10000 100000"; multiples of 100); BIN, a urlget binary
 # to measure instead of one built from this tree; PEERS ("lftp", or "" to
 # time urlget alone); PORT; TREE_DIR.
@@ -32,6 +34,7 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 P=${P:-8}
+REPS=${REPS:-1}
 SIZES=${SIZES:-10000 100000}
 PEERS=${PEERS-lftp}
 PORT=${PORT:-2191}
@@ -131,40 +134,55 @@ run() {
 		{ echo "$c ($n files, $kind): failed: ${cmd[*]}" >&2; cat "$work/stderr" >&2; exit 1; }
 	read -r secs rss user sys <"$work/time"
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
-	echo "$secs $rss $cpu" >"$work/res-$c-$n-$kind"
+	echo "$secs $rss $cpu" >>"$work/res-$c-$n-$kind"
 	awk -v c="$c" -v n="$n" -v k="$kind" -v s="$secs" -v r="$rss" -v cpu="$cpu" 'BEGIN {
 		printf "%-7s %7d files  %-9s %8.2f s %7.1f µs/file  cpu %7.1f µs/file  peak RSS %6.1f MiB\n", c, n, k, s, s / n * 1e6, cpu / n * 1e6, r / 1024
 	}'
 }
 
 clients=(urlget $PEERS)
-echo "== mirror over FTP (vsftpd on 127.0.0.1:$PORT), -P $P; trees under $trees"
+echo "== mirror over FTP (vsftpd on 127.0.0.1:$PORT), -P $P, $REPS rounds; trees under $trees"
+declare -A want
+for n in $SIZES; do want[$n]=$(digest "$trees/src/t$n"); done
+for _ in $(seq "$REPS"); do
 for n in $SIZES; do
-	want=$(digest "$trees/src/t$n")
 	for c in "${clients[@]}"; do
 		dest=$trees/dst-$c-$n
 		sync
 		run "$c" "$n" first "$dest"
 		got=$(digest "$dest")
-		[ "$got" = "$want" ] || { echo "$c ($n files): the mirrored tree differs from the source ($got, want $want)" >&2; exit 1; }
+		[ "$got" = "${want[$n]}" ] || { echo "$c ($n files): the mirrored tree differs from the source ($got, want ${want[$n]})" >&2; exit 1; }
 		run "$c" "$n" no-change "$dest"
 		rm -rf "$dest"
 	done
 done
+done
 echo "   (every first run's tree checked: the number of files and a SHA-256 of every path and file)"
 
+# col NAME FIELD HOW: the median, the least (best) or the largest (most)
+# of a column of $work/res-NAME.
+col() {
+	awk -v f="$2" '{ print $f }' "$work/res-$1" | sort -n | awk -v how="$3" '{ a[NR] = $1 } END {
+		if (how == "best") print a[1]; else if (how == "most") print a[NR]
+		else print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+	}'
+}
 set -- $SIZES
 if [ $# -ge 2 ]; then
 	small=$1 large=${!#}
-	echo "== time per file, $large files / $small files (target for urlget: <= 1.2), and peak RSS (target: <= 128 MiB)"
+	echo "== time per file, $large files / $small files, of the medians (best runs), and the largest peak RSS"
+	echo "   targets for urlget: per file <= 1.2, peak RSS <= 128 MiB"
 	for c in "${clients[@]}"; do
 		for kind in first no-change; do
-			read -r s1 r1 c1 <"$work/res-$c-$small-$kind"
-			read -r s2 r2 c2 <"$work/res-$c-$large-$kind"
-			awk -v c="$c" -v k="$kind" -v a="$s1" -v b="$s2" -v n1="$small" -v n2="$large" -v r1="$r1" -v r2="$r2" \
-				-v c1="$c1" -v c2="$c2" 'BEGIN {
-				ratio = (b / n2) / (a / n1)
-				printf "%-7s %-9s per file: wall %.2f, cpu %.2f;  peak RSS %.1f -> %.1f MiB", c, k, ratio, (c2 / n2) / (c1 / n1), r1 / 1024, r2 / 1024
+			s1=$(col "$c-$small-$kind" 1 median) s2=$(col "$c-$large-$kind" 1 median)
+			b1=$(col "$c-$small-$kind" 1 best) b2=$(col "$c-$large-$kind" 1 best)
+			c1=$(col "$c-$small-$kind" 3 median) c2=$(col "$c-$large-$kind" 3 median)
+			r1=$(col "$c-$small-$kind" 2 most) r2=$(col "$c-$large-$kind" 2 most)
+			awk -v c="$c" -v k="$kind" -v a="$s1" -v b="$s2" -v ba="$b1" -v bb="$b2" -v n1="$small" -v n2="$large" \
+				-v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" 'BEGIN {
+				ratio = (b / n2) / (a / n1); best = (bb / n2) / (ba / n1)
+				printf "%-7s %-9s per file: wall %.2f (best %.2f), cpu %.2f;  peak RSS %.1f -> %.1f MiB", c, k, ratio, best,
+					(c2 / n2) / (c1 / n1), r1 / 1024, r2 / 1024
 				if (c == "urlget") printf "  (%s, %s)", ratio <= 1.2 ? "flat: met" : "flat: MISSED", r2 <= 128 * 1024 ? "RSS: met" : "RSS: MISSED"
 				printf "\n"
 			}'
@@ -172,8 +190,7 @@ if [ $# -ge 2 ]; then
 	done
 	for kind in first no-change; do
 		[ -f "$work/res-lftp-$large-$kind" ] || continue
-		read -r su _ <"$work/res-urlget-$large-$kind"
-		read -r sl _ <"$work/res-lftp-$large-$kind"
-		awk -v k="$kind" -v u="$su" -v l="$sl" -v n="$large" 'BEGIN { printf "ratio urlget/lftp, %d files, %s: %.2f\n", n, k, u / l }'
+		awk -v k="$kind" -v u="$(col "urlget-$large-$kind" 1 median)" -v l="$(col "lftp-$large-$kind" 1 median)" -v n="$large" \
+			'BEGIN { printf "ratio urlget/lftp, %d files, %s: %.2f\n", n, k, u / l }'
 	done
 fi
