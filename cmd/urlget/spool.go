@@ -29,6 +29,8 @@ type spool struct {
 	failed error    // the temporary file could not be made or written
 }
 
+var _ io.Writer = (*spool)(nil)
+
 // Write holds p, or writes it to stdout once the spool is released.
 func (s *spool) Write(p []byte) (int, error) {
 	s.mu.Lock()
@@ -79,7 +81,10 @@ func (s *spool) release(w io.Writer) error {
 	}
 	f := s.file
 	s.file = nil
-	defer f.Close()
+	defer func() {
+		f.Close()
+		os.Remove(f.Name()) // where an open file could not be removed (Windows)
+	}()
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return spoolError(err)
 	}
