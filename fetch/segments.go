@@ -166,13 +166,16 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 		// copy with holes could not be continued. A fresh one (or one
 		// that starts over) holds nothing yet.
 		done := spans{}
-		if t.segs > 0 && resp.Offset == t.resumeAt() {
+		switch {
+		case t.segs > 0 && resp.Offset == t.resumeAt():
 			done = t.spans
+		case t.segs == 0 && t.held > 0 && resp.Offset == t.held:
+			done = spans{{0, t.held}} // a copy written from its start, continued in segments
 		}
-		segs := t.segs
-		t.segs = max(n, 1)
+		segs, was := t.segs, t.spans
+		t.segs, t.spans = max(n, 1), done
 		if err := writePartRecord(t, recordOf(resp.Response), done); err != nil {
-			t.segs = segs
+			t.segs, t.spans = segs, was
 			why = "the file system keeps no extended attributes, where the record of the ranges goes"
 		}
 	}

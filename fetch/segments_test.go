@@ -242,6 +242,27 @@ func TestSegmentsResumeOnlyMissingRanges(t *testing.T) {
 	}
 }
 
+// TestSegmentsContinueACopyMadeOverOne: a partial copy written from its
+// start, continued with Segments, keeps its bytes and fetches the rest in
+// segments.
+func TestSegmentsContinueACopyMadeOverOne(t *testing.T) {
+	data := randomData(20 << 20)
+	s := &rangeServer{data: data, mod: time.Unix(1e9, 0), etag: `"a"`, cut: 5 << 20}
+	dest := filepath.Join(t.TempDir(), "f")
+	if _, err := rangeClient(s).Download(context.Background(), "t:f", dest, DownloadOptions{}); err == nil {
+		t.Fatal("the cut download succeeded")
+	}
+	s2 := &rangeServer{data: data, mod: s.mod, etag: s.etag}
+	res, err := rangeClient(s2).Download(context.Background(), "t:f", dest, DownloadOptions{Resume: true, Segments: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, dest, data)
+	if res.Offset != 5<<20 || res.Segments < 2 || s2.offsets[0] != 5<<20 {
+		t.Errorf("Offset %d, Segments %d, requests from %v; want 5 MiB kept and the rest in segments", res.Offset, res.Segments, s2.offsets)
+	}
+}
+
 // TestSegmentsSourceChangedStartsOver: a partial copy of a resource that
 // changed since (another ETag) is not continued: all of it comes again.
 func TestSegmentsSourceChangedStartsOver(t *testing.T) {
