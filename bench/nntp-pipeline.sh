@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/nntp-pipeline.sh — issue 26's row "1,000 articles of one group":
 # `urlget mirror --max 1000` of INN's local.general, with the article
-# commands pipelined (the default: up to 32 ahead on each of the mirror's 4
+# commands pipelined (the default: up to 64 ahead on each of the mirror's 4
 # connections, RFC 3977 §3.5) against the same urlget with --no-pipeline
 # (each command after the reply before it: GROUP and ARTICLE, two round
 # trips an article). RUNS runs of each (default 3), alternating, from an

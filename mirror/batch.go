@@ -11,10 +11,10 @@ import (
 // fetches them one after another, each request naming the ones after it,
 // so that their requests go ahead on its connection and the batch costs a
 // round trip or two instead of one or two per file. Larger than a
-// handler's window (nntp.DefaultWindow, 32) so that the window stays full
+// handler's window (nntp.DefaultWindow, 64) so that the window stays full
 // through a batch; small enough that the workers share a directory's last
 // files.
-const pipelineBatch = 64
+const pipelineBatch = 128
 
 // takeFiles takes the next file for a worker on the directory *cur (see
 // fileQueue.pop) and, when the scheme pipelines, more of the same

@@ -46,8 +46,9 @@ func (r *nextRecorder) client(caps schemes.Caps) *fetch.Client {
 // for another scheme, no request names any. Every file is mirrored either
 // way.
 func TestMirrorBatchesForPipelining(t *testing.T) {
+	const n = pipelineBatch + 36
 	var files []*node
-	for i := range 100 {
+	for i := range n {
 		files = append(files, fileNode(fmt.Sprintf("f%03d", i), fmt.Sprintf("article %d\n", i)))
 	}
 	for _, tt := range []struct {
@@ -57,10 +58,8 @@ func TestMirrorBatchesForPipelining(t *testing.T) {
 		next func(i int) int
 	}{
 		{"pipelines", schemes.Pipelines, func(i int) int {
-			if i < pipelineBatch {
-				return pipelineBatch - 1 - i
-			}
-			return 100 - 1 - i
+			end := min(i/pipelineBatch*pipelineBatch+pipelineBatch, n)
+			return end - 1 - i
 		}},
 		{"does not", 0, func(int) int { return 0 }},
 	} {
@@ -68,11 +67,11 @@ func TestMirrorBatchesForPipelining(t *testing.T) {
 			r := &nextRecorder{treeHandler: newTree(dirNode("", dirNode("g", files...))), next: map[string][]string{}}
 			dst := filepath.Join(t.TempDir(), "dst")
 			sum, err := RunLocator(context.Background(), r.client(tt.caps), parseTree("tree://h/g/"), dst, Options{Parallel: 1})
-			if err != nil || sum.Got != 100 {
+			if err != nil || sum.Got != n {
 				t.Fatalf("summary %+v, %v", sum, err)
 			}
 			got := tree(t, dst)
-			for i := range 100 {
+			for i := range n {
 				name := fmt.Sprintf("f%03d", i)
 				if got[name] != fmt.Sprintf("article %d\n", i) {
 					t.Errorf("%s holds %q", name, got[name])

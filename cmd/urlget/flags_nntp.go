@@ -23,7 +23,7 @@ type nntpFlags struct {
 func (f *nntpFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.server, "nntp-server", "", "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)")
 	fs.BoolVar(&f.body, "body", false, "news/nntp: retrieve only the article's body")
-	fs.BoolVar(&f.noPipeline, "no-pipeline", false, "news/nntp: send each article command after the reply to the one before (a mirror otherwise sends up to 32 ahead, RFC 3977 §3.5)")
+	fs.BoolVar(&f.noPipeline, "no-pipeline", false, "news/nntp: send each article command after the reply to the one before (otherwise a mirror and a list of article URLs send up to 64 ahead, RFC 3977 §3.5)")
 }
 
 // useHead takes the command's -I/--head, which for news is the article's

@@ -9,13 +9,13 @@ import (
 
 // lookaheadURLs is how many of the URLs after the one being fetched a
 // request names (schemes.WithNext): more than a handler sends ahead
-// (nntp.DefaultWindow, 32), so that its window stays full.
-const lookaheadURLs = 64
+// (nntp.DefaultWindow, 64), so that its window stays full.
+const lookaheadURLs = 128
 
 // lookahead tells a handler whose scheme pipelines (schemes.Pipelines:
 // NNTP) which URLs of the command come after the one it fetches, so that
 // it sends their requests ahead on its connection: 1,000 news:<id> URLs
-// then cost a round trip for every 32 rather than for each. The URLs are
+// then cost a round trip for every 64 rather than for each. The URLs are
 // parsed once, as the window reaches them.
 type lookahead struct {
 	c    *fetch.Client

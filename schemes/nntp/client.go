@@ -100,7 +100,8 @@ type session struct {
 	broken  bool // the protocol state is unknown: never reuse
 
 	group   string     // the group selected by the last GROUP that succeeded
-	pending []pipedCmd // commands sent ahead whose replies are not read yet, in order
+	pending    []pipedCmd        // commands sent ahead whose replies are not read yet, in order
+	pendingFor []schemes.Locator // the URL each was sent for
 }
 
 // newSession wraps conn, whose lines go to tr, a scope of root. It does

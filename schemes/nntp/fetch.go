@@ -81,7 +81,7 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*sche
 	// are interchangeable (the port policy, which depends on the scheme,
 	// applied when each was dialed).
 	key, _ := schemes.NewConnKey(req, "nntp", p.host, p.port, p.tls || p.starttls, p.user, p.pass)
-	p.ahead = h.ahead(ctx, req, p, key)
+	h.ahead(ctx, req, p, key)
 	for {
 		c, err := h.acquire(ctx, req, p, key, tr)
 		if err != nil {
@@ -185,7 +185,7 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 // traced to, says note there, and gets req.Timeout for its first reply.
 func (s *session) resume(req *schemes.Request, tr schemes.Trace, note string) {
 	s.reused = true
-	if !sameTrace(s.root, tr) {
+	if !same(s.root, tr) {
 		s.tr, s.root = schemes.NewScope(tr), tr
 	}
 	s.tr.Info(note)
@@ -194,9 +194,9 @@ func (s *session) resume(req *schemes.Request, tr schemes.Trace, note string) {
 	}
 }
 
-// sameTrace reports whether a and b are the same Trace (false for a
-// Trace of a type that cannot be compared).
-func sameTrace(a, b schemes.Trace) bool {
+// same reports whether a and b are the same value: a Trace, a Locator
+// (false for one of a type that cannot be compared).
+func same(a, b any) bool {
 	t := reflect.TypeOf(a)
 	return t != nil && t == reflect.TypeOf(b) && t.Comparable() && a == b
 }

@@ -128,9 +128,12 @@ type plan struct {
 	article   *int64
 	messageID string // without "<" ">"
 
-	// ahead are the commands of the articles the caller will ask for
-	// next, that may be sent ahead on this request's connection.
-	ahead []pipedCmd
+	// next are the URLs the caller will ask for next (at most a
+	// window's), whose article commands may be sent ahead on this
+	// request's connection; req is the request they are resolved
+	// against.
+	next []schemes.Locator
+	req  *schemes.Request
 }
 
 // resolve builds the plan for req.
