@@ -4,6 +4,7 @@ package integration
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"os"
@@ -20,20 +21,40 @@ import (
 )
 
 // segmentServers are the servers of the 64 MiB fixture that serve
-// ranges: the three FTP servers by REST, nginx by Range.
+// ranges: the three FTP servers by REST (vsftpd over TLS too), nginx by
+// Range (over TLS too).
 func segmentServers() map[string]string {
 	return map[string]string{
-		"vsftpd":    fmt.Sprintf("ftp://%s/%s", testbed.Addr(testbed.VsftpdPort), testbed.BigFile),
-		"proftpd":   fmt.Sprintf("ftp://%s/%s", testbed.Addr(testbed.ProftpdPort), testbed.BigFile),
-		"pure-ftpd": fmt.Sprintf("ftp://%s/%s", testbed.Addr(testbed.PureftpdPort), testbed.BigFile),
-		"nginx":     fmt.Sprintf("http://%s/%s", testbed.Addr(testbed.HTTPPort), testbed.BigFile),
+		"vsftpd":      fmt.Sprintf("ftp://%s/%s", testbed.Addr(testbed.VsftpdPort), testbed.BigFile),
+		"vsftpd-ftps": fmt.Sprintf("ftps://%s/%s", testbed.Addr(testbed.VsftpdFTPSPort), testbed.BigFile),
+		"proftpd":     fmt.Sprintf("ftp://%s/%s", testbed.Addr(testbed.ProftpdPort), testbed.BigFile),
+		"pure-ftpd":   fmt.Sprintf("ftp://%s/%s", testbed.Addr(testbed.PureftpdPort), testbed.BigFile),
+		"nginx":       fmt.Sprintf("http://%s/%s", testbed.Addr(testbed.HTTPPort), testbed.BigFile),
+		"nginx-https": fmt.Sprintf("https://%s/%s", testbed.Addr(testbed.HTTPSPort), testbed.BigFile),
 	}
+}
+
+// segmentTLS is the TLS configuration that trusts server's certificate.
+func segmentTLS(t *testing.T, server string) *tls.Config {
+	t.Helper()
+	file := testbed.CACertFile()
+	if server == "vsftpd-ftps" {
+		file = testbed.FTPSCertFile(testbed.VsftpdFTPS)
+	}
+	cfg, err := transport.TLSConfig(file, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
 
 // checkName is the test bed's check of a segmentServers name.
 func checkName(server string) string {
-	if server == "nginx" {
+	switch server {
+	case "nginx":
 		return "http"
+	case "nginx-https":
+		return "https"
 	}
 	return server
 }
@@ -56,7 +77,7 @@ func TestSegments(t *testing.T) {
 			// unbounded may finish its quarter before another has
 			// logged in, and go on into the next quarter itself.
 			c := &fetch.Client{Dialer: &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
-				LimitRate: 128 << 20}
+				LimitRate: 128 << 20, TLS: segmentTLS(t, name)}
 			defer c.CloseIdleConnections()
 			dir := t.TempDir()
 			dest := filepath.Join(dir, "big.bin")
@@ -75,7 +96,7 @@ func TestSegments(t *testing.T) {
 			// report, every 250 ms, comes before the end), then continued.
 			dest = filepath.Join(dir, "cut.bin")
 			ctx, cancel := context.WithCancel(context.Background())
-			slow := &fetch.Client{Dialer: c.Dialer, LimitRate: 48 << 20}
+			slow := &fetch.Client{Dialer: c.Dialer, LimitRate: 48 << 20, TLS: c.TLS}
 			defer slow.CloseIdleConnections()
 			_, err = slow.Download(ctx, raw, dest, fetch.DownloadOptions{Segments: 4, Progress: func(done, _ int64) {
 				if done >= 24<<20 {
