@@ -227,8 +227,9 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 
 // transfer makes one attempt: fetch from what is held, append, verify.
 func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
-	warmed := c.warm(ctx, loc, t, opt)
-	defer warmed(false)
+	warm := c.warm(ctx, loc, t, opt)
+	defer warm.stop()
+	asked := time.Now()
 	resp, err := c.once(ctx, loc, opFetch, Resume{Offset: t.resumeAt(), Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
 		Listed: opt.Listed, Exact: opt.Exact, IfModifiedSince: opt.IfModifiedSince})
 	if err != nil {
@@ -261,9 +262,12 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 		if err != nil {
 			return err
 		}
-		return c.segmented(ctx, loc, t, res, opt, resp, n, func() { warmed(false) })
+		// The readying began with the first request: wait for it as long
+		// as that took, a second at least.
+		wait := max(time.Since(asked), time.Second)
+		return c.segmented(ctx, loc, t, res, opt, resp, n, func(ctx context.Context) { warm.ready(ctx, wait) })
 	}
-	warmed(true)
+	warm.stop()
 	if err := c.settleOffset(loc, t, resp.Offset); err != nil {
 		return err
 	}

@@ -102,18 +102,18 @@ func writePartRecord(t *target, rec schemes.ResumeRecord, done spans) error {
 // ranges, asked for once the first answer tells the size, start without
 // a login. Over a WAN an FTP login is a dozen round trips, which the
 // connections after the first would otherwise wait for while the first
-// one runs ahead. The returned func waits for them, canceling them first
-// when told (the download went over one connection).
-func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt DownloadOptions) func(cancel bool) {
+// one runs ahead. nil when there is nothing to ready.
+func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt DownloadOptions) *warming {
 	n := opt.Segments
 	if n == 0 {
 		n = t.segs
 	}
 	caps := c.Caps(loc)
 	if min(n, MaxSegments) < 2 || t.mode != intoPart || !caps.Has(schemes.Stats|schemes.Resumes) || caps.Has(schemes.Local) {
-		return func(bool) {}
+		return nil
 	}
-	ctx, stop := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	w := &warming{cancel: cancel, done: make(chan struct{})}
 	var wg sync.WaitGroup
 	for range min(n, MaxSegments) - 1 {
 		wg.Add(1)
@@ -124,13 +124,39 @@ func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt D
 			}
 		}()
 	}
-	return func(cancel bool) {
-		if cancel {
-			stop()
-		}
-		wg.Wait()
-		stop()
+	go func() { wg.Wait(); close(w.done) }()
+	return w
+}
+
+// warming is the sessions warm is readying.
+type warming struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed when every one is done
+}
+
+// ready waits until the sessions are idle in the pool, for limit at most
+// (one that takes longer, a server that answers slowly, is not waited
+// for), or until ctx ends.
+func (w *warming) ready(ctx context.Context, limit time.Duration) {
+	if w == nil {
+		return
 	}
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case <-w.done:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// stop ends the readying, and waits until it has ended.
+func (w *warming) stop() {
+	if w == nil {
+		return
+	}
+	w.cancel()
+	<-w.done
 }
 
 // segmentsFor says over how many connections the response resp, the
@@ -200,9 +226,9 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 // otherwise it starts over. The whole is then checked: the size, and the
 // SHA-256 the server published.
 //
-// warmed waits until the sessions warm readied are idle, for the ranges
-// to take them.
-func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int, warmed func()) error {
+// warmed waits (a while at most) until the sessions warm readied are
+// idle, for the ranges to take them.
+func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int, warmed func(context.Context)) error {
 	size := first.Size
 	rec := recordOf(first.Response)
 	keep := len(t.spans) > 0 && first.Offset == t.resumeAt()

@@ -263,6 +263,45 @@ func TestSegmentsContinueACopyMadeOverOne(t *testing.T) {
 	}
 }
 
+// hangingStat is a rangeServer whose Stat (how a download in segments
+// readies its other connections) never answers.
+type hangingStat struct {
+	*rangeServer
+	stats atomic.Int32
+}
+
+func (h *hangingStat) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	h.stats.Add(1)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestSegmentsReadyingThatHangs: the sessions readied for the ranges are
+// waited for a while only (as long as the first request took, a second
+// at least): a server that never answers the readying still gets its
+// ranges asked for, and the download ends.
+func TestSegmentsReadyingThatHangs(t *testing.T) {
+	data := randomData(24 << 20)
+	// 3 MiB/s a connection: the first takes two seconds over its quarter,
+	// past the second the readying is waited for.
+	h := &hangingStat{rangeServer: &rangeServer{data: data, slow: func(int) bool { return true }}}
+	r := schemes.NewRegistry()
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes | schemes.Stats,
+		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	c := &Client{Registry: r}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dest := filepath.Join(t.TempDir(), "f")
+	res, err := c.Download(ctx, "t:f", dest, DownloadOptions{Segments: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, dest, data)
+	if h.stats.Load() != 3 || res.Segments < 2 {
+		t.Errorf("%d sessions readied, %d segments; want 3, and ranges asked for before the readying ended", h.stats.Load(), res.Segments)
+	}
+}
+
 // TestSegmentsSourceChangedStartsOver: a partial copy of a resource that
 // changed since (another ETag) is not continued: all of it comes again.
 func TestSegmentsSourceChangedStartsOver(t *testing.T) {

@@ -44,8 +44,9 @@ type segRun struct {
 	rec  schemes.ResumeRecord // the remote, as the first response described it
 	from Resume               // a range request: the record, Exact
 	// warmed waits for the sessions readied for the ranges (Client.warm)
-	// to be idle, so that a range takes one rather than dialing.
-	warmed func()
+	// to be idle, so that a range takes one rather than dialing; ctx
+	// ends the wait.
+	warmed func(ctx context.Context)
 
 	mu       sync.Mutex
 	done     spans      // written
@@ -270,7 +271,11 @@ func (s *segRun) work(ctx context.Context, sg *segment, body *Response) {
 
 // open asks for sg's range on a connection of its own.
 func (s *segRun) open(ctx context.Context, sg *segment) (*Response, error) {
-	s.warmed()
+	sctx, cancel := context.WithCancel(ctx)
+	if !sg.on(cancel) {
+		return nil, context.Canceled
+	}
+	s.warmed(sctx)
 	s.mu.Lock()
 	if s.noRanges || s.err != nil {
 		s.mu.Unlock()
@@ -279,9 +284,8 @@ func (s *segRun) open(ctx context.Context, sg *segment) (*Response, error) {
 	start := sg.pos
 	sg.opened, sg.asked = true, time.Now()
 	s.mu.Unlock()
-	sctx, cancel := context.WithCancel(ctx)
-	if !sg.on(cancel) {
-		return nil, context.Canceled
+	if sctx.Err() != nil { // taken over while it waited
+		return nil, sctx.Err()
 	}
 	from := s.from
 	from.Offset = start
