@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench/serve.sh — the `urlget serve` gateway on the test bed:
 #   1. one 256 MiB file from vsftpd (2121) read through the gateway by
-#      curl into a file, against a direct `urlget -o` of the same URL:
-#      wall time (median of REPS), ratio gateway/direct (target <= 1.1);
+#      urlget -o (an http:// URL: a client as fast as urlget) against a
+#      direct `urlget -o` of the same URL: wall time (median of REPS),
+#      ratio gateway/direct (target <= 1.1); curl through the gateway and
+#      curl direct beside them;
 #   2. CLIENTS concurrent clients (default 100), REQUESTS requests in all
 #      (default 2000), on a gopher menu page (gophernicus's root) and on
 #      an FTP file (README.txt): p50 and p99 latency, from curl's
@@ -10,13 +12,13 @@
 #   3. the gateway's peak RSS over the run (VmHWM).
 # The 256 MiB file is created inside the vsftpd container under /tmp, as
 # bench/ftp.sh does, and fetched as alice with an absolute (%2F) path.
-# Environment: REPS (default 5), CLIENTS, REQUESTS; BIN, a urlget binary
+# Environment: REPS (default 9), CLIENTS, REQUESTS; BIN, a urlget binary
 # to measure instead of one built from this tree.
 # Needs: the stack up (integration/stack.sh up), curl.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-REPS=${REPS:-5}
+REPS=${REPS:-9}
 CLIENTS=${CLIENTS:-100}
 REQUESTS=${REQUESTS:-2000}
 trap 'echo "bench/serve.sh: line $LINENO: a command failed" >&2' ERR
@@ -58,19 +60,32 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 timeit() { local t=$(now); "$@" >/dev/null; awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }'; }
 
 echo "== 256 MiB file into a file, $REPS repetitions (alternating)"
-d=(); g=()
+# The client through the gateway is urlget itself (an http:// URL), so
+# that it reads as fast as urlget reads; curl through the gateway and
+# curl direct are shown beside it, for the cost of the client alone.
+d=(); g=(); cg=(); cd=()
 for _ in $(seq "$REPS"); do
 	sync
 	d+=("$(timeit "$bin" -s -o "$out/direct.bin" "$big")")
 	sync
-	g+=("$(timeit curl -sS --fail -o "$out/gateway.bin" "$gwbig")")
+	g+=("$(timeit "$bin" -s -f -o "$out/gateway.bin" "$gwbig")")
+	sync
+	cg+=("$(timeit curl -sS --fail -o "$out/curlgw.bin" "$gwbig")")
+	sync
+	cd+=("$(timeit curl -sS --fail -o "$out/curl.bin" "$big")")
 done
-cmp -s "$out/direct.bin" "$out/gateway.bin" || { echo "the gateway's file differs from urlget's" >&2; exit 1; }
-rm -f "$out/direct.bin" "$out/gateway.bin"
+for f in gateway curlgw curl; do
+	cmp -s "$out/direct.bin" "$out/$f.bin" || { echo "$f.bin differs from urlget's direct copy" >&2; exit 1; }
+done
+rm -f "$out"/*.bin
 dm=$(printf '%s\n' "${d[@]}" | median); gm=$(printf '%s\n' "${g[@]}" | median)
-echo "direct urlget -o: ${d[*]}  median ${dm}s"
-echo "through gateway:  ${g[*]}  median ${gm}s"
-awk -v a="$gm" -v b="$dm" 'BEGIN { printf "ratio gateway/direct: %.2f (target <= 1.1)\n", a / b }'
+cgm=$(printf '%s\n' "${cg[@]}" | median); cdm=$(printf '%s\n' "${cd[@]}" | median)
+echo "direct urlget -o:             ${d[*]}  median ${dm}s"
+echo "urlget -o through gateway:    ${g[*]}  median ${gm}s"
+echo "curl -o through gateway:      ${cg[*]}  median ${cgm}s"
+echo "curl -o direct:               ${cd[*]}  median ${cdm}s"
+awk -v a="$gm" -v b="$dm" 'BEGIN { printf "ratio gateway/direct (urlget both): %.2f (target <= 1.1)\n", a / b }'
+awk -v a="$cgm" -v b="$cdm" 'BEGIN { printf "ratio gateway/direct (curl both):   %.2f\n", a / b }'
 
 # load URL: REQUESTS requests, CLIENTS at a time; p50, p99, failures.
 load() {

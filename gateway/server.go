@@ -422,6 +422,22 @@ func (f flusher) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// ReadFrom hands src to the ResponseWriter's own ReadFrom, which writes
+// to the client's socket at once, and moves the bytes socket to socket in
+// the kernel when src is one (an FTP body's data connection, through
+// transport's ReadTo): the gateway then copies nothing through its
+// memory.
+func (f flusher) ReadFrom(src io.Reader) (int64, error) {
+	rf, ok := f.w.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(struct{ io.Writer }{f}, src)
+	}
+	if err := f.rc.Flush(); err != nil {
+		return 0, err
+	}
+	return rf.ReadFrom(src)
+}
+
 // contentType is the response's media type, told as the Client's
 // RoundTripper tells it (fetch.MediaType).
 var contentType = fetch.MediaType

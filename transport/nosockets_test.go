@@ -49,11 +49,13 @@ var socketFuncs = map[string][]string{
 // would dial by itself). An http.Transport whose DialContext calls our
 // Dialer, as schemes/http builds, is fine.
 //
-// Exempt are transport/ itself, test files (their servers listen), and
+// Exempt are transport/ itself, test files (their servers listen),
 // integration/: its test servers, fault proxies and the testbed's
 // readiness probes are test infrastructure that is never linked into
-// urlget or the library. So that the exemption cannot become a way
-// around the rule, no non-test file outside integration/ may import it.
+// urlget or the library, and bench/, whose tools (bench/cmd/limit: the
+// least a client can do, to measure what a server delivers at most) dial
+// by themselves on purpose. So that the exemptions cannot become a way
+// around the rule, no non-test file outside them may import either.
 // A file that dot-imports a checked package fails too: its calls cannot
 // be told apart.
 func TestNoSocketsOutsideTransport(t *testing.T) {
@@ -68,7 +70,7 @@ func TestNoSocketsOutsideTransport(t *testing.T) {
 		if de.IsDir() {
 			name := de.Name()
 			if rel != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
-				name == "testdata" || name == "vendor" || rel == "transport" || rel == "integration") {
+				name == "testdata" || name == "vendor" || rel == "transport" || rel == "integration" || rel == "bench") {
 				return filepath.SkipDir
 			}
 			if rel != "." {
@@ -143,8 +145,10 @@ func socketUses(fset *token.FileSet, f *ast.File, modPath string) []string {
 	local := map[string]string{} // import name in this file -> import path
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
-		if p == modPath+"/integration" || strings.HasPrefix(p, modPath+"/integration/") {
-			report(imp, "imports %s, which is exempt from this check only as test infrastructure", p)
+		for _, exempt := range []string{"/integration", "/bench"} {
+			if p == modPath+exempt || strings.HasPrefix(p, modPath+exempt+"/") {
+				report(imp, "imports %s, which is exempt from this check only as test or bench infrastructure", p)
+			}
 		}
 		if _, watched := socketFuncs[p]; !watched {
 			continue
@@ -288,6 +292,8 @@ func f() { Dial("tcp", "h:1") }`, []string{"dot-imports net"}},
 var _ = testbed.Host`, []string{"imports example.com/m/integration/testbed"}},
 		{"a look-alike module is not integration", `import "example.com/m/integrationx"
 var _ = integrationx.X`, nil},
+		{"bench import", `import "example.com/m/bench/cmd/limit"
+var _ = limit.X`, []string{"imports example.com/m/bench/cmd/limit"}},
 	}
 	for _, tt := range tests {
 		fset := token.NewFileSet()

@@ -10,9 +10,10 @@ import (
 
 // ReadTo moves up to max bytes from the connection to w through
 // w.ReadFrom, under the same idle deadline, cancellation and byte count as
-// Read. When w is (or ends in) an *os.File and the connection is a plain
-// TCP one, the kernel can splice the bytes straight from the socket to the
-// file: no copy through user memory. Pass only writers whose file accepts
+// Read. When w is (or ends in) an *os.File or a *net.TCPConn and the
+// connection is a plain TCP one, the kernel can splice the bytes straight
+// from the socket to the file or the other socket: no copy through user
+// memory. Pass only writers whose file accepts
 // splice(2) (see SpliceSafe): the kernel takes the bytes off the socket
 // before it learns that the file refuses them.
 //
@@ -23,6 +24,13 @@ import (
 // reported after between one and two idle timeouts.
 func (c *Conn) ReadTo(w io.ReaderFrom, max int64) (int64, error) {
 	lr := &io.LimitedReader{R: rawReader{c.Conn}, N: max}
+	if tc, ok := c.Conn.(*net.TCPConn); ok {
+		// The socket itself: net's TCPConn.ReadFrom splices only from a
+		// *net.TCPConn, so a writer that ends in a socket (the gateway's
+		// response) gets the bytes socket to socket; os.File.ReadFrom
+		// takes it as it takes rawReader.
+		lr.R = tc
+	}
 	var total int64
 	for lr.N > 0 {
 		if err := c.arm(false); err != nil {
