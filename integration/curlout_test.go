@@ -109,7 +109,8 @@ func TestCurlOutputWriteOut(t *testing.T) {
 }
 
 // TestCurlOutputWriteOutJSON: %{json} has curl's values for the
-// variables both have, and the exit code and message of a failure.
+// variables both have, no variable curl lacks but urlget's own
+// (segments), and the exit code and message of a failure.
 func TestCurlOutputWriteOutJSON(t *testing.T) {
 	testbed.Require(t, "http")
 	u := "http://" + testbed.Addr(testbed.HTTPPort) + "/README.txt"
@@ -127,6 +128,10 @@ func TestCurlOutputWriteOutJSON(t *testing.T) {
 		case k == "time_total" || k == "scheme": // a time; curl 7 spells the scheme in capitals
 			if _, isNum := gv.(float64); k == "time_total" && !isNum {
 				t.Errorf("time_total %#v, want a number", gv)
+			}
+		case k == "segments": // urlget's own (--segments): 0, one connection
+			if gv != float64(0) {
+				t.Errorf("segments %#v, want 0 without --segments", gv)
 			}
 		case !ok:
 			t.Errorf("urlget has %s, curl has not", k)
