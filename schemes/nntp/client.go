@@ -99,7 +99,7 @@ type session struct {
 	reused  bool // taken from the idle pool: a first I/O failure may be a stale conn
 	broken  bool // the protocol state is unknown: never reuse
 
-	group   string     // the group selected by the last GROUP that succeeded
+	group      string            // the group selected by the last GROUP that succeeded
 	pending    []pipedCmd        // commands sent ahead whose replies are not read yet, in order
 	pendingFor []schemes.Locator // the URL each was sent for
 }
