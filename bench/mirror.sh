@@ -32,6 +32,15 @@
 # the scan lasts up to six minutes after any mass deletion, the bench's
 # own clean-up of the run before included: BENCH_DIR=/dev/shm measures the
 # clients alone.
+# WAN=40ms,20MiB/s (see bench/wan.sh): every client reaches vsftpd (control
+# and passive ports) and nginx through toxiproxy on 127.0.0.2, a round trip
+# of 40 ms and 20 MiB/s per connection; lftp with ftp:ignore-pasv-address.
+# wget's FTP connects to PASV's 127.0.0.1 and would bypass the WAN on its
+# data connections, so over a WAN wget is timed on HTTP only, and lftp
+# mirrors the HTTP tree too (-P as urlget). The targets are then issue
+# 26's: FTP first run <= 0.7 x lftp, no-change run <= 0.5 x lftp; HTTP
+# <= 0.5 x wget -m (sequential), <= 1.0 x lftp. REPS defaults to 3 and
+# ONLY to "1 2" (the RSS is the loopback's).
 # Environment: REPS (default 5); BIN, a urlget binary to measure instead
 # of one built from this tree; P, the parallel transfers of every client
 # (default 8); ONLY, the sections to run ("1", "1 3"; default all).
@@ -41,9 +50,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-REPS=${REPS:-5}
+if [ -n "${WAN:-}" ]; then
+	REPS=${REPS:-3} ONLY=${ONLY:-1 2}
+else
+	REPS=${REPS:-5} ONLY=${ONLY:-1 2 3}
+fi
 P=${P:-8}
-ONLY=${ONLY:-1 2 3}
 section() { [[ " $ONLY " == *" $1 "* ]]; }
 trap 'echo "bench/mirror.sh: line $LINENO: a command failed" >&2' ERR
 for t in lftp wget /usr/bin/time sha256sum; do
@@ -57,7 +69,8 @@ fixtures=integration/.run/fixtures
 src=$fixtures/scratch/bench-mirror
 work=$(mktemp -d)
 out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.mirror.XXXXXX")
-trap 'rm -rf "$work" "$out" "$src"' EXIT
+. bench/wan.sh
+trap 'wan_down; rm -rf "$work" "$out" "$src"' EXIT
 bin=${BIN:-$work/urlget}
 [ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
 go build -o "$work/limit" ./bench/cmd/limit
@@ -78,8 +91,9 @@ chmod -R a+rX "$src"
 files=$(find "$src" -type f | wc -l)
 want=$(cd "$src" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 
-ftp_url="ftp://127.0.0.1:2121/scratch/bench-mirror/"
-http_url="http://127.0.0.1:8080/scratch/bench-mirror/"
+wan_up
+ftp_url="ftp://$host:2121/scratch/bench-mirror/"
+http_url="http://$host:8080/scratch/bench-mirror/"
 # Every file's URL, for the limit.
 (cd "$src" && find . -type f | sort | sed "s|^\./|${ftp_url}|") >"$work/ftp.urls"
 sed "s|^${ftp_url}|${http_url}|" "$work/ftp.urls" >"$work/http.urls"
@@ -101,7 +115,7 @@ argv() {
 	[ "$proto" = ftp ] && u=$ftp_url || u=$http_url
 	case $c in
 	urlget) cmd=("$bin" mirror -s -P "$P" "$u" "$dest") ;;
-	lftp) cmd=(lftp -c "set cmd:fail-exit yes; open ${u%scratch/bench-mirror/}; mirror -P $P /scratch/bench-mirror $dest") ;;
+	lftp) cmd=(lftp -c "set cmd:fail-exit yes${WAN:+; set ftp:ignore-pasv-address yes}; open ${u%scratch/bench-mirror/}; mirror -P $P /scratch/bench-mirror $dest") ;;
 	wget) cmd=(wget -q -m -np -nH --cut-dirs=2 -R 'index.html*' -P "$dest" "$u") ;;
 	wget2) cmd=("$wget2" -q -m -np -nH --cut-dirs=2 -R 'index.html*' --max-threads="$P" -P "$dest" "$u") ;;
 	esac
@@ -150,24 +164,30 @@ bench() {
 	lm=$(printf '%s\n' $lim | median)
 	printf '%-7s %s median %ss (every file by RETR or GET on %d connections, nothing else)\n' "limit:" "$lim" "$lm" "$P"
 	awk -v u="${fm[urlget]}" -v l="$lm" 'BEGIN { printf "urlget first run at %.2f of the limit (limit/urlget)\n", l / u }'
-	local ref=${clients[1]}
-	awk -v u="${fm[urlget]}" -v r="${fm[$ref]}" -v ua="${am[urlget]}" -v ra="${am[$ref]}" -v ref="$ref" \
-		'BEGIN { printf "ratio urlget/%s: first run %.2f, no-change run %.2f\n", ref, u / r, ua / ra }'
-	if [ "${#clients[@]}" -gt 2 ]; then
-		local o=${clients[2]}
-		awk -v u="${fm[urlget]}" -v r="${fm[$o]}" -v ua="${am[urlget]}" -v ra="${am[$o]}" -v ref="$o" \
+	for c in "${clients[@]:1}"; do
+		awk -v u="${fm[urlget]}" -v r="${fm[$c]}" -v ua="${am[urlget]}" -v ra="${am[$c]}" -v ref="$c" \
 			'BEGIN { printf "ratio urlget/%s: first run %.2f, no-change run %.2f\n", ref, u / r, ua / ra }'
-	fi
+	done
 }
 
 echo "tree: $files files ($(du -sh "$src" | cut -f1)), -P $P, $REPS rounds"
 if section 1; then
-	echo "== FTP (vsftpd) — targets: first run <= 0.8 x lftp, no-change run <= 0.5 x lftp, <= 2.5 commands a file"
-	bench ftp urlget lftp wget
+	if [ -n "${WAN:-}" ]; then
+		echo "== FTP (vsftpd) — targets: first run <= 0.7 x lftp, no-change run <= 0.5 x lftp (wget left out: its data connections bypass the WAN)"
+		bench ftp urlget lftp
+	else
+		echo "== FTP (vsftpd) — targets: first run <= 0.8 x lftp, no-change run <= 0.5 x lftp, <= 2.5 commands a file"
+		bench ftp urlget lftp wget
+	fi
 fi
 if section 2; then
-	echo "== HTTP (nginx autoindex) — target: <= 0.8 x the faster wget"
-	if [ -n "$wget2" ]; then bench http urlget wget wget2; else bench http urlget wget; fi
+	if [ -n "${WAN:-}" ]; then
+		echo "== HTTP (nginx autoindex) — targets: <= 0.5 x wget -m (sequential), <= 1.0 x lftp mirror -P $P"
+		bench http urlget wget lftp ${wget2:+wget2}
+	else
+		echo "== HTTP (nginx autoindex) — target: <= 0.8 x the faster wget"
+		bench http urlget wget ${wget2:+wget2}
+	fi
 fi
 if section 3; then
 	echo "== peak RSS, first FTP run (target <= 64 MiB)"
