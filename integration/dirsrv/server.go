@@ -89,7 +89,8 @@ type exchange struct {
 	gotAck   bool   // any ACK yet (headers change, swap begins)
 	stopped  bool   // waiting for an ACK
 	waiting  bool   // the wait switch's pause before the first window
-	finished bool   // the reply is built: in the done queue
+	finished bool   // the reply is built
+	queued   bool   // in the done queue
 	dropped  map[int]bool
 	resent   time.Time
 	last     time.Time
@@ -151,6 +152,7 @@ func (s *Server) packet(pc net.PacketConn, peer net.Addr, alt bool, p []byte) {
 		if ex == nil {
 			return
 		}
+		ex.last = time.Now()
 		if h.option == optionRefuse && ex.reply == nil {
 			delete(s.exs, key) // canceled while queued
 			return
@@ -300,23 +302,33 @@ func (s *Server) resend(ex *exchange) {
 }
 
 // finish moves a request whose reply is built to the done queue: from
-// then on a duplicate of it is answered from there.
+// then on a duplicate of it is answered from there. A reply stopped for
+// an ACK leaves the queue but is not forgotten until purge finds it idle:
+// ISI's queue of 20 served one user at a time, this server serves the
+// integration tests running in parallel, and a window stopped for a
+// client's ACK must not be pushed out by 20 other tests' requests while
+// that client's timer runs (it was, once in CI: the ACK of packet 16
+// found nothing to resume).
 func (s *Server) finish(ex *exchange) {
-	ex.finished = true
+	ex.finished, ex.queued = true, true
 	s.done = append(s.done, exKey{ex.peer.String(), ex.cid})
 	if len(s.done) > doneQueue {
 		old := s.done[0]
 		s.done = s.done[1:]
 		if e := s.exs[old]; e != nil && e.finished {
-			delete(s.exs, old)
+			e.queued = false
+			if !e.stopped {
+				delete(s.exs, old)
+			}
 		}
 	}
 }
 
-// purge forgets running exchanges idle for two minutes.
+// purge forgets exchanges idle for two minutes that are still arriving
+// or were kept past the done queue (the others leave with it).
 func (s *Server) purge() {
 	for k, ex := range s.exs {
-		if !ex.finished && time.Since(ex.last) > 2*time.Minute {
+		if (!ex.finished || !ex.queued) && time.Since(ex.last) > 2*time.Minute {
 			delete(s.exs, k)
 		}
 	}

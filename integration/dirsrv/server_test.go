@@ -158,3 +158,34 @@ func TestSwitches(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestStoppedWindowOutlivesTheDoneQueue: a reply stopped for its ACK is
+// not forgotten when 20 other requests finish meanwhile (parallel tests
+// share the server; once in CI the ACK of packet 16 found nothing), and
+// one that was not stopped leaves with the queue, as in ISI's server.
+func TestStoppedWindowOutlivesTheDoneQueue(t *testing.T) {
+	s, c := start(t)
+	c.Write(packet1(0xae, "VERSION 5 t\nGET-OBJECT-INFO CONTENTS ASCII '"+s.Root+"/"+BigFile+"' 0\n"))
+	for i := 1; i <= 16; i++ {
+		read(t, c)
+	}
+	c.Write(packet1(0x01, "VERSION 5 t\nGET-OBJECT-INFO #ALL ASCII '"+s.Root+"/README.txt' 0\n"))
+	read(t, c)
+	for cid := byte(2); cid <= 22; cid++ { // 21 more: both are out of the queue
+		c.Write(packet1(cid, "VERSION 5 t\nGET-OBJECT-INFO #ALL ASCII '"+s.Root+"/README.txt' 0\n"))
+		read(t, c)
+	}
+	c.Write([]byte{0x09, 0x58, 0xae, 0, 0, 0, 0, 0, 16})
+	if p := read(t, c); p[2] != 0xae || p[4] != 17 {
+		t.Fatalf("after the ACK: header % x, want packet 17 of CID 0x58ae", p[:9])
+	}
+	// The finished one-packet reply left with the queue: its duplicate is
+	// a new request (answered again, from scratch), as a forgotten one is.
+	s.mu.Lock()
+	_, kept := s.exs[exKey{c.LocalAddr().String(), 0x5801}]
+	n := len(s.exs)
+	s.mu.Unlock()
+	if kept || n != doneQueue+1 {
+		t.Errorf("%d exchanges kept, CID 1 among them: %v; want the queue's %d and the stopped one", n, kept, doneQueue)
+	}
+}
