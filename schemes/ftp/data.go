@@ -7,28 +7,19 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
 
-// openData asks for a passive data connection and starts connecting to
-// it: EPSV first (RFC 2428, the only form that works over IPv6), PASV
-// when the server does not know EPSV. The address in a PASV reply is
-// ignored: the data connection goes to the control connection's peer, so
-// a server (or a man in the middle) cannot point the client at a third
-// host. The data connection belongs to the control connection's trace
-// scope.
-//
-// The connection is dialed while the caller sends the transfer command:
-// a passive server listens from its 229 on and accepts when the command
-// comes (RFC 959 §3.2 leaves the order to the client), so the command's
-// round trip and the connection's overlap — a round trip saved per file,
-// which over a WAN is a third of a small file's time.
-func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (*dataDial, error) {
+// openData asks for a passive data connection and connects to it: EPSV
+// first (RFC 2428, the only form that works over IPv6), PASV when the
+// server does not know EPSV. The address in a PASV reply is ignored: the
+// data connection goes to the control connection's peer, so a server (or
+// a man in the middle) cannot point the client at a third host. The data
+// connection belongs to the control connection's trace scope.
+func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Conn, error) {
 	port := 0
-	start := time.Now()
 	if !c.noEPSV {
 		rp, err := c.cmd("EPSV")
 		if err != nil {
@@ -64,61 +55,17 @@ func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (*dataD
 		port = p
 	}
 	c.tr.Info(fmt.Sprintf("data connection to %s", net.JoinHostPort(c.host, strconv.Itoa(port))))
-	dctx, cancel := context.WithCancel(ctx)
-	dd := &dataDial{done: make(chan struct{}), cancel: cancel, rtt: time.Since(start)}
-	go func() {
-		defer close(dd.done)
-		dc, err := d.Dial(schemes.WithTrace(dctx, c.tr), loc.u.Scheme, c.host, port)
-		if err != nil {
-			var se *schemes.Error
-			if errors.As(err, &se) {
-				se.Phase, se.Retryable = "data", se.Retryable || se.Kind == schemes.KindConnect
-				dd.err = se
-				return
-			}
-			dd.err = ioError(loc, "data", err)
-			return
+	dc, err := d.Dial(schemes.WithTrace(ctx, c.tr), loc.u.Scheme, c.host, port)
+	if err != nil {
+		var se *schemes.Error
+		if errors.As(err, &se) {
+			se.Phase, se.Retryable = "data", se.Retryable || se.Kind == schemes.KindConnect
+			return nil, se
 		}
-		// Bound to the request's context, not the dial's, which ends.
-		dd.conn, _ = transport.Bound(ctx, dc)
-	}()
-	return dd, nil
-}
-
-// dataDial is a data connection being dialed (openData).
-type dataDial struct {
-	done   chan struct{}
-	cancel context.CancelFunc
-	rtt    time.Duration // EPSV's (or PASV's) round trip
-	conn   net.Conn
-	err    error
-}
-
-// wait returns the connection once it is made, or why it was not.
-func (dd *dataDial) wait() (net.Conn, error) {
-	<-dd.done
-	dd.cancel()
-	return dd.conn, dd.err
-}
-
-// failed tells whether the dial has ended without a connection.
-func (dd *dataDial) failed() bool {
-	select {
-	case <-dd.done:
-		return dd.err != nil
-	default:
-		return false
+		return nil, ioError(loc, "data", err)
 	}
-}
-
-// discard stops the dial and closes what it made: the transfer command
-// failed.
-func (dd *dataDial) discard() {
-	dd.cancel()
-	<-dd.done
-	if dd.conn != nil {
-		dd.conn.Close()
-	}
+	dc, _ = transport.Bound(ctx, dc)
+	return dc, nil
 }
 
 // parseEPSV reads the port of "229 Entering Extended Passive Mode (|||6446|)".

@@ -444,10 +444,7 @@ func TestErrors(t *testing.T) {
 		f.resetMid = 1000
 		_, _, err := newEnv(t).get(t, f.url("f.bin"))
 		se := kindCode(t, err, schemes.KindConnect, 0, true)
-		// The data connection is dialed while RETR goes out: a reset this
-		// soon after the server's accept can reach the socket before the
-		// dial has looked at it, and then fails the dial (phase data).
-		if se.Phase != "retr" && se.Phase != "data" || se.Kind.ExitCode() != 5 {
+		if se.Phase != "retr" || se.Kind.ExitCode() != 5 {
 			t.Errorf("err %v: phase %q exit %d", err, se.Phase, se.Kind.ExitCode())
 		}
 	})

@@ -119,11 +119,11 @@ func (h *Handler) listing(ctx context.Context, c *ctrl, loc *URL, req *schemes.R
 	if err := c.setType(loc, 'a'); err != nil {
 		return nil, err
 	}
-	dd, err := c.openData(ctx, loc, req.Dialer)
+	dc, err := c.openData(ctx, loc, req.Dialer)
 	if err != nil {
 		return nil, err
 	}
-	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dd, "list", cmd)
+	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "list", cmd)
 	if err != nil {
 		return nil, err
 	}

@@ -63,14 +63,14 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		mtime = t
 	}
 	offset := c.resumeAt(req, schemes.Remote{ModTime: mtime, Precision: time.Second, Size: size, Mode: mode})
-	dd, err := c.openData(ctx, loc, req.Dialer)
+	dc, err := c.openData(ctx, loc, req.Dialer)
 	if err != nil {
 		return nil, err
 	}
 	if offset > 0 {
 		rp, err := c.cmd("REST " + strconv.FormatInt(offset, 10))
 		if err != nil {
-			dd.discard()
+			dc.Close()
 			return nil, ioError(loc, "rest", err)
 		}
 		if rp.Code != 350 {
@@ -78,7 +78,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 			offset = 0
 		}
 	}
-	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dd, "retr", "RETR "+loc.Name)
+	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "retr", "RETR "+loc.Name)
 	if err != nil {
 		if rp.Code == codeFileUnavailable {
 			return nil, c.notAFile(loc, err)
@@ -246,61 +246,22 @@ func (c *ctrl) simple(loc *URL, phase, cmd string) error {
 	return nil
 }
 
-// transfer sends the command that uses the data connection being dialed
-// (RETR, LIST, MLSD, NLST), waits for the server's 125/150 and then for
-// the connection. On failure the connection is closed; when the server
-// said 150 and the connection failed, the server waits for one that will
-// not come, and the control connection is not reused.
-func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dd *dataDial, phase, cmd string) (net.Conn, reply, error) {
-	// A server that accepts before it answers (vsftpd, proftpd) leaves
-	// the command unanswered when the connection fails: the control
-	// connection is closed then, to stop waiting. Not at once: a server
-	// that refuses the command closes its listener too, and the reset
-	// that fails the dial can arrive before the refusal, which is the
-	// better error; its round trip to the server is allowed, four times
-	// EPSV's, a second at least.
-	stop, watched := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(watched)
-		select {
-		case <-dd.done:
-		case <-stop:
-			return
-		}
-		if dd.err == nil {
-			return
-		}
-		grace := time.NewTimer(max(time.Second, 4*dd.rtt))
-		defer grace.Stop()
-		select {
-		case <-grace.C:
-			c.nc.Close() // c.broken is set below, once cmd returned
-		case <-stop:
-		}
-	}()
+// transfer sends the command that uses the data connection dc (RETR, LIST,
+// MLSD, NLST) and waits for the server's 125/150. On failure dc is closed.
+func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string) (net.Conn, reply, error) {
 	rp, err := c.cmd(cmd)
-	close(stop)
-	<-watched
-	switch {
-	case dd.failed() && (err != nil || rp.Code == 125 || rp.Code == 150):
-		c.broken = true
-		return nil, rp, dd.err
-	case err != nil:
-		dd.discard()
+	if err != nil {
+		dc.Close()
 		return nil, rp, ioError(loc, phase, err)
-	case rp.Code != 125 && rp.Code != 150:
-		dd.discard()
+	}
+	if rp.Code != 125 && rp.Code != 150 {
+		dc.Close()
 		if rp.Code/100 == 2 {
 			// A transfer reply without a preliminary one is a protocol
 			// violation; the connection's state is unknown.
 			c.broken = true
 		}
 		return nil, rp, c.replyError(loc, phase, cmd, rp)
-	}
-	dc, err := dd.wait()
-	if err != nil {
-		c.broken = true
-		return nil, rp, err
 	}
 	sdc, err := c.secureData(ctx, loc, d, dc)
 	if err != nil {
