@@ -89,6 +89,7 @@ for i in 1 2 3 4; do head -c 16777216 /dev/urandom >"$src/big$i.bin"; done
 find "$src" -exec touch -d '2024-01-02 03:04:05 UTC' {} +
 chmod -R a+rX "$src"
 files=$(find "$src" -type f | wc -l)
+bytes=$(find "$src" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 want=$(cd "$src" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 
 wan_up
@@ -130,7 +131,10 @@ bench() {
 	declare -A first again cmds
 	local lim=
 	for i in $(seq "$REPS"); do
-		lim+="$("$work/limit" -n "$P" -i "$work/$proto.urls" | cut -d' ' -f1) "
+		# limit prints seconds, bytes and files: all of the tree, or no figure.
+		read -r lt lb ln < <("$work/limit" -n "$P" -i "$work/$proto.urls")
+		[ "$lb" = "$bytes" ] && [ "$ln" = "$files" ] || { echo "limit ($proto): $lb bytes in $ln files, want $bytes in $files" >&2; exit 1; }
+		lim+="$lt "
 		for c in "${clients[@]}"; do
 			local dest=$out/$proto-$c-$i
 			sync

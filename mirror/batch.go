@@ -6,23 +6,28 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// pipelineBatch is how many files of one directory a worker takes at once
-// when the scheme pipelines (schemes.Pipelines: NNTP articles): it then
-// fetches them one after another, each request naming the ones after it,
-// so that their requests go ahead on its connection and the batch costs a
-// round trip or two instead of one or two per file. Larger than a
-// handler's window (nntp.DefaultWindow, 64) so that the window stays full
-// through a batch; small enough that the workers share a directory's last
-// files.
+// pipelineBatch is the most files of one directory a worker takes at once
+// when the scheme pipelines (schemes.Pipelines: NNTP articles, FTP's
+// next passive port): it then fetches them one after another, each
+// request naming the ones after it, so that their requests go ahead on
+// its connection and the batch costs a round trip or two instead of one
+// or two per file. Larger than a handler's window (nntp.DefaultWindow,
+// 64) so that the window stays full through a batch.
 const pipelineBatch = 128
 
 // takeFiles takes the next file for a worker on the directory *cur (see
 // fileQueue.pop) and, when the scheme pipelines, more of the same
-// directory, up to pipelineBatch. A file waits. The caller holds e.mu.
+// directory: up to pipelineBatch, and no more than the worker's share of
+// the files waiting (n / Parallel, rounded up), so that a tree of small
+// directories keeps every worker busy to the end (2,000 files in 20
+// directories, -P 8: whole directories would leave four workers idle for
+// the last four; shares of the 400 files left are 50). A file waits. The
+// caller holds e.mu.
 func (e *engine) takeFiles(cur *string, on *bool) []fileJob {
+	share := (e.files.n + e.opt.parallel() - 1) / e.opt.parallel()
 	j, _ := e.files.pop(cur, on)
 	batch := []fileJob{j}
-	for e.pipelines && len(batch) < pipelineBatch && len(e.files.byDir[*cur]) > 0 {
+	for e.pipelines && len(batch) < min(pipelineBatch, share) && len(e.files.byDir[*cur]) > 0 {
 		j, _ = e.files.pop(cur, on)
 		batch = append(batch, j)
 	}

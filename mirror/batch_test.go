@@ -89,3 +89,46 @@ func TestMirrorBatchesForPipelining(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchesAreShares: a worker's batch is its share of the files
+// waiting (n / Parallel, rounded up; at most pipelineBatch) unless its
+// directory has fewer, and never crosses into another directory: 2,000
+// files in 20 directories with -P 8 go out as whole directories while
+// many wait, and in shares of what is left at the end, so that no worker
+// idles while another fetches a directory alone.
+func TestBatchesAreShares(t *testing.T) {
+	e := &engine{opt: Options{Parallel: 8}, pipelines: true, files: newFileQueue()}
+	for d := range 20 {
+		for f := range 100 {
+			e.files.push(fileJob{rel: fmt.Sprintf("d%02d/f%03d", d, f)})
+		}
+	}
+	var sizes []int
+	for e.files.n > 0 {
+		var cur string
+		var on bool
+		share := min(pipelineBatch, (e.files.n+7)/8)
+		b := e.takeFiles(&cur, &on)
+		for _, j := range b {
+			if filepath.Dir(j.rel) != cur {
+				t.Fatalf("a batch on %s holds %s", cur, j.rel)
+			}
+		}
+		if len(b) > share || len(b) < share && len(e.files.byDir[cur]) > 0 {
+			t.Fatalf("a batch of %d with a share of %d and %d files left in %s", len(b), share, len(e.files.byDir[cur]), cur)
+		}
+		sizes = append(sizes, len(b))
+		e.files.leave(cur, &on)
+	}
+	if sizes[0] != 100 || sizes[len(sizes)-1] != 1 || len(sizes) > 80 {
+		t.Errorf("batches %v: want whole directories first, single files last, not many", sizes)
+	}
+	e.pipelines = false
+	e.files.push(fileJob{rel: "a/1"})
+	e.files.push(fileJob{rel: "a/2"})
+	var cur string
+	var on bool
+	if b := e.takeFiles(&cur, &on); len(b) != 1 {
+		t.Errorf("%d files in a batch of a scheme that does not pipeline", len(b))
+	}
+}

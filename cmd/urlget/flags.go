@@ -73,6 +73,7 @@ type options struct {
 	// writeOut (-w) is the format written after each transfer
 	// (writeout.go), and progressBar (-#) draws curl's bar of "#".
 	head        bool
+	noPipeline  bool // --no-pipeline, for the schemes that pipeline (pipelineUser)
 	writeOut    string
 	progressBar bool
 	// max (--max) is the most entries a listing asks for; 0: each
@@ -171,11 +172,15 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 		addSegmentFlags(fs, o)
 	}
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
+	fs.BoolVar(&o.noPipeline, "no-pipeline", false, "news/nntp and ftp: send each request after the reply to the one before (otherwise a mirror and a list of URLs send article commands up to 64 ahead, RFC 3977 §3.5, and the next file's EPSV with RETR)")
 	o.schemes = perSchemeFlags()
 	for _, s := range o.schemes {
 		s.add(fs)
 		if hu, ok := s.(headUser); ok {
 			hu.useHead(&o.head)
+		}
+		if pu, ok := s.(pipelineUser); ok {
+			pu.usePipeline(&o.noPipeline)
 		}
 	}
 	fs.Usage = func() { usage(stderr, fs, m) }

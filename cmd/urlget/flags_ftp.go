@@ -16,7 +16,13 @@ type ftpFlags struct {
 	anonPass      string
 	ssl           bool
 	ascii, binary bool
+	// noPipeline (the command's --no-pipeline) sends each file's EPSV
+	// in its turn rather than with the RETR before it.
+	noPipeline *bool
 }
+
+// usePipeline takes the command's --no-pipeline.
+func (f *ftpFlags) usePipeline(noPipeline *bool) { f.noPipeline = noPipeline }
 
 func (f *ftpFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.anonPass, "ftp-anon-password", "",
@@ -27,7 +33,7 @@ func (f *ftpFlags) add(fs *pflag.FlagSet) {
 }
 
 func (f *ftpFlags) apply(cfg *fetch.Config) error {
-	h := &ftp.Handler{AnonPassword: f.anonPass, ExplicitTLS: f.ssl}
+	h := &ftp.Handler{AnonPassword: f.anonPass, ExplicitTLS: f.ssl, NoPipeline: f.noPipeline != nil && *f.noPipeline}
 	switch {
 	case f.ascii && f.binary:
 		return &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "ascii",

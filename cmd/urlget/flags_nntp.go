@@ -14,21 +14,24 @@ type nntpFlags struct {
 	server string
 	head   *bool // the command's -I/--head: the article's headers only
 	body   bool
-	// noPipeline sends each article command after the reply before it,
-	// as before pipelining: for comparison (bench/nntp.sh), and for a
-	// server that mishandles pipelined commands.
-	noPipeline bool
+	// noPipeline (the command's --no-pipeline) sends each article
+	// command after the reply before it, as before pipelining: for
+	// comparison (bench/nntp-pipeline.sh), and for a server that
+	// mishandles pipelined commands.
+	noPipeline *bool
 }
 
 func (f *nntpFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.server, "nntp-server", "", "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)")
 	fs.BoolVar(&f.body, "body", false, "news/nntp: retrieve only the article's body")
-	fs.BoolVar(&f.noPipeline, "no-pipeline", false, "news/nntp: send each article command after the reply to the one before (otherwise a mirror and a list of article URLs send up to 64 ahead, RFC 3977 §3.5)")
 }
 
 // useHead takes the command's -I/--head, which for news is the article's
 // header lines (NNTP HEAD): a news article's metadata.
 func (f *nntpFlags) useHead(head *bool) { f.head = head }
+
+// usePipeline takes the command's --no-pipeline.
+func (f *nntpFlags) usePipeline(noPipeline *bool) { f.noPipeline = noPipeline }
 
 // headFetches says -I retrieves news URLs (their headers) rather than
 // describing them by a stat, which NNTP has not.
@@ -42,7 +45,7 @@ func (f *nntpFlags) headFetches(loc schemes.Locator) bool {
 
 func (f *nntpFlags) apply(cfg *fetch.Config) error {
 	h := &nntp.Handler{Server: f.server, Max: cfg.Max}
-	if f.noPipeline {
+	if f.noPipeline != nil && *f.noPipeline {
 		h.Window = 1
 	}
 	if h.Max == 0 {

@@ -27,3 +27,10 @@ func perSchemeFlags() []schemeFlags {
 		&waisFlags{},
 	}
 }
+
+// pipelineUser is implemented by the flags of a scheme that sends
+// requests ahead (schemes.Pipelines), which the command's --no-pipeline
+// turns off.
+type pipelineUser interface {
+	usePipeline(noPipeline *bool)
+}

@@ -29,6 +29,9 @@ func (c *ctrl) abortTransfer() {
 		return
 	}
 	c.nc.SetDeadline(time.Time{})
+	// An EPSV sent ahead was answered before NOOP was: its port is no
+	// longer known, and a new one is asked for.
+	c.aheadSent, c.aheadPort = false, 0
 	c.release()
 }
 

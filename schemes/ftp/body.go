@@ -102,6 +102,7 @@ func (b *body) finish() error {
 		return &schemes.Error{Scheme: b.loc.u.Scheme, Phase: "retr", Kind: schemes.KindProtocol,
 			Retryable: true, Msg: msg}
 	}
+	b.c.readAhead() // the file is whole: a session that fails here is only closed
 	b.c.release()
 	return nil
 }

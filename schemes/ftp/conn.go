@@ -9,6 +9,8 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -43,10 +45,18 @@ type ctrl struct {
 	conns    schemes.Conns   // where release keeps it; nil: nowhere
 	loginDir string          // PWD after login ("" when the server did not say)
 	noEPSV   bool            // EPSV refused once: use PASV from then on
-	feat     map[string]string
-	secure   bool        // PROT P in effect: data connections use TLS
-	tlsCfg   *tls.Config // for the control and data connections: one session cache
-	broken   bool        // a protocol or I/O error: never reuse
+	rtt      time.Duration   // EPSV's round trip, the last one sent in its turn
+	// aheadSent: an EPSV went with the transfer command, its reply is
+	// still to be read (ahead.go); aheadPort is the port of the last one,
+	// asked for at aheadAt, 0 once used.
+	aheadSent bool
+	aheadPort int
+	aheadAt   time.Time
+	noAhead   *sync.Map // the Handler's servers that did not answer one (ahead.go)
+	feat      map[string]string
+	secure    bool        // PROT P in effect: data connections use TLS
+	tlsCfg    *tls.Config // for the control and data connections: one session cache
+	broken    bool        // a protocol or I/O error: never reuse
 	// heard is set by every reply but a 421 read since the connection was
 	// taken for the current request: a pooled connection whose first
 	// command meets a closed socket or a 421 was dropped by the server

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -19,9 +20,16 @@ import (
 // a man in the middle) cannot point the client at a third host. The data
 // connection belongs to the control connection's trace scope.
 func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Conn, error) {
-	port := 0
-	if !c.noEPSV {
+	port, ahead := c.takeAhead()
+	if ahead {
+		c.tr.Info("the passive port asked for during the last transfer")
+	} else {
+		port = 0
+	}
+	if port == 0 && !c.noEPSV {
+		start := time.Now()
 		rp, err := c.cmd("EPSV")
+		c.rtt = time.Since(start)
 		if err != nil {
 			return nil, ioError(loc, "data", err)
 		}

@@ -31,9 +31,15 @@ type fakeFTP struct {
 	nlst    string
 	// nlstGen, when set, writes the NLST listing in place of nlst, as it
 	// goes: a listing larger than any the test could hold.
-	nlstGen  func(io.Writer)
-	noEPSV   bool
-	greeting string
+	nlstGen func(io.Writer)
+	noEPSV  bool
+	// epsvAnswered, when above 0, is how many EPSV commands a session
+	// answers; it is silent to the ones after (and reads on).
+	epsvAnswered int
+	// readsDuringTransfer reads the command that follows a RETR during
+	// its transfer and refuses it with 500, as pure-ftpd does; once.
+	readsDuringTransfer bool
+	greeting            string
 	// replies overrides the answer to an exact command line. "CLOSE"
 	// closes the control connection instead of answering.
 	replies map[string]string
@@ -171,6 +177,7 @@ func (f *fakeFTP) session(c net.Conn) {
 	var dl net.Listener
 	var rest int64
 	lastRETR := "" // the name of a RETR refused by the command before
+	epsvs := 0     // EPSV commands of the session
 	defer func() {
 		if dl != nil {
 			dl.Close()
@@ -201,6 +208,18 @@ func (f *fakeFTP) session(c net.Conn) {
 			return
 		}
 		w(opening)
+		f.mu.Lock()
+		during := f.readsDuringTransfer
+		f.readsDuringTransfer = false
+		f.mu.Unlock()
+		if during {
+			if line, err := r.ReadString('\n'); err == nil {
+				f.mu.Lock()
+				f.cmds = append(f.cmds, strings.TrimRight(line, "\r\n"))
+				f.mu.Unlock()
+				w("500 Unknown command")
+			}
+		}
 		if tc, ok := dc.(*tls.Conn); ok {
 			if err := tc.Handshake(); err != nil {
 				dc.Close()
@@ -326,6 +345,11 @@ func (f *fakeFTP) session(c net.Conn) {
 			if verb == "EPSV" && f.noEPSV {
 				w("500 Unknown command")
 				continue
+			}
+			if verb == "EPSV" && f.epsvAnswered > 0 {
+				if epsvs++; epsvs > f.epsvAnswered {
+					continue
+				}
 			}
 			var err error
 			dl, err = net.Listen("tcp", net.JoinHostPort(c.LocalAddr().(*net.TCPAddr).IP.String(), "0"))

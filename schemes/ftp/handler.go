@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -35,6 +36,15 @@ type Handler struct {
 	// whose URL has no ";type=", in place of the guess from the name
 	// (RFC 1738 §3.2.3); 0 guesses. A typecode in the URL still wins.
 	DefaultType byte
+	// NoPipeline sends each file's EPSV after the transfer before it has
+	// ended (--no-pipeline): otherwise, when the caller names the files it
+	// fetches next (schemes.NextOf), the next one's EPSV goes with RETR,
+	// and the schemes claim schemes.Pipelines (ahead.go).
+	NoPipeline bool
+
+	// noAhead holds the servers ("host:port") that did not answer an
+	// EPSV sent ahead.
+	noAhead sync.Map
 }
 
 var (

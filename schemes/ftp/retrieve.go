@@ -78,7 +78,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 			offset = 0
 		}
 	}
-	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "retr", "RETR "+loc.Name)
+	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "retr", "RETR "+loc.Name, h.sendsAhead(ctx, c, loc, req))
 	if err != nil {
 		if rp.Code == codeFileUnavailable {
 			return nil, c.notAFile(loc, err)
@@ -247,15 +247,27 @@ func (c *ctrl) simple(loc *URL, phase, cmd string) error {
 }
 
 // transfer sends the command that uses the data connection dc (RETR, LIST,
-// MLSD, NLST) and waits for the server's 125/150. On failure dc is closed.
-func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string) (net.Conn, reply, error) {
-	rp, err := c.cmd(cmd)
+// MLSD, NLST), with the next file's EPSV when ahead (ahead.go), and waits
+// for the server's 125/150. On failure dc is closed (and the reply to an
+// EPSV sent ahead read: the session stays in step).
+func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string, ahead bool) (net.Conn, reply, error) {
+	err := c.send(cmd)
+	if err == nil && ahead {
+		err = c.sendAhead()
+	}
+	var rp reply
+	if err == nil {
+		rp, err = c.read()
+	}
 	if err != nil {
 		dc.Close()
 		return nil, rp, ioError(loc, phase, err)
 	}
 	if rp.Code != 125 && rp.Code != 150 {
 		dc.Close()
+		if rp.Code/100 != 2 {
+			c.readAhead()
+		}
 		if rp.Code/100 == 2 {
 			// A transfer reply without a preliminary one is a protocol
 			// violation; the connection's state is unknown.
@@ -272,9 +284,16 @@ func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.
 }
 
 // endTransfer reads the reply that ends a transfer (226 or 250) and
-// returns its code.
+// returns its code. The reply to an EPSV sent ahead comes after it, or
+// before it from a server that reads commands during a transfer: any
+// reply that cannot end one is that (pure-ftpd answers "500 Unknown
+// command" and is sent no EPSV ahead again, see keepAhead).
 func (c *ctrl) endTransfer(loc *URL, phase, cmd string) (int, error) {
 	rp, err := c.read()
+	if err == nil && c.aheadSent && !endsTransfer(rp.Code) {
+		c.keepAhead(rp)
+		rp, err = c.read()
+	}
 	if err != nil {
 		return 0, ioError(loc, phase, err)
 	}
@@ -282,6 +301,17 @@ func (c *ctrl) endTransfer(loc *URL, phase, cmd string) (int, error) {
 		return rp.Code, nil
 	}
 	return rp.Code, c.replyError(loc, phase, cmd, rp)
+}
+
+// endsTransfer says whether code is one a transfer command's last reply
+// may have once its data connection opened (RFC 959 §5.4: RETR, LIST,
+// NLST; MLSD, RFC 3659 §7.2, likewise).
+func endsTransfer(code int) bool {
+	switch code {
+	case 226, 250, 425, 426, 451, 551, 552:
+		return true
+	}
+	return false
 }
 
 // dataBuffer is the read buffer of a data connection.

@@ -17,9 +17,13 @@ func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
+	c := caps
+	if !h.NoPipeline {
+		c |= schemes.Pipelines // the next file's EPSV goes with RETR
+	}
 	return []schemes.Scheme{
-		{Name: "ftp", Parse: parseLocator, Handler: h, Caps: caps},
-		{Name: "ftps", Parse: parseLocator, Handler: h, Caps: caps},
+		{Name: "ftp", Parse: parseLocator, Handler: h, Caps: c},
+		{Name: "ftps", Parse: parseLocator, Handler: h, Caps: c},
 	}
 }
 

@@ -64,6 +64,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		return nil, err
 	}
 	c := newCtrl(ctx, nc, tr, loc.u.Host, loc.u.EffectivePort())
+	c.noAhead = &h.noAhead
 	c.key, c.conns = key, req.Conns
 	if lg.Password != nil {
 		c.secret = *lg.Password

@@ -208,9 +208,14 @@ func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(nil) {
 		r.Register(s) // panics if Caps claim what the Handler lacks
-		if want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS; s.Caps != want ||
+		if want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS | schemes.Pipelines; s.Caps != want ||
 			!s.Caps.Redirectable() {
 			t.Errorf("%s: caps %v, want %v (and redirectable)", s.Name, s.Caps, want)
+		}
+	}
+	for _, s := range Schemes(&Handler{NoPipeline: true}) {
+		if s.Caps.Has(schemes.Pipelines) {
+			t.Errorf("%s with NoPipeline: caps %v", s.Name, s.Caps)
 		}
 	}
 	loc, err := r.Parse("ftps://h/pub/f")

@@ -95,7 +95,8 @@ func fail(err error) {
 }
 
 // ftpSession logs in to first's server and retrieves each URL of jobs on
-// that one control connection, each over an EPSV data connection.
+// that one control connection, each over an EPSV data connection whose
+// EPSV went with the RETR before (as urlget's mirror sends it).
 func ftpSession(first *url.URL, jobs <-chan *url.URL, sink *os.File, total *atomic.Int64) error {
 	c, err := net.Dial("tcp", first.Host)
 	if err != nil {
@@ -136,12 +137,15 @@ func ftpSession(first *url.URL, jobs <-chan *url.URL, sink *os.File, total *atom
 		return err
 	}
 	host, _, _ := net.SplitHostPort(first.Host)
+	epsvPort := func(text string) string {
+		return text[strings.LastIndex(text[:strings.LastIndex(text, "|")], "|")+1 : strings.LastIndex(text, "|")]
+	}
+	_, text, err := cmd("EPSV", 229)
+	if err != nil {
+		return err
+	}
+	port := epsvPort(text)
 	for u := range jobs {
-		_, text, err := cmd("EPSV", 229)
-		if err != nil {
-			return err
-		}
-		port := text[strings.LastIndex(text[:strings.LastIndex(text, "|")], "|")+1 : strings.LastIndex(text, "|")]
 		dc, err := net.Dial("tcp", net.JoinHostPort(host, port))
 		if err != nil {
 			return err
@@ -151,7 +155,10 @@ func ftpSession(first *url.URL, jobs <-chan *url.URL, sink *os.File, total *atom
 			dc.Close()
 			return err
 		}
-		if _, _, err := cmd("RETR "+p, 125, 150); err != nil {
+		// The next file's EPSV goes with RETR: its 229 comes with the
+		// 226, and the next data connection starts at once (the last
+		// one is asked for in vain).
+		if _, _, err := cmd("RETR "+p+"\r\nEPSV", 125, 150); err != nil {
 			dc.Close()
 			return err
 		}
@@ -164,6 +171,10 @@ func ftpSession(first *url.URL, jobs <-chan *url.URL, sink *os.File, total *atom
 		if _, _, err := cmd("", 226, 250); err != nil {
 			return err
 		}
+		if _, text, err = cmd("", 229); err != nil {
+			return err
+		}
+		port = epsvPort(text)
 	}
 	cmd("QUIT", 221)
 	return nil
