@@ -206,7 +206,7 @@ func (c *ctrl) cwdName(loc *URL) error {
 	if schemes.KindOf(err) != schemes.KindNotFound {
 		return err
 	}
-	if n, _, serr := c.sizeAndTime(loc, true, false, false); serr != nil || n < 0 {
+	if n, serr := c.size(loc); serr != nil || n < 0 {
 		return cmp.Or(serr, err)
 	}
 	return &schemes.Error{Scheme: loc.u.Scheme, Phase: "list", Kind: schemes.KindUsage,

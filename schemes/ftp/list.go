@@ -123,7 +123,7 @@ func (h *Handler) listing(ctx context.Context, c *ctrl, loc *URL, req *schemes.R
 	if err != nil {
 		return nil, err
 	}
-	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "list", cmd, false, nil)
+	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "list", cmd, false)
 	if err != nil {
 		return nil, err
 	}

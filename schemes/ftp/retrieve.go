@@ -40,50 +40,45 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		return nil, err
 	}
 	resuming := req.Offset > 0 && tt.t == 'i'
+	size := int64(-1)
 	// A listing's size (a mirror's) spares the SIZE round trip: the
-	// caller checks the data against it. The resume rule compares the
-	// remote's time with the partial copy's, and -R gives it to the file;
-	// a plain download does not need it (Request.WantModTime).
+	// caller checks the data against it.
 	listed := req.Listed != nil && req.Listed.Size >= 0
-	askSize := tt.t == 'i' && !c.noSIZE && (resuming || (c.count150 != yes && !listed))
-	size, mtime, err := c.sizeAndTime(loc, askSize, resuming || req.WantModTime, !h.NoPipeline)
-	if err != nil {
-		return nil, err
+	if tt.t == 'i' && !c.noSIZE && (resuming || (c.count150 != yes && !listed)) {
+		n, err := c.size(loc)
+		if err != nil {
+			return nil, err
+		}
+		size = n
+	}
+	var mtime time.Time
+	if resuming || req.WantModTime {
+		// The resume rule compares the remote's time with the partial
+		// copy's, and -R gives it to the file; a plain download does
+		// not need it (Request.WantModTime).
+		t, err := c.mdtm(loc)
+		if err != nil {
+			return nil, err
+		}
+		mtime = t
 	}
 	offset := c.resumeAt(req, schemes.Remote{ModTime: mtime, Precision: time.Second, Size: size, Mode: mode})
 	dc, err := c.openData(ctx, loc, req.Dialer)
 	if err != nil {
 		return nil, err
 	}
-	// REST goes with RETR (each range of a download in segments is one):
-	// a server that refuses it sends the whole file, as it would after a
-	// REST asked alone; --no-pipeline waits for its reply first.
-	var rest func() error
 	if offset > 0 {
-		rest = func() error {
-			rp, err := c.read()
-			if err != nil {
-				return ioError(loc, "rest", err)
-			}
-			if rp.Code != 350 {
-				c.tr.Info("server cannot resume: retrieving all of it")
-				offset = 0
-			}
-			return nil
-		}
-		if err := c.send("REST " + strconv.FormatInt(offset, 10)); err != nil {
+		rp, err := c.cmd("REST " + strconv.FormatInt(offset, 10))
+		if err != nil {
 			dc.Close()
 			return nil, ioError(loc, "rest", err)
 		}
-		if h.NoPipeline {
-			if err := rest(); err != nil {
-				dc.Close()
-				return nil, err
-			}
-			rest = nil
+		if rp.Code != 350 {
+			c.tr.Info("server cannot resume: retrieving all of it")
+			offset = 0
 		}
 	}
-	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "retr", "RETR "+loc.Name, h.sendsAhead(ctx, c, loc, req), rest)
+	dc, rp, err := c.transfer(ctx, loc, req.Dialer, dc, "retr", "RETR "+loc.Name, h.sendsAhead(ctx, c, loc, req))
 	if err != nil {
 		if rp.Code == codeFileUnavailable {
 			return nil, c.notAFile(loc, err)
@@ -200,48 +195,11 @@ func (c *ctrl) resumeAt(req *schemes.Request, r schemes.Remote) int64 {
 	return req.Offset
 }
 
-// sizeAndTime asks SIZE (askSize) and MDTM (askTime) for loc's file: -1
-// and the zero time for what was not asked or the server does not say.
-// Asked both and together, the two go in one exchange (a range of a
-// download in segments, a resume): the replies come in order, and each
-// is read as if asked alone.
-func (c *ctrl) sizeAndTime(loc *URL, askSize, askTime, together bool) (size int64, mtime time.Time, err error) {
-	size = -1
-	if askSize && askTime && together {
-		if err := c.send("SIZE " + loc.Name); err != nil {
-			return -1, mtime, ioError(loc, "size", err)
-		}
-		if err := c.send("MDTM " + loc.Name); err != nil {
-			return -1, mtime, ioError(loc, "mdtm", err)
-		}
-		rp, err := c.read()
-		if size, err = c.sizeReply(loc, rp, err); err != nil {
-			c.broken = true // MDTM's reply is still to come
-			return -1, mtime, err
-		}
-		rp, err = c.read()
-		mtime, err = c.mdtmReply(loc, rp, err)
-		return size, mtime, err
-	}
-	if askSize {
-		rp, err := c.cmd("SIZE " + loc.Name)
-		if size, err = c.sizeReply(loc, rp, err); err != nil {
-			return -1, mtime, err
-		}
-	}
-	if askTime {
-		rp, err := c.cmd("MDTM " + loc.Name)
-		if mtime, err = c.mdtmReply(loc, rp, err); err != nil {
-			return size, mtime, err
-		}
-	}
-	return size, mtime, nil
-}
-
-// sizeReply reads SIZE's reply (RFC 3659 §4), the size of the file in the
-// current TYPE: -1 when the server does not say. A server that does not
-// know the command is not asked again.
-func (c *ctrl) sizeReply(loc *URL, rp reply, err error) (int64, error) {
+// size asks SIZE (RFC 3659 §4) for the size of name in the current TYPE:
+// -1 when the server does not say. A server that does not know the
+// command is not asked again.
+func (c *ctrl) size(loc *URL) (int64, error) {
+	rp, err := c.cmd("SIZE " + loc.Name)
 	if err != nil {
 		return -1, ioError(loc, "size", err)
 	}
@@ -259,13 +217,14 @@ func (c *ctrl) sizeReply(loc *URL, rp reply, err error) (int64, error) {
 	return -1, nil
 }
 
-// mdtmReply reads MDTM's reply (RFC 3659 §3), the file's modification
-// time: zero when the server does not say.
-func (c *ctrl) mdtmReply(loc *URL, rp reply, err error) (time.Time, error) {
+// mdtm asks MDTM (RFC 3659 §3) for the modification time of name: zero
+// when the server does not say.
+func (c *ctrl) mdtm(loc *URL) (time.Time, error) {
+	rp, err := c.cmd("MDTM " + loc.Name)
 	if err != nil {
 		return time.Time{}, ioError(loc, "mdtm", err)
 	}
-	if rp.Code == codeServiceNotAvailable {
+	if rp.Code == 421 {
 		return time.Time{}, c.replyError(loc, "mdtm", "MDTM "+loc.Name, rp)
 	}
 	if rp.Code == 213 {
@@ -288,20 +247,13 @@ func (c *ctrl) simple(loc *URL, phase, cmd string) error {
 }
 
 // transfer sends the command that uses the data connection dc (RETR, LIST,
-// MLSD, NLST), with the next file's EPSV when ahead (ahead.go), reads the
-// replies to the commands sent before it with before (REST), and waits
+// MLSD, NLST), with the next file's EPSV when ahead (ahead.go), and waits
 // for the server's 125/150. On failure dc is closed (and the reply to an
 // EPSV sent ahead read: the session stays in step).
-func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string, ahead bool, before func() error) (net.Conn, reply, error) {
+func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string, ahead bool) (net.Conn, reply, error) {
 	err := c.send(cmd)
 	if err == nil && ahead {
 		err = c.sendAhead()
-	}
-	if err == nil && before != nil {
-		if err := before(); err != nil {
-			dc.Close()
-			return nil, reply{}, err
-		}
 	}
 	var rp reply
 	if err == nil {

@@ -20,7 +20,7 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
-		resp, err := c.stat(loc, !h.NoPipeline)
+		resp, err := c.stat(loc)
 		if err != nil {
 			return nil, err
 		}
@@ -35,9 +35,8 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 }
 
 // stat describes loc's name in the current directory (the directory
-// itself when the name is empty); SIZE and MDTM go in one exchange when
-// pipelined.
-func (c *ctrl) stat(loc *URL, pipelined bool) (*schemes.Response, error) {
+// itself when the name is empty).
+func (c *ctrl) stat(loc *URL) (*schemes.Response, error) {
 	feat, err := c.features(loc)
 	if err != nil {
 		return nil, err
@@ -55,7 +54,11 @@ func (c *ctrl) stat(loc *URL, pipelined bool) (*schemes.Response, error) {
 	if err := c.setType(loc, 'i'); err != nil {
 		return nil, err
 	}
-	size, mtime, err := c.sizeAndTime(loc, true, true, pipelined)
+	size, err := c.size(loc)
+	if err != nil {
+		return nil, err
+	}
+	mtime, err := c.mdtm(loc)
 	if err != nil {
 		return nil, err
 	}
