@@ -183,6 +183,12 @@ func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// A session of the test before (its pooled connection's QUIT, sent
+	// without waiting) may be logged after the offset was taken: a QUIT
+	// before any command of ours is not ours (CI at c70bb6d: proftpd).
+	for len(cmds) > 0 && cmds[0] == "QUIT" {
+		cmds = cmds[1:]
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	return bodies, errs, cmds, out.String()
