@@ -73,8 +73,7 @@ big="$base/bench-256M.bin"
 many=()
 for i in $(seq -w 1 2000); do many+=("$base/bench-many/f$i.bin"); done
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 timeit() { local t=$(now); "$@" >/dev/null; awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }'; }
 # time_base NAME ARGS...: with BASE set, add to the array NAME the time of
 # BASE run with ARGS. report_base NAME URLGET_MEDIAN: its median and the

@@ -25,13 +25,8 @@ cd "$root"
 REPS=${REPS:-5}
 ONLY=${ONLY:-http ftp}
 FILES=200
-if ! command -v strace >/dev/null; then
-	echo "== installing strace (apt-get)" >&2
-	apt-get install -y strace >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y strace >/dev/null; }
-fi
-for t in curl wget strace sha256sum; do
-	command -v "$t" >/dev/null || { echo "$t not installed" >&2; exit 1; }
-done
+. bench/lib.sh
+need strace:strace curl:curl wget:wget
 fixtures=integration/.run/fixtures
 [ -f "$fixtures/many/file-0200.txt" ] || { echo "no fixture tree: is the stack up (integration/stack.sh up)?" >&2; exit 1; }
 
@@ -73,8 +68,6 @@ check() {
 	[ "$got" = "$want" ] || { echo "$2: the files differ from the fixtures' (or some are missing)" >&2; exit 1; }
 }
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 rtt_ms=0
 [ -z "${WAN:-}" ] || rtt_ms=$(sed -E 's/^([0-9]+)ms.*/\1/' <<<"$WAN_SPEC")
 

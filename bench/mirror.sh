@@ -44,7 +44,7 @@
 # Environment: REPS (default 5); BIN, a urlget binary to measure instead
 # of one built from this tree; P, the parallel transfers of every client
 # (default 8); ONLY, the sections to run ("1", "1 3"; default all).
-# Needs: the stack up (integration/stack.sh up), lftp, wget, /usr/bin/time,
+# Needs: the stack up (integration/stack.sh up); lftp, wget and /usr/bin/time are installed from Debian when missing (bench/lib.sh),
 # sha256sum.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -58,9 +58,8 @@ fi
 P=${P:-8}
 section() { [[ " $ONLY " == *" $1 "* ]]; }
 trap 'echo "bench/mirror.sh: line $LINENO: a command failed" >&2' ERR
-for t in lftp wget /usr/bin/time sha256sum; do
-	command -v "$t" >/dev/null || { echo "$t not installed" >&2; exit 1; }
-done
+. bench/lib.sh
+need lftp:lftp wget:wget time:/usr/bin/time
 wget2=$(command -v wget2 || true)
 log=integration/.run/logs/vsftpd/vsftpd.log
 [ -f "$log" ] || { echo "no vsftpd log: is the stack up (integration/stack.sh up)?" >&2; exit 1; }
@@ -99,8 +98,6 @@ http_url="http://$host:8080/scratch/bench-mirror/"
 (cd "$src" && find . -type f | sort | sed "s|^\./|${ftp_url}|") >"$work/ftp.urls"
 sed "s|^${ftp_url}|${http_url}|" "$work/ftp.urls" >"$work/http.urls"
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # check DIR: the tree under DIR (the mirror's lock file and wget's FTP
 # .listing files left out) must be the source's, file for file.
 check() {

@@ -35,8 +35,7 @@ wan_up
 src=nntp://$host:1119/local.general
 echo "== urlget mirror --max $N $src, $RUNS runs each, alternating"
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. bench/lib.sh
 # flags MODE: urlget's flags for pipelined or no-pipeline.
 flags() { [ "$1" = no-pipeline ] && echo --no-pipeline || true; }
 

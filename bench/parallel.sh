@@ -33,13 +33,8 @@ if [ -n "${WAN:-}" ]; then REPS=${REPS:-5}; else REPS=${REPS:-7}; fi
 N=${N:-8}
 ONLY=${ONLY:-ftp http}
 FILES=200
-if ! command -v aria2c >/dev/null; then
-	echo "== installing aria2 (apt-get)" >&2
-	apt-get install -y aria2 >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y aria2 >/dev/null; }
-fi
-for t in curl aria2c sha256sum; do
-	command -v "$t" >/dev/null || { echo "$t not installed" >&2; exit 1; }
-done
+. bench/lib.sh
+need aria2:aria2c curl:curl
 fixtures=integration/.run/fixtures
 [ -f "$fixtures/many/file-0200.txt" ] || { echo "no fixture tree: is the stack up (integration/stack.sh up)?" >&2; exit 1; }
 
@@ -99,8 +94,6 @@ check() {
 	[ "$got" = "$want" ] || { echo "$2: the files differ from the fixtures' (or some are missing)" >&2; exit 1; }
 }
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # limit is bench/cmd/limit: one login or connection per connection and
 # only RETR or GET per file, the bytes into /dev/null, no checks — what
 # the server delivers at most, which urlget's time is reported against

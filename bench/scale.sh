@@ -41,9 +41,9 @@ PORT=${PORT:-2191}
 image=urlget-testbed-vsftpd
 trap 'echo "bench/scale.sh: line $LINENO: a command failed" >&2' ERR
 docker image inspect "$image" >/dev/null 2>&1 || { echo "no $image image (integration/stack.sh up builds it)" >&2; exit 1; }
-for t in python3 /usr/bin/time sha256sum $PEERS; do
-	command -v "$t" >/dev/null || { echo "$t not installed" >&2; exit 1; }
-done
+. bench/lib.sh
+need python3:python3 time:/usr/bin/time
+[ -z "$PEERS" ] || need lftp:lftp
 
 work=$(mktemp -d)
 trees=$(mktemp -d "${TREE_DIR:-/dev/shm}/urlget-scale.XXXXXX")

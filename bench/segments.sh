@@ -23,13 +23,9 @@ cd "$root"
 if [ -n "${WAN:-}" ]; then REPS=${REPS:-3}; else REPS=${REPS:-5}; fi
 ONLY=${ONLY:-http ftp}
 PORT=${BENCH_PORT:-8098}
-for pkg in aria2:aria2c lftp:lftp; do
-	if ! command -v "${pkg#*:}" >/dev/null; then
-		echo "== installing ${pkg%%:*} (apt-get)" >&2
-		apt-get install -y "${pkg%%:*}" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "${pkg%%:*}" >/dev/null; }
-	fi
-done
-for t in curl aria2c lftp sha256sum docker; do
+. bench/lib.sh
+need aria2:aria2c lftp:lftp curl:curl
+for t in sha256sum docker; do
 	command -v "$t" >/dev/null || { echo "$t not installed" >&2; exit 1; }
 done
 vsftpd=$(docker ps --filter label=com.docker.compose.service=vsftpd --format '{{.Names}}' | head -n1)
@@ -64,8 +60,6 @@ exec nginx -g 'daemon off;' -c /etc/nginx/segments.conf" >/dev/null
 fi
 wan_up "127.0.0.1:$PORT"
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # timed SUM FILE CMD...: the seconds CMD took, once FILE has SUM.
 timed() {
 	local sum=$1 file=$2 t

@@ -1,0 +1,22 @@
+# bench/lib.sh — sourced by the bench scripts (after they cd to the
+# repository's root): what each of them needs done the same way.
+
+# now prints the time in seconds, to the nanosecond.
+now() { date +%s.%N; }
+
+# median prints the median of the numbers on stdin, one a line.
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# need PKG:COMMAND...: installs the Debian package PKG of each COMMAND
+# that is missing (apt-get, as root), and fails naming a COMMAND still
+# missing after that.
+need() {
+	local pkg
+	for pkg in "$@"; do
+		command -v "${pkg#*:}" >/dev/null && continue
+		echo "== installing ${pkg%%:*} (apt-get)" >&2
+		apt-get install -y "${pkg%%:*}" >/dev/null 2>&1 ||
+			{ apt-get update >/dev/null 2>&1 && apt-get install -y "${pkg%%:*}" >/dev/null 2>&1; } || true
+		command -v "${pkg#*:}" >/dev/null || { echo "${pkg#*:} not installed" >&2; exit 1; }
+	done
+}
