@@ -106,10 +106,13 @@ func (c *ctrl) keepAhead(rp reply) {
 	}
 }
 
-// takeAhead returns the passive port asked for ahead, if one is fresh
-// (aheadMaxAge), and forgets it.
-func (c *ctrl) takeAhead() (int, bool) {
-	p, at := c.aheadPort, c.aheadAt
+// takeAhead returns the passive port asked for ahead, 0 when there is
+// none or it is older than aheadMaxAge, and forgets it.
+func (c *ctrl) takeAhead() int {
+	p := c.aheadPort
 	c.aheadPort = 0
-	return p, p != 0 && time.Since(at) < aheadMaxAge
+	if time.Since(c.aheadAt) >= aheadMaxAge {
+		return 0
+	}
+	return p
 }

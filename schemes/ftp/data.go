@@ -20,11 +20,9 @@ import (
 // a man in the middle) cannot point the client at a third host. The data
 // connection belongs to the control connection's trace scope.
 func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Conn, error) {
-	port, ahead := c.takeAhead()
-	if ahead {
+	port := c.takeAhead()
+	if port != 0 {
 		c.tr.Info("the passive port asked for during the last transfer")
-	} else {
-		port = 0
 	}
 	if port == 0 && !c.noEPSV {
 		start := time.Now()

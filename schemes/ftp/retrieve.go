@@ -265,13 +265,12 @@ func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.
 	}
 	if rp.Code != 125 && rp.Code != 150 {
 		dc.Close()
-		if rp.Code/100 != 2 {
-			c.readAhead()
-		}
 		if rp.Code/100 == 2 {
 			// A transfer reply without a preliminary one is a protocol
 			// violation; the connection's state is unknown.
 			c.broken = true
+		} else {
+			c.readAhead()
 		}
 		return nil, rp, c.replyError(loc, phase, cmd, rp)
 	}

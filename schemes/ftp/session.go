@@ -2,9 +2,7 @@ package ftp
 
 import (
 	"context"
-	"net"
 	"slices"
-	"strconv"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -24,7 +22,7 @@ func (h *Handler) conn(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		cost := func(s schemes.Session) int { return cwdCost(s.(*ctrl).at, loc.Cwd) }
 		if s := req.Conns.Lease(ctx, key, cost); s != nil {
 			c := s.(*ctrl)
-			c.tr.Info("reusing control connection to " + net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+			c.tr.Info("reusing control connection to " + c.peer())
 			return c, true, nil
 		}
 	}
