@@ -106,9 +106,8 @@ type Client struct {
 	// nil allows every registered scheme.
 	Protocols Protocols
 	// RedirectProtocols are the schemes a redirect may lead to (curl's
-	// --proto-redir); nil allows the schemes whose Caps are Redirectable:
-	// those that retrieve, and neither start a session (telnet), send
-	// anything (mailto) nor read local files (file).
+	// --proto-redir); nil allows the schemes whose Caps are Redirectable
+	// (DefaultRedirectProtocols: curl's http, https, ftp and ftps).
 	RedirectProtocols Protocols
 	// CheckRedirect, if set, is asked about every redirect the other rules
 	// allow, like net/http's: from is the URL that answered with a

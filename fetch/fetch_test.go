@@ -103,7 +103,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection re
 
 func newClient(h *fakeHandler) *Client {
 	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes,
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes | schemes.RedirectTarget,
 		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
 	return &Client{Registry: r, RetryDelay: time.Millisecond}
 }

@@ -88,8 +88,10 @@ func (c *Client) AllProtocols() Protocols {
 
 // DefaultRedirectProtocols is the set a redirect may reach when
 // RedirectProtocols is nil: the registered schemes whose Caps are
-// Redirectable (retrieval only: never mailto, telnet, rlogin, tn3270 or
-// file).
+// Redirectable — curl's default, http, https, ftp and ftps. A redirect is a
+// URL a server chose; gopher, news, nntp, wais and prospero build their
+// requests from a URL's parts, so they are reached only when the caller
+// names them, and mailto, telnet and file never by default.
 func (c *Client) DefaultRedirectProtocols() Protocols {
 	p := Protocols{}
 	r := c.registry()
@@ -120,7 +122,7 @@ func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
 	flag := "--proto-redir allows"
 	if allow == nil {
 		allow = c.DefaultRedirectProtocols()
-		flag = "redirects may only lead to"
+		flag = "by default redirects may only lead to"
 	}
 	sch := to.Generic().Scheme
 	if !allow.Has(sch) || (c.Protocols != nil && !c.Protocols.Has(sch)) {

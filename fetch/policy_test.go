@@ -42,8 +42,9 @@ func TestRedirectPolicyByCaps(t *testing.T) {
 		caps    schemes.Caps
 		allowed bool
 	}{
-		{"ret", schemes.Retrieves, true},
-		{"ret2", schemes.Retrieves | schemes.Resumes, true},
+		{"ret", schemes.Retrieves | schemes.RedirectTarget, true},
+		{"ret2", schemes.Retrieves | schemes.Resumes | schemes.RedirectTarget, true},
+		{"notclaimed", schemes.Retrieves | schemes.Resumes, false}, // gopher, news, wais, prospero
 		{"mailto", schemes.Sends, false},
 		{"telnet", schemes.Interactive, false},
 		{"rlogin", schemes.Interactive, false},
@@ -210,7 +211,7 @@ func TestCredentialsStayWithTheirHost(t *testing.T) {
 			h := &credHandler{redirects: map[string]string{
 				"ago-b": "c://b/end", "ago-a2": "c://a:99/end", "ago-self": "c://a/end"}}
 			c := &Client{Registry: schemes.NewRegistry(), LocationTrusted: tc.trusted, Credentials: tc.user, Netrc: tc.netrc}
-			policyScheme(c, "c", schemes.Retrieves, h)
+			policyScheme(c, "c", schemes.Retrieves|schemes.RedirectTarget, h)
 			resp, err := c.Get(context.Background(), tc.start)
 			if err != nil {
 				t.Fatal(err)
@@ -318,7 +319,7 @@ func (h *listHandler) Fetch(_ context.Context, req *schemes.Request) (*schemes.R
 func TestListStatAndDownloadOfAListing(t *testing.T) {
 	h := &listHandler{entries: []schemes.Entry{{Name: "a", Kind: schemes.EntryFile, Size: 1}, {Name: "d", Kind: schemes.EntryDir, Size: -1}}}
 	c := newClient(&fakeHandler{})
-	policyScheme(c, "l", schemes.Retrieves|schemes.Lists|schemes.Stats, h)
+	policyScheme(c, "l", schemes.Retrieves|schemes.Lists|schemes.Stats|schemes.RedirectTarget, h)
 	resp, err := c.List(context.Background(), "l:moved")
 	if err != nil {
 		t.Fatal(err)

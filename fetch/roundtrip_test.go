@@ -404,14 +404,20 @@ func gopherServer(t *testing.T, serve func(selector string, c net.Conn)) (addr s
 }
 
 // TestRoundTripRedirect: a gopher "h URL:" item is 302 with Location,
-// which a plain http.Client follows through the same Transport; one to
-// a local file is refused (403) by the Client's redirect policy.
+// which a plain http.Client follows through the same Transport when the
+// Client's RedirectProtocols let a redirect reach gopher (by default they
+// do not: 403); one to a local file is refused (403) by the Client's
+// redirect policy.
 func TestRoundTripRedirect(t *testing.T) {
 	addr, _ := gopherServer(t, func(sel string, c net.Conn) { io.WriteString(c, "text at "+sel) })
 	target := "gopher://" + addr + "/0/there"
 	from := "gopher://" + addr + "/hURL:" + target
-	hc := httpClient(&Client{}, "gopher", "file")
-	resp, b := roundTrip(t, hc, "GET", from)
+	resp, b := roundTrip(t, httpClient(&Client{}, "gopher"), "GET", from)
+	if resp.StatusCode != 403 || !strings.Contains(b, "refusing the server's redirect") {
+		t.Errorf("by default: %d %q", resp.StatusCode, b)
+	}
+	hc := httpClient(&Client{RedirectProtocols: Protocols{"gopher": true}}, "gopher", "file")
+	resp, b = roundTrip(t, hc, "GET", from)
 	if resp.StatusCode != 200 || b != "text at /there" || resp.Request.URL.String() != target {
 		t.Errorf("followed: %d %q from %s", resp.StatusCode, b, resp.Request.URL)
 	}
@@ -432,7 +438,7 @@ func TestRoundTripRedirect(t *testing.T) {
 // TestRoundTripResolution: a resolution (Prospero's) is a redirect too,
 // and an HTTP-like 3xx keeps its code.
 func TestRoundTripResolution(t *testing.T) {
-	cl, _ := rtClient(schemes.Retrieves, func(req *schemes.Request) (*schemes.Response, error) {
+	cl, _ := rtClient(schemes.Retrieves|schemes.RedirectTarget, func(req *schemes.Request) (*schemes.Response, error) {
 		switch req.URL.Generic().Path {
 		case "resolved":
 			return &schemes.Response{Resolved: &schemes.Resolution{URL: "rt://h/there", Chain: []string{"rt://h/resolved"}}, Size: -1}, nil

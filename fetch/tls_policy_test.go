@@ -46,8 +46,8 @@ func TestRequireTLSByCaps(t *testing.T) {
 		{"clear-text scheme refused", schemes.Retrieves, true, "s:x", ""},
 		{"local scheme", schemes.Retrieves | schemes.Local, true, "s:x", "s:x require=true"},
 		{"not required", schemes.Retrieves, false, "s:x", "s:x require=false"},
-		{"redirect to a clear-text scheme refused", schemes.Retrieves, true, "t:to-s", "t:to-s require=true"},
-		{"redirect allowed without the requirement", schemes.Retrieves, false, "t:to-s", "t:to-s require=false s:x require=false"},
+		{"redirect to a clear-text scheme refused", schemes.Retrieves | schemes.RedirectTarget, true, "t:to-s", "t:to-s require=true"},
+		{"redirect allowed without the requirement", schemes.Retrieves | schemes.RedirectTarget, false, "t:to-s", "t:to-s require=false s:x require=false"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,6 +53,14 @@ const (
 	// in that order, each with the rest as its NextOf; one it skips costs
 	// only the requests sent ahead for it.
 	Pipelines
+	// RedirectTarget: a server's redirect may lead to the scheme unless
+	// the caller said otherwise (curl's default --proto-redir: http,
+	// https, ftp and ftps). A redirect is a URL a server chose, and a
+	// request to it is built from that URL alone: only a scheme whose
+	// request carries nothing a server could turn against another
+	// service claims it. Register checks that it also Retrieves and is
+	// neither Interactive, Sends nor Local.
+	RedirectTarget
 )
 
 var capNames = []struct {
@@ -62,6 +70,7 @@ var capNames = []struct {
 	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
 	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"}, {Pipelines, "pipelines"},
+	{RedirectTarget, "redirect-target"},
 }
 
 // Has reports whether every capability in want is in c.
@@ -79,9 +88,11 @@ func (c Caps) String() string {
 }
 
 // Redirectable reports whether a server's redirect may lead to a scheme
-// with these capabilities by default: it must retrieve, and must not start
-// a session, send anything, or read local files. (curl's default
-// --proto-redir is the same idea.)
+// with these capabilities by default: it must claim RedirectTarget (so
+// gopher, news, nntp, wais and prospero are reached only when a caller
+// names them, as curl's default allows only http, https, ftp and ftps),
+// retrieve, and neither start a session, send anything, nor read local
+// files.
 func (c Caps) Redirectable() bool {
-	return c.Has(Retrieves) && c&(Interactive|Sends|Local) == 0
+	return c.Has(RedirectTarget|Retrieves) && c&(Interactive|Sends|Local) == 0
 }

@@ -9,16 +9,19 @@ func TestCaps(t *testing.T) {
 		str          string
 		redirectable bool
 	}{
-		{"ftp-like", Retrieves | Lists | Stats | Resumes, "retrieves,lists,stats,resumes", true},
-		{"gopher-like", Retrieves | Lists | Crawls, "retrieves,lists,crawls", true},
-		{"http-like", Retrieves | Lists | Stats | Resumes | Conditional | Crawls, "retrieves,lists,stats,resumes,conditional,crawls", true},
-		{"http-like", Retrieves | Stats | Resumes, "retrieves,stats,resumes", true},
+		{"ftp-like", Retrieves | Lists | Stats | Resumes | RedirectTarget, "retrieves,lists,stats,resumes,redirect-target", true},
+		{"ftp without the claim", Retrieves | Lists | Stats | Resumes, "retrieves,lists,stats,resumes", false},
+		{"gopher-like", Retrieves | Lists | Crawls, "retrieves,lists,crawls", false},
+		{"http-like", Retrieves | Lists | Stats | Resumes | Conditional | Crawls | RedirectTarget, "retrieves,lists,stats,resumes,conditional,crawls,redirect-target", true},
+		{"http-like", Retrieves | Stats | Resumes | RedirectTarget, "retrieves,stats,resumes,redirect-target", true},
+		{"claims it but sends", Retrieves | Sends | RedirectTarget, "retrieves,sends,redirect-target", false},
+		{"claims it but does not retrieve", Lists | RedirectTarget, "lists,redirect-target", false},
 		{"telnet-like", Retrieves | Interactive, "retrieves,interactive", false},
 		{"mailto-like", Retrieves | Sends, "retrieves,sends", false},
 		{"file-like", Retrieves | Lists | Stats | Resumes | Local, "retrieves,lists,stats,resumes,local", false},
-		{"ftps-like", Retrieves | Lists | Stats | Resumes | TLS, "retrieves,lists,stats,resumes,tls", true},
+		{"ftps-like", Retrieves | Lists | Stats | Resumes | TLS | RedirectTarget, "retrieves,lists,stats,resumes,tls,redirect-target", true},
 		{"smtp-like", Sends | TLS, "sends,tls", false},
-		{"nntp-like", Retrieves | Lists | TLS | Pipelines, "retrieves,lists,tls,pipelines", true},
+		{"nntp-like", Retrieves | Lists | TLS | Pipelines, "retrieves,lists,tls,pipelines", false},
 		{"lists but does not retrieve", Lists, "lists", false},
 		{"parse only", 0, "", false},
 	}

@@ -62,6 +62,9 @@ func (r *Registry) Register(s Scheme) {
 	if s.Caps.Has(Conditional) && !s.Caps.Has(Retrieves) {
 		panic(fmt.Sprintf("schemes: scheme %q claims conditional but not retrieves", s.Name))
 	}
+	if s.Caps.Has(RedirectTarget) && !s.Caps.Redirectable() {
+		panic(fmt.Sprintf("schemes: scheme %q claims redirect-target but %v", s.Name, s.Caps))
+	}
 	if s.Caps.Has(TLS | Local) {
 		panic(fmt.Sprintf("schemes: scheme %q claims tls but opens no connection (local)", s.Name))
 	}

@@ -161,7 +161,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS: upgrade where a scheme can (ftp AUTH TLS, nntp and smtp STARTTLS) or fail, and refuse schemes without TLS (http:, gopher:, ...)")
 	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
 	fs.StringVar(&o.proto, "proto", "", "only use the schemes in `LIST` for the URLs given (curl syntax: =http,https or -all,+ftp; all by default)")
-	fs.StringVar(&o.protoRedir, "proto-redir", "", "let redirects lead only to the schemes in `LIST` (curl syntax; default: retrieval schemes, never mailto, telnet or file)")
+	fs.StringVar(&o.protoRedir, "proto-redir", "", "let redirects lead only to the schemes in `LIST` (curl syntax; default: http,https,ftp,ftps)")
 	fs.BoolVar(&o.locationTrusted, "location-trusted", false, "send -u and netrc credentials to the hosts redirects lead to as well")
 	fs.BoolVar(&o.long, "long", false, "list directories, menus and groups like ls -l (kind, size, time, name)")
 	fs.BoolVarP(&o.head, "head", "I", false, "show the metadata, not the body: HTTP's response head (as curl -I); ftp and file: Content-Length and Last-Modified lines; news: the article's headers")

@@ -6,8 +6,10 @@ import "github.com/urlget/urlget/schemes"
 // listings, lists any URL as a directory, describes a file without
 // retrieving it (Stat), resumes binary transfers with REST, and protects
 // its connections with TLS (ftps from the start, ftp with AUTH TLS when
-// Request.RequireTLS or ExplicitTLS asks).
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS
+// Request.RequireTLS or ExplicitTLS asks). A server's redirect may lead
+// here by default (RedirectTarget, as curl allows): every command is one
+// line whose parts were checked for line breaks.
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS | schemes.RedirectTarget
 
 // Schemes returns the schemes this package serves, both through h: ftp
 // (port 21) and ftps, FTP over implicit TLS (port 990, see

@@ -605,7 +605,7 @@ func TestSchemes(t *testing.T) {
 	h := &Handler{}
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
-		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls
+		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget
 		if s.Name == "https" {
 			want |= schemes.TLS // http has no upgrade
 		}
