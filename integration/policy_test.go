@@ -23,8 +23,8 @@ import (
 	"github.com/urlget/urlget/transport"
 )
 
-// The redirect policy (contract v2): a server's redirect may lead only to
-// a retrieval scheme, and -u goes only to the host the user named. These
+// The redirect policy (contract v2, issue 31): a server's redirect may
+// lead only to http, https, ftp and ftps unless the caller names more, and -u goes only to the host the user named. These
 // tests drive real servers that redirect where they must not be followed
 // — nginx's /to/... locations and gopherplusd's /plus/links menu of
 // "h URL:" items — with a client able to do harm if it followed (a
@@ -107,12 +107,22 @@ func TestRedirectPolicyNginx(t *testing.T) {
 	}
 	noMailTagged(t, "sent by a redirect")
 
+	// gopher is reached by a redirect only when the caller names it
+	// (curl's default --proto-redir: http, https, ftp, ftps).
 	t.Run("/to/gopher", func(t *testing.T) {
 		testbed.Require(t, testbed.GopherPlus)
-		c, _, out := harmfulClient(t)
+		c, d, out := harmfulClient(t)
+		if _, err := c.Get(context.Background(), base+"/to/gopher"); schemes.KindOf(err) != schemes.KindSafety ||
+			!strings.Contains(err.Error(), "gopher://") {
+			t.Fatalf("by default: err = %v, want a safety refusal naming the gopher URL\n%s", err, out)
+		}
+		if d.dialed(testbed.GopherPlusPort) {
+			t.Errorf("dialed %v after a refused redirect", d.ports)
+		}
+		c.RedirectProtocols = fetch.Protocols{"http": true, "gopher": true}
 		resp, err := c.Get(context.Background(), base+"/to/gopher")
 		if err != nil {
-			t.Fatalf("redirect to a retrieval scheme refused: %v\n%s", err, out)
+			t.Fatalf("redirect to gopher named in RedirectProtocols refused: %v\n%s", err, out)
 		}
 		b, err := io.ReadAll(resp.Body)
 		resp.Close()

@@ -42,6 +42,9 @@ type Event struct {
 	Err error
 	// DryRun marks what a dry run would do.
 	DryRun bool
+	// Bound names the bound of the walk (BoundDepth, ...) that made this
+	// skip or failure, "" for none; the summary counts them (Bounds).
+	Bound string
 }
 
 // MarshalJSON writes the event as one flat JSON object, durations in
@@ -56,9 +59,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Reason   string    `json:"reason,omitempty"`
 		Error    string    `json:"error,omitempty"`
 		DryRun   bool      `json:"dry_run,omitempty"`
+		Bound    string    `json:"bound,omitempty"`
 	}
 	o := out{Event: e.Type, Path: e.Path, URL: e.URL, Bytes: e.Bytes, Duration: seconds(e.Duration),
-		Reason: e.Reason, DryRun: e.DryRun}
+		Reason: e.Reason, DryRun: e.DryRun, Bound: e.Bound}
 	if e.Err != nil {
 		o.Error = e.Err.Error()
 	}
@@ -78,6 +82,10 @@ type Summary struct {
 	DryRun    bool          `json:"dry_run,omitempty"`
 	// NoDelete says why deletions were not made, when Delete was asked.
 	NoDelete string `json:"no_delete,omitempty"`
+	// Bounds are the bounds of the walk the run reached, in the order
+	// it first met them, each with what it left out: a crawl cut short
+	// says so even when it succeeds.
+	Bounds []Bound `json:"bounds,omitempty"`
 }
 
 // MarshalJSON adds the event name and the duration in seconds.

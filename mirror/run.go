@@ -153,6 +153,9 @@ func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *e
 func (e *engine) emit(ev Event) {
 	e.evmu.Lock()
 	defer e.evmu.Unlock()
+	if ev.Bound != "" {
+		e.reached(ev.Bound)
+	}
 	switch ev.Type {
 	case EventListed:
 		e.sum.Listed++
@@ -198,10 +201,10 @@ var maxVisited = 2_000_000
 
 // visit marks loc as visited, so that the same remote object reached
 // twice (links, menu loops) is handled once. ok is true the first time.
-// Otherwise why says why loc is skipped: again, when it was visited
-// before, or that the run keeps track of no more URLs; why is "" when
-// visit reported that itself, as a failure (KindSafety) at rel, the
-// first time the run met the bound.
+// Otherwise why says why loc is skipped (again, when it was visited
+// before), or is "" when visit reported it itself: the run keeps track of
+// no more URLs, a failure (KindSafety) at rel the first time the run met
+// the bound and a skip after.
 func (e *engine) visit(loc schemes.Locator, rel, again string) (ok bool, why string) {
 	s := loc.String()
 	key := [2]uint64{maphash.String(e.seeds[0], s), maphash.String(e.seeds[1], s)}
@@ -219,11 +222,14 @@ func (e *engine) visit(loc schemes.Locator, rel, again string) (ok bool, why str
 	e.forgetful = true
 	e.mu.Unlock()
 	if !first {
-		return false, fmt.Sprintf("not walked: the run has visited %d URLs, the most it keeps track of", maxVisited)
+		e.emit(Event{Type: EventSkip, Path: rel, URL: loc.Redacted(), Bound: BoundVisited,
+			Reason: fmt.Sprintf("not walked: the run has visited %d URLs, the most it keeps track of", maxVisited)})
+		return false, ""
 	}
-	e.fail(rel, loc, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
-		URL: loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d URLs, the most one run keeps track of: "+
-			"this and what comes after it are not mirrored", maxVisited)})
+	e.emit(Event{Type: EventError, Path: rel, URL: loc.Redacted(), Bound: BoundVisited,
+		Err: &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
+			URL: loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d URLs, the most one run keeps track of: "+
+				"this and what comes after it are not mirrored", maxVisited)}})
 	return false, ""
 }
 
@@ -358,12 +364,13 @@ func (e *engine) queueDir(j dirJob) {
 		e.mu.Unlock()
 		reason := fmt.Sprintf("not walked: the run has made %d listings (--max-listings)", e.maxListings)
 		if first {
-			e.fail(j.rel, j.loc, &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
-				URL: j.loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d listings (--max-listings): "+
-					"this and the directories after it are not mirrored", e.maxListings)})
+			e.emit(Event{Type: EventError, Path: j.rel, URL: j.loc.Redacted(), Bound: BoundListings,
+				Err: &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
+					URL: j.loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d listings (--max-listings): "+
+						"this and the directories after it are not mirrored", e.maxListings)}})
 			return
 		}
-		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(), Reason: reason})
+		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(), Reason: reason, Bound: BoundListings})
 		return
 	}
 	e.queued++

@@ -65,9 +65,10 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 			return
 		}
 		if n++; e.maxEntries >= 0 && n > e.maxEntries {
-			e.fail(j.rel, j.loc, &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindSafety,
-				URL: j.loc.Redacted(), Msg: fmt.Sprintf("the listing holds more than %d entries (--max-entries): "+
-					"the rest is not mirrored, and nothing in this directory is deleted", e.maxEntries)})
+			e.emit(Event{Type: EventError, Path: j.rel, URL: j.loc.Redacted(), Bound: BoundEntries,
+				Err: &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindSafety,
+					URL: j.loc.Redacted(), Msg: fmt.Sprintf("the listing holds more than %d entries (--max-entries): "+
+						"the rest is not mirrored, and nothing in this directory is deleted", e.maxEntries)}})
 			return
 		}
 		if ent.Kind == schemes.EntryRaw {
@@ -145,7 +146,7 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		case e.opt.excluded(rel):
 			skip("excluded")
 		case e.tooDeep(j, rel):
-			skip(e.depthReason())
+			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: e.depthReason(), Bound: BoundDepth})
 		default:
 			ok, why := e.visit(ent.Locator, rel, "already walked in this run")
 			switch {
@@ -314,7 +315,7 @@ func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.
 		case e.opt.excluded(rel):
 			skip("excluded")
 		case e.tooDeep(j, rel):
-			skip(e.depthReason())
+			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(link.Locator), Reason: e.depthReason(), Bound: BoundDepth})
 		default:
 			if ok, why := e.visit(dirLoc, rel, fmt.Sprintf("symbolic link to %q, a directory walked anyway", link.Target)); ok {
 				e.queueDir(dirJob{loc: dirLoc, rel: rel, hops: j.hops + 1})

@@ -208,6 +208,12 @@ func pathOrTop(p string) string {
 	return p
 }
 
+// boundFlags are the flags that set the walk's bounds, named in the
+// summary of a run that reached one.
+var boundFlags = map[string]string{
+	mirror.BoundDepth: "--max-depth", mirror.BoundListings: "--max-listings", mirror.BoundEntries: "--max-entries",
+}
+
 // finish ends the progress line and writes the summary: a JSON object
 // with --json, else one line on stderr.
 func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
@@ -236,6 +242,12 @@ func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
 		formatSeconds(sum.Duration))
 	if sum.NoDelete != "" {
 		line += "; " + sum.NoDelete
+	}
+	for _, b := range sum.Bounds {
+		line += "; stopped at a bound, " + b.String()
+		if f := boundFlags[b.Name]; f != "" {
+			line += " (" + f + ")"
+		}
 	}
 	if r.interrupted {
 		line += "; run the same command again to continue"

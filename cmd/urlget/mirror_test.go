@@ -90,6 +90,32 @@ func TestMirrorOutput(t *testing.T) {
 	}
 }
 
+// TestMirrorBoundIsSaid: a run that stops at a bound of the walk still
+// exits 0 for depth, and says which bound, its value and what it left,
+// in the summary line and in --json's summary.
+func TestMirrorBoundIsSaid(t *testing.T) {
+	src := t.TempDir()
+	os.MkdirAll(filepath.Join(src, "d", "e", "f"), 0o755)
+	os.WriteFile(filepath.Join(src, "d", "e", "f", "deep.txt"), []byte("x\n"), 0o644)
+	url := "file://" + filepath.ToSlash(src) + "/"
+	code, _, stderr := runCmd("mirror", "--max-depth", "1", url, t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "stopped at a bound, depth 1: 1 links not followed (--max-depth)") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, _ := runCmd("mirror", "--json", "--max-depth", "1", url, t.TempDir())
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var sum struct {
+		Bounds []mirror.Bound `json:"bounds"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); code != 0 || err != nil ||
+		len(sum.Bounds) != 1 || sum.Bounds[0] != (mirror.Bound{Name: mirror.BoundDepth, Limit: 1, Left: 1}) {
+		t.Fatalf("exit %d, summary %s (%v)", code, lines[len(lines)-1], err)
+	}
+	if !strings.Contains(stdout, `"bound":"depth"`) {
+		t.Errorf("no event names the bound:\n%s", stdout)
+	}
+}
+
 // TestMirrorHeldDeletionsAreReported: a --delete the safety guard refused
 // (a remote directory listed empty while files are here) is said without
 // -v, in the summary too, and the run exits 7, not 0.
