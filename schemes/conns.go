@@ -45,6 +45,13 @@ type Session interface {
 	// Close ends the session politely where the protocol has a way (QUIT)
 	// and closes the connection.
 	Close() error
+	// Unread is how many bytes the session has taken off its connection
+	// and not consumed: what waits in its own read buffer, which the
+	// pool cannot see. At rest a session whose server speaks only when
+	// asked has none; one with some is out of step (a stray reply would
+	// answer the next request's command), and the pool closes it rather
+	// than keep or lend it.
+	Unread() int
 }
 
 // ConnKey says which idle sessions may serve a request: two sessions are

@@ -35,7 +35,10 @@ const (
 // Before a session is leased it is checked: one idle for longer than
 // IdleTimeout, or whose server closed it or spoke unasked while it was
 // idle (an FTP "421 Timeout"), is closed and the next candidate tried, so
-// that the caller never sees a connection the server dropped at rest.
+// that the caller never sees a connection the server dropped at rest. A
+// session is kept only at rest as well (AtRest): one with bytes unread,
+// in its own buffer, a TLS layer or the socket, is out of step with its
+// server and is closed, whether it is being kept or lent.
 // Leasing binds the session's connection to the request's context and
 // keeping it detaches that context again: this is the only place a pooled
 // connection changes hands, so cancellation of one request can never
@@ -91,7 +94,7 @@ func (p *Pool) Lease(ctx context.Context, key schemes.ConnKey, cost func(schemes
 		if s == nil {
 			return nil
 		}
-		if expired || !connAlive(s.Conn()) {
+		if expired || !AtRest(s) {
 			s.Close()
 			continue
 		}
@@ -130,7 +133,8 @@ func (p *Pool) take(key schemes.ConnKey, cost func(schemes.Session) int) (s sche
 
 // Keep implements schemes.Conns. A session whose connection is not one
 // of this package's (so cannot be bound to a context), or was canceled,
-// is closed, as is one that finds key's share of the pool full.
+// is closed, as is one not at rest (AtRest: the server said more than
+// the session read) and one that finds key's share of the pool full.
 func (p *Pool) Keep(key schemes.ConnKey, s schemes.Session) {
 	tc, ok := ConnOf(s.Conn())
 	if !ok || !key.Pooled() || tc.Err() != nil {
@@ -139,6 +143,10 @@ func (p *Pool) Keep(key schemes.ConnKey, s schemes.Session) {
 	}
 	tc.Stop()
 	s.Conn().SetDeadline(time.Time{})
+	if !AtRest(s) {
+		s.Close()
+		return
+	}
 	var evicted schemes.Session
 	p.mu.Lock()
 	if len(p.idle[key]) >= p.maxPerKey() {

@@ -21,10 +21,12 @@ type testSession struct {
 	c      net.Conn
 	closed atomic.Bool
 	dir    int // a state a cost function can read, like an FTP directory
+	unread int // what its own read buffer would hold
 }
 
 func (s *testSession) Conn() net.Conn { return s.c }
 func (s *testSession) Close() error   { s.closed.Store(true); return s.c.Close() }
+func (s *testSession) Unread() int    { return s.unread }
 
 // lineServer answers every line with "ok", like a server that speaks only
 // when asked.

@@ -120,6 +120,10 @@ var _ schemes.Session = (*ctrl)(nil)
 // Conn is the connection commands go on (TLS after AUTH TLS), for the pool.
 func (c *ctrl) Conn() net.Conn { return c.nc }
 
+// Unread is what the control connection's reader holds and no reply
+// read has taken, for the pool: a reply nobody asked for.
+func (c *ctrl) Unread() int { return c.r.Buffered() }
+
 // Close ends the session (see close), for the pool.
 func (c *ctrl) Close() error {
 	c.close()

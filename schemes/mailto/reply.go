@@ -26,12 +26,19 @@ func (e *longReply) Error() string { return "longer than " + e.limit }
 // maxReplyLines lines or maxReplyBytes bytes. It follows the reply
 // structure of RFC 5321 §4.2.1 on the bytes as they arrive: a line whose
 // fourth byte is not "-" ends a reply.
+//
+// It also counts the bytes that came after the reply to the last command
+// written (unread): go-smtp reads one reply a command, so those wait in
+// its buffer, out of this package's sight, and a session holding any is
+// out of step with its server (schemes.Session.Unread).
 type boundedReplies struct {
 	net.Conn
 	lines, bytes int  // of the reply under way
 	col          int  // bytes of the current line so far
 	more         bool // the current line's fourth byte is "-"
 	err          error
+	awaiting     bool // a command was written and its reply has not ended
+	unread       int  // bytes received after the end of that reply
 }
 
 func bounded(c net.Conn) *boundedReplies { return &boundedReplies{Conn: c} }
@@ -42,6 +49,9 @@ func (b *boundedReplies) Read(p []byte) (int, error) {
 	}
 	n, err := b.Conn.Read(p)
 	for _, c := range p[:n] {
+		if !b.awaiting {
+			b.unread++
+		}
 		if b.col == 3 {
 			b.more = c == '-'
 		}
@@ -60,8 +70,17 @@ func (b *boundedReplies) Read(p []byte) (int, error) {
 		}
 		if !b.more {
 			b.lines, b.bytes = 0, 0 // the last line of its reply
+			b.awaiting = false
 		}
 		b.col, b.more = 0, false
 	}
 	return n, err
+}
+
+// Write sends a command (or the message text): the reply that follows is
+// the one awaited, and nothing received before it is unread any more
+// than go-smtp reads it.
+func (b *boundedReplies) Write(p []byte) (int, error) {
+	b.awaiting, b.unread = true, 0
+	return b.Conn.Write(p)
 }

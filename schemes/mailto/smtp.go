@@ -65,12 +65,20 @@ type smtpSession struct {
 	conn   net.Conn // the connection c speaks on: TLS over the dialed one after STARTTLS
 	secure bool
 	traced []*traceConn // the layers that report lines, retargeted when leased
+	// replies is the layer under go-smtp's reader, which knows what came
+	// after the last reply (Unread).
+	replies *boundedReplies
 }
 
 var _ schemes.Session = (*smtpSession)(nil)
 
 // Conn is the connection the session speaks on, for the pool.
 func (s *smtpSession) Conn() net.Conn { return s.conn }
+
+// Unread is what the server sent after the reply to the session's last
+// command, waiting in go-smtp's reader, for the pool: a reply nobody
+// asked for.
+func (s *smtpSession) Unread() int { return s.replies.unread }
 
 // Close sends QUIT (waiting a second at most for the reply) and closes
 // the connection.
@@ -172,7 +180,8 @@ func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, sr
 	default:
 		tr.Info("the server does not offer STARTTLS: sending in clear")
 	}
-	sess.c = smtp.NewClient(&greetConn{Conn: bounded(conn), greeting: []byte("220 urlget: session continues\r\n")})
+	sess.replies = bounded(conn)
+	sess.c = smtp.NewClient(&greetConn{Conn: sess.replies, greeting: []byte("220 urlget: session continues\r\n")})
 	if err := sess.c.Hello(local); err != nil {
 		sess.c.Close()
 		return nil, fail("ehlo", err)

@@ -129,6 +129,10 @@ var _ schemes.Session = (*session)(nil)
 // Conn is the connection commands go on (TLS after STARTTLS), for the pool.
 func (s *session) Conn() net.Conn { return s.conn }
 
+// Unread is what the session's reader holds and no reply read has taken,
+// for the pool: a reply nobody asked for (an article sent unasked).
+func (s *session) Unread() int { return s.r.Buffered() }
+
 // Close ends the session (see close), for the pool.
 func (s *session) Close() error {
 	s.close()

@@ -126,6 +126,10 @@ var _ schemes.Session = (*session)(nil)
 // Conn is the session's connection, for the pool.
 func (s *session) Conn() net.Conn { return s.c }
 
+// Unread is what the session's reader holds beyond the replies read, for
+// the pool: a reply nobody asked for.
+func (s *session) Unread() int { return s.br.Buffered() }
+
 // Close closes the connection: WAIS has no goodbye (wais-notes §1).
 func (s *session) Close() error { return s.c.Close() }
 
