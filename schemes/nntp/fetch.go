@@ -318,9 +318,9 @@ func (h *Handler) do(ctx context.Context, c *conn, p *plan) (*schemes.Response, 
 
 // article sends GROUP (for a number) and ARTICLE/HEAD/BODY, and returns
 // the article streaming; on a session whose next reply is the article's
-// (its command was sent ahead) it only reads that reply. Once the status
-// line is read, the commands of the articles asked for next go out
-// (sendAhead).
+// (its command was sent ahead) it only reads that reply. A reply about
+// another article closes the session (match.go). Once the status line is
+// read, the commands of the articles asked for next go out (sendAhead).
 func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Response, error) {
 	word, want := h.partCommand()
 	phase := strings.ToLower(word)
@@ -342,6 +342,9 @@ func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Respo
 	}
 	if err != nil {
 		return nil, err
+	}
+	if r.Code == want && !p.ref().matches(r) {
+		return nil, c.s.mismatch(p.scheme, phase, p.ref(), r)
 	}
 	if r.Code == want || (r.Code/100 == 4 && r.Code != 480) {
 		h.sendAhead(c, p)

@@ -262,11 +262,11 @@ func (h *Handler) maxBytes() int64 {
 func (h *Handler) partCommand() (string, int) {
 	switch h.Part {
 	case PartHead:
-		return "HEAD", 221
+		return "HEAD", codeHead
 	case PartBody:
-		return "BODY", 222
+		return "BODY", codeBody
 	}
-	return "ARTICLE", 220
+	return "ARTICLE", codeArticle
 }
 
 // articleArg is the argument of ARTICLE/HEAD/BODY.

@@ -191,7 +191,10 @@ func (h *Handler) headOverview(ctx context.Context, c *conn, p *plan, start, hig
 				return schemes.Entry{}, err
 			}
 			switch r.Code {
-			case 221:
+			case codeHead:
+				if a := (articleRef{number: &n}); !a.matches(r) {
+					return schemes.Entry{}, c.s.mismatch(p.scheme, "head", a, r)
+				}
 			case 423, 430:
 				continue
 			default:
