@@ -235,12 +235,38 @@ func (c *ctrl) readLine() (string, error) {
 	return line, nil
 }
 
-// cmd sends line and reads the reply.
+// cmd sends line, a command in its turn, and reads the reply.
 func (c *ctrl) cmd(line string) (reply, error) {
+	if err := c.inStep(); err != nil {
+		return reply{}, err
+	}
 	if err := c.send(line); err != nil {
 		return reply{}, err
 	}
 	return c.read()
+}
+
+// inStep checks, before a command sent in its turn, that no reply waits
+// read and not taken: every reply before it was read, so one waiting now
+// came unasked, and would be taken for this command's (a stray "250"
+// would make a CWD that failed look done, and the next RETR fetch another
+// directory's file). Such a session is out of step and is not used
+// again. A waiting 421 is let through: the server is closing, and the
+// command's read reports it as such.
+func (c *ctrl) inStep() error {
+	n := c.r.Buffered()
+	if n == 0 {
+		return nil
+	}
+	if b, _ := c.r.Peek(min(n, 3)); string(b) == strconv.Itoa(codeServiceNotAvailable) {
+		return nil
+	}
+	b, _ := c.r.Peek(min(n, maxReplyLine))
+	line, _, _ := strings.Cut(string(b), "\n")
+	c.broken = true
+	return &schemes.Error{Kind: schemes.KindProtocol, Retryable: true,
+		Msg: fmt.Sprintf("the server sent a reply nobody asked for (%q): the session is out of step and is closed",
+			c.redact(clip(strings.TrimRight(line, "\r"))))}
 }
 
 // close sends QUIT without waiting long for its reply and closes.

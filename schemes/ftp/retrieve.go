@@ -251,7 +251,10 @@ func (c *ctrl) simple(loc *URL, phase, cmd string) error {
 // for the server's 125/150. On failure dc is closed (and the reply to an
 // EPSV sent ahead read: the session stays in step).
 func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string, ahead bool) (net.Conn, reply, error) {
-	err := c.send(cmd)
+	err := c.inStep()
+	if err == nil {
+		err = c.send(cmd)
+	}
 	if err == nil && ahead {
 		err = c.sendAhead()
 	}
