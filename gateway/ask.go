@@ -57,7 +57,7 @@ func (s *Server) askPage(w http.ResponseWriter, r *http.Request, loc schemes.Loc
 		s.errorPage(w, http.StatusBadRequest, loc.Redacted(), err)
 		return
 	}
-	ctx, done := s.upstream(w, r)
+	ctx, done := s.upstream(w, r, loc)
 	if ctx == nil {
 		return
 	}

@@ -2,15 +2,16 @@
 // browser, or any HTTP client, retrieve every URL of RFC 1738 through a
 // fetch.Client. It is a client of the fetch package and knows no protocol:
 // what a scheme can do comes from its Caps, what a container holds from
-// its Listing's Entries. A program serves it as any http.Handler, on a
-// listener from transport.Listen:
+// its Listing's Entries. A program serves it, an http.Handler, with the
+// http.Server its HTTPServer method returns (which bounds its
+// connections; see Connections), on a listener from transport.Listen:
 //
 //	ln, err := transport.Listen("127.0.0.1:8070")
 //	if err != nil {
 //		return err
 //	}
 //	gw := gateway.New(gateway.Options{Client: &c, Hosts: gateway.HostsFor(ln.Addr())})
-//	return http.Serve(ln, gw) // a browser opens http://127.0.0.1:8070/ or gateway.Address(url)
+//	return gw.HTTPServer().Serve(ln) // a browser opens http://127.0.0.1:8070/ or gateway.Address(url)
 //
 // # Addresses
 //
@@ -66,4 +67,40 @@
 // requests other than GET and HEAD are refused, file: needs AllowFile,
 // telnet: is never started (a link), mailto: sends only with AllowSend,
 // from a POST of the gateway's own form (a token, the same origin).
+//
+// Without AllowFile nothing the gateway retrieves reads this machine's
+// files, however it comes to a scheme whose Caps are Local: the URL
+// asked for, a redirect, or a resolution (a Prospero object whose access
+// method names a path on this host, which the Client's Prospero handler
+// may be configured to use) all fail with 403.
+//
+// Cross-site requests are judged by the Fetch Metadata browsers send
+// (Sec-Fetch-Site, Sec-Fetch-Mode, Sec-Fetch-Dest), as a
+// resource-isolation policy: a request from the gateway's own pages
+// (same-origin) or from the person (none) is served; one from any other
+// site — cross-site, or same-site, such as a page on another port of
+// 127.0.0.1, which is another origin — only when it is a top-level
+// navigation (Sec-Fetch-Mode navigate, Sec-Fetch-Dest document) by GET or
+// HEAD: a link a person followed. As an image, a script, a style sheet, a
+// fetch() of any mode, a frame, an embed or object, it is refused with
+// 403 and a page saying why, before its URL is read, so that a page
+// cannot make the gateway retrieve behind the person's back. The
+// documents the gateway serves from servers run in a sandbox, an origin
+// of their own: their images and frames are refused too, and their links
+// lead on. A request without Sec-Fetch-Site (curl, a script; a browser
+// sends none to an address that is neither https nor loopback) is judged
+// by the Host check alone, and a proxy request (absolute form) is not
+// judged by it: its Fetch Metadata are about its target's site.
+//
+// # Connections
+//
+// The http.Server of HTTPServer closes a keep-alive connection idle for
+// Options.IdleTimeout (DefaultIdleTimeout, 10 s), allows
+// DefaultReadHeaderTimeout (10 s) for a request's header, and closes a
+// client address's connection past Options.MaxConnsPerClient
+// (DefaultMaxConnsPerClient, 128) as soon as it is accepted. The
+// retrievals running at once are bounded in all (MaxUpstream, 32) and per
+// destination, the host and port of the URL asked for
+// (MaxUpstreamPerHost, a quarter of MaxUpstream: 8): one slow or silent
+// server holds its share, and requests for other servers proceed.
 package gateway

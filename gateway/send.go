@@ -117,7 +117,7 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, loc, sub schemes
 		s.errorPage(w, http.StatusBadRequest, loc.Redacted(), made)
 		return nil, nil
 	}
-	ctx, release := s.upstream(w, r)
+	ctx, release := s.upstream(w, r, sub)
 	if ctx == nil {
 		return nil, nil
 	}

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,17 +49,37 @@ type Options struct {
 	// MaxUpstream caps the retrievals running at once; more wait their
 	// turn. 0 means DefaultMaxUpstream.
 	MaxUpstream int
+	// MaxUpstreamPerHost caps the retrievals running at once for one
+	// destination, the host and port of the URL asked for (a URL without
+	// one, news:, counts under its scheme), so that a slow or silent
+	// server cannot hold every slot of MaxUpstream: requests past it wait
+	// for that destination's share while other destinations' proceed. 0
+	// means a quarter of MaxUpstream (at least 1); more than MaxUpstream
+	// means MaxUpstream.
+	MaxUpstreamPerHost int
 	// Timeout bounds each request's upstream work, transfer included; 0
 	// means DefaultTimeout.
 	Timeout time.Duration
+	// IdleTimeout closes a keep-alive connection on which no next request
+	// began for this long; 0 means DefaultIdleTimeout. It applies to the
+	// http.Server of HTTPServer.
+	IdleTimeout time.Duration
+	// MaxConnsPerClient bounds the connections one client address (an
+	// IP address, whatever its port) holds open at once: one more is
+	// closed as soon as it is accepted, before anything is read. 0 means
+	// DefaultMaxConnsPerClient. It applies to the http.Server of
+	// HTTPServer.
+	MaxConnsPerClient int
 }
 
-// Server is the gateway: an http.Handler.
+// Server is the gateway: an http.Handler. Serve it with the http.Server
+// HTTPServer returns, which bounds its connections as Options say.
 type Server struct {
 	c       *fetch.Client
 	hosts   map[string]bool
 	opt     Options
-	slots   chan struct{}
+	slots   *slots
+	clients *clients
 	timeout time.Duration
 	xorigin *http.CrossOriginProtection
 	key     []byte // of send tokens
@@ -83,13 +104,13 @@ func New(opt Options) *Server {
 	// sessions shared.
 	s.c = opt.Client.Clone()
 	s.c.CheckRedirect = s.refuseSelf(opt.Client.CheckRedirect)
+	if !opt.AllowFile {
+		s.c.Registry = withoutLocal(s.c.Registry)
+	}
 	s.once = s.c.Clone()
 	s.once.Retries = 0
-	n := opt.MaxUpstream
-	if n <= 0 {
-		n = DefaultMaxUpstream
-	}
-	s.slots = make(chan struct{}, n)
+	s.slots = newSlots(opt.MaxUpstream, opt.MaxUpstreamPerHost)
+	s.clients = &clients{max: cmp.Or(max(opt.MaxConnsPerClient, 0), DefaultMaxConnsPerClient), open: map[string]int{}}
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
 	}
@@ -135,6 +156,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// so only origin-form requests can come from a rebinding page.
 	if !proxy && !s.hosts[strings.ToLower(r.Host)] {
 		http.Error(w, fmt.Sprintf("this gateway does not answer to the name %q: open it as http://127.0.0.1:PORT/", r.Host), http.StatusMisdirectedRequest)
+		return
+	}
+	// A page of another site may send a person here by a link, and
+	// nothing else: see foreign. A proxy request's Fetch Metadata speak
+	// of its target's site, not the gateway's.
+	if why := foreign(r); why != "" && !proxy {
+		s.foreignPage(w, why)
 		return
 	}
 	// Nothing a page of another site sends may change anything here.
@@ -268,7 +296,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.askPage(w, r, loc, proxy) // its questions: a GET submits nothing
 		return
 	}
-	ctx, done := s.upstream(w, r)
+	ctx, done := s.upstream(w, r, loc)
 	if ctx == nil {
 		return
 	}
@@ -318,21 +346,22 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	s.document(w, r, resp, ranged, start, end)
 }
 
-// upstream bounds the upstream work of r: its time (Options.Timeout), and
-// how much of it runs at once (MaxUpstream): it waits for a slot, and
+// upstream bounds the upstream work of r, a request for loc: its time
+// (Options.Timeout), and how much of it runs at once (MaxUpstream, and
+// MaxUpstreamPerHost of loc's destination): it waits for a slot, and
 // returns the context to work in and done, which gives the slot back;
 // when the time passes before a slot is free it answers 503 itself and
 // returns a nil context.
-func (s *Server) upstream(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func()) {
+func (s *Server) upstream(w http.ResponseWriter, r *http.Request, loc schemes.Locator) (ctx context.Context, done func()) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
-	select {
-	case s.slots <- struct{}{}:
-		return ctx, func() { <-s.slots; cancel() }
-	case <-ctx.Done():
+	dest := destination(loc)
+	release, err := s.slots.take(ctx, dest)
+	if err != nil {
 		cancel()
-		http.Error(w, "the gateway is busy", http.StatusServiceUnavailable)
+		http.Error(w, "the gateway is busy: "+err.Error(), http.StatusServiceUnavailable)
 		return nil, nil
 	}
+	return ctx, func() { release(); cancel() }
 }
 
 // head answers HEAD from the scheme's stat, with the head of the page a

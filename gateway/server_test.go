@@ -14,25 +14,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/urlget/urlget/fetch"
 )
 
-// gateway starts a Server on 127.0.0.1 and returns its base URL.
+// gateway starts a Server on 127.0.0.1 (served) and returns its base URL.
 func gateway(t *testing.T, opt Options) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opt.Client == nil {
-		opt.Client = &fetch.Client{}
-	}
-	opt.Hosts = HostsFor(ln.Addr())
-	srv := &http.Server{Handler: New(opt)}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return "http://" + ln.Addr().String()
+	_, addr := served(t, opt)
+	return "http://" + addr
 }
 
 // noRedirect is a client that shows redirects instead of following them.

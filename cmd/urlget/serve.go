@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"net"
-	"net/http"
 	"os"
 	"time"
 
@@ -21,10 +20,12 @@ import (
 // (timeouts, proxies, logins, --proto, the schemes' own) configure the
 // fetch.Client the gateway retrieves with, as they do a retrieval's.
 type serveFlags struct {
-	listen      string
-	allowFile   bool
-	allowSend   bool
-	maxUpstream int
+	listen            string
+	allowFile         bool
+	allowSend         bool
+	maxUpstream       int
+	maxUpstreamHost   int
+	maxConnsPerClient int
 }
 
 func (s *serveFlags) add(fs *pflag.FlagSet) {
@@ -32,6 +33,8 @@ func (s *serveFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.allowFile, "allow-file", false, "serve: let the gateway read this machine's files (file: URLs)")
 	fs.BoolVar(&s.allowSend, "allow-send", false, "serve: let the gateway send mail: a mailto: URL shows a form, and its POST from the gateway's own page sends (--smtp-server, --from)")
 	fs.IntVar(&s.maxUpstream, "max-upstream", gateway.DefaultMaxUpstream, "serve: run at most `N` retrievals at once; more wait")
+	fs.IntVar(&s.maxUpstreamHost, "max-upstream-per-host", 0, "serve: run at most `N` retrievals at once from one host and port (default a quarter of --max-upstream); more wait while other hosts' proceed")
+	fs.IntVar(&s.maxConnsPerClient, "max-conns-per-client", gateway.DefaultMaxConnsPerClient, "serve: let one client address hold at most `N` connections open; one more is closed at once")
 }
 
 func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
@@ -43,6 +46,12 @@ func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
 	}
 	if s.maxUpstream < 1 {
 		return fmt.Errorf("--max-upstream %d: want 1 or more", s.maxUpstream)
+	}
+	if s.maxUpstreamHost < 0 || s.maxUpstreamHost > s.maxUpstream {
+		return fmt.Errorf("--max-upstream-per-host %d: want 1 to --max-upstream (%d), or 0 for a quarter of it", s.maxUpstreamHost, s.maxUpstream)
+	}
+	if s.maxConnsPerClient < 1 {
+		return fmt.Errorf("--max-conns-per-client %d: want 1 or more", s.maxConnsPerClient)
 	}
 	return nil
 }
@@ -89,11 +98,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			names = append(names, h)
 		}
 	}
-	srv := &http.Server{
-		Handler: gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
-			AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream}),
-		ReadHeaderTimeout: 30 * time.Second,
-	}
+	// The gateway's own http.Server: its keep-alive, header and
+	// per-client bounds come with it.
+	srv := gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
+		AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream,
+		MaxUpstreamPerHost: s.maxUpstreamHost, MaxConnsPerClient: s.maxConnsPerClient}).HTTPServer()
 	fmt.Fprintf(stdout, "serving on http://%s/\n", addr)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -54,6 +54,9 @@ func TestServeRefuses(t *testing.T) {
 		{"serve", "http://127.0.0.1/"},
 		{"serve", "-o", "x"},
 		{"serve", "--max-upstream", "0"},
+		{"serve", "--max-upstream", "4", "--max-upstream-per-host", "5"},
+		{"serve", "--max-upstream-per-host", "-1"},
+		{"serve", "--max-conns-per-client", "0"},
 	} {
 		var stdout, stderr strings.Builder
 		if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 2 {
