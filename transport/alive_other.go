@@ -4,7 +4,7 @@ package transport
 
 import "net"
 
-// connAlive reports whether c, a connection at rest, may still be used. Where
-// a socket cannot be peeked at without blocking, every connection counts
-// as alive and the first command on it tells.
-func connAlive(c net.Conn) bool { return true }
+// peekSocket tells what waits in the socket of c, a connection at rest.
+// Where a socket cannot be peeked at without blocking, every connection
+// counts as quiet and the first command on it tells.
+func peekSocket(c net.Conn) restState { return restQuiet }

@@ -116,3 +116,40 @@ func TestPoolUnreadAtLease(t *testing.T) {
 		t.Fatalf("closed %v, idle %d", s.closed.Load(), p.Idle())
 	}
 }
+
+// TestPendingIsNotTheEnd: bytes waiting are pending; a server that closed
+// after its reply has none pending, though its session is not at rest.
+func TestPendingIsNotTheEnd(t *testing.T) {
+	d := &Dialer{}
+	for _, tc := range []struct {
+		name    string
+		after   func(net.Conn) // what the server does after its answer
+		pending bool
+		atRest  bool
+	}{
+		{"quiet", func(c net.Conn) { io.Copy(io.Discard, c) }, false, true},
+		{"a stray reply", func(c net.Conn) { io.WriteString(c, "stray\n"); io.Copy(io.Discard, c) }, true, false},
+		{"closed", func(c net.Conn) {}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newServer(t, func(c net.Conn) {
+				lineServerOnce(c)
+				tc.after(c)
+			})
+			s := dialSession(t, d, srv)
+			defer s.Close()
+			if err := roundTrip(s); err != nil {
+				t.Fatal(err)
+			}
+			if tc.name != "quiet" {
+				waitReadable(t, s.c)
+			}
+			if got := Pending(s); got != tc.pending {
+				t.Errorf("Pending = %v, want %v", got, tc.pending)
+			}
+			if got := AtRest(s); got != tc.atRest {
+				t.Errorf("AtRest = %v, want %v", got, tc.atRest)
+			}
+		})
+	}
+}

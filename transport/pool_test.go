@@ -179,7 +179,7 @@ func lineServerOnce(c net.Conn) {
 func waitReadable(t *testing.T, c net.Conn) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for connAlive(c) {
+	for peekSocket(c) == restQuiet {
 		if time.Now().After(deadline) {
 			t.Fatal("the peer's close never arrived")
 		}

@@ -213,7 +213,8 @@ func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 // exchange sends one APDU, described by what, and reads the reply, of
 // whose hits it keeps the first maxHits. The reply is at most maxReplyLen
 // bytes (readMessage), and it is dropped once decoded: what stays is the
-// kept hits, copied out of it.
+// kept hits, copied out of it. Anything the server sent after the reply
+// fails the exchange: the session is out of step.
 func (s *session) exchange(phase, what string, apdu []byte, maxHits int) (*reply, error) {
 	s.tr.Sent(what)
 	msg := append(header(len(apdu)), apdu...)
@@ -233,6 +234,13 @@ func (s *session) exchange(phase, what string, apdu []byte, maxHits int) (*reply
 	rp, err := decodeReply(b, maxHits)
 	if err != nil {
 		return nil, s.ioError(phase, err)
+	}
+	if transport.Pending(s) {
+		// One request, one reply (wais-notes §1), and nothing in a reply
+		// says which request it answers: with two, the one read may be a
+		// stray and the next chunk would read this one's.
+		return nil, &schemes.Error{Scheme: "wais", Phase: phase, Kind: schemes.KindProtocol, Retryable: true,
+			Msg: "the server sent more than one reply to one request: which answers it cannot be told, and the connection is closed"}
 	}
 	return rp, nil
 }
