@@ -27,6 +27,14 @@ const (
 	Loop  = "/virtual/loop"
 )
 
+// LocalPrefix starts the hsonames of objects whose only access method is
+// LOCAL (notes §7) naming the path after the prefix: LocalPrefix +
+// "/etc/passwd" names /etc/passwd. The path is one on the client's host,
+// whatever the server serves — what a hostile server would name, and
+// what a test names a file of its own with. The objects are in no
+// directory.
+const LocalPrefix = "/virtual/local"
+
 // link is one LINK line and the ACCESS-METHOD it carries, if EXTERNAL.
 type link struct {
 	target, name, host, hsoname string
@@ -159,6 +167,13 @@ func (r *request) objectInfo(attrs []string, hso string) {
 		return
 	case hso == Loop:
 		line(&r.out, "FORWARDED INTERNET-D", r.s.self(r.s.Port), "ASCII", Loop, "0")
+		return
+	case strings.HasPrefix(hso, LocalPrefix+"/"):
+		if all := slices.Contains(attrs, "#ALL"); all || slices.Contains(attrs, "ACCESS-METHOD") {
+			line(&r.out, "ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE", "LOCAL", "", "", "", strings.TrimPrefix(hso, LocalPrefix))
+		} else {
+			line(&r.out, "NONE-FOUND")
+		}
 		return
 	case hso == VirtualRoot:
 		if slices.Equal(attrs, []string{"ACCESS-METHOD"}) || slices.Contains(attrs, "CONTENTS") {

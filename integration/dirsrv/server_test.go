@@ -108,7 +108,7 @@ func TestWindowsAndHeaders(t *testing.T) {
 }
 
 // TestTextReplies: the ISI bug, #ALL, directories, failures, forwarding,
-// wrong versions and unknown commands.
+// LOCAL objects, wrong versions and unknown commands.
 func TestTextReplies(t *testing.T) {
 	s, c := start(t)
 	for i, tc := range []struct{ send, want string }{
@@ -118,6 +118,9 @@ func TestTextReplies(t *testing.T) {
 		{"GET-OBJECT-INFO ACCESS-METHOD ASCII /etc/passwd 0\n", "FAILURE NOT-AUTHORIZED\n"},
 		{"GET-OBJECT-INFO ACCESS-METHOD ASCII " + s.Root + "/../x 0\n", "FAILURE NOT-AUTHORIZED\n"},
 		{"GET-OBJECT-INFO ACCESS-METHOD ASCII " + Moved + " 0\n", "FORWARDED INTERNET-D 127.0.0.1("},
+		{"GET-OBJECT-INFO ACCESS-METHOD ASCII '" + LocalPrefix + "/tmp/a b.txt' 0\n", "ATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE LOCAL '' '' '' '/tmp/a b.txt'\n"},
+		{"GET-OBJECT-INFO CONTENTS ASCII " + LocalPrefix + "/tmp/x 0\n", "NONE-FOUND\n"},
+		{"GET-OBJECT-INFO ACCESS-METHOD ASCII " + LocalPrefix + " 0\n", "FAILURE NOT-FOUND\n"},
 		{"DIRECTORY ASCII " + s.Root + "/README.txt\nLIST ATTRIBUTES COMPONENTS\n", "FAILURE NOT-A-DIRECTORY\n"},
 		{"DIRECTORY ASCII " + s.Root + "/emptydir\nLIST '' COMPONENTS\n", "NONE-FOUND\n"},
 		{"DIRECTORY ASCII " + s.Root + "\nLIST ATTRIBUTES COMPONENTS sub/n*\n", "LINK  L FILE nested.txt INTERNET-D 127.0.0.1("},
