@@ -30,45 +30,21 @@ func SMTPGreeting(lines int) func(*Conn) {
 // groups, "hostile.N 1 1 y" each.
 func NNTPGroups(n int) func(*Conn) {
 	return func(c *Conn) {
-		reply := func(s string) error {
-			_, err := io.WriteString(c, s+"\r\n")
-			return err
-		}
-		if reply("200 hostile news server") != nil {
-			return
-		}
-		lr := newLineReader(c)
-		for {
-			line, err := lr.next()
-			if err != nil {
-				return
+		nntpServe(c, "LIST ACTIVE\r\n", func(verb, arg string) (bool, error) {
+			if verb != "LIST" || arg != "" && arg != "ACTIVE" {
+				return false, nil
 			}
-			verb, arg := command(line)
-			switch {
-			case verb == "CAPABILITIES":
-				err = reply("101 Capability list:\r\nVERSION 2\r\nREADER\r\nLIST ACTIVE\r\n.")
-			case verb == "MODE":
-				err = reply("200 reader")
-			case verb == "LIST" && (arg == "" || arg == "ACTIVE"):
-				if err = reply("215 groups follow"); err != nil {
-					return
-				}
-				err = writeLines(c, n, func(b []byte, i int) []byte {
-					b = append(b, "hostile."...)
-					return append(strconv.AppendInt(b, int64(i), 10), " 1 1 y\r\n"...)
-				})
-				if err == nil {
-					err = reply(".")
-				}
-			case verb == "QUIT":
-				reply("205 bye")
-				return
-			default:
-				err = reply("500 unknown command")
+			if _, err := io.WriteString(c, "215 groups follow\r\n"); err != nil {
+				return true, err
 			}
-			if err != nil {
-				return
+			err := writeLines(c, n, func(b []byte, i int) []byte {
+				b = append(b, "hostile."...)
+				return append(strconv.AppendInt(b, int64(i), 10), " 1 1 y\r\n"...)
+			})
+			if err == nil {
+				_, err = io.WriteString(c, ".\r\n")
 			}
-		}
+			return true, err
+		})
 	}
 }
