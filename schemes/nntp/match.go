@@ -9,12 +9,12 @@ import (
 
 // The replies that carry an article: "22x n <message-id>", the article's
 // number in the selected group (0 when it was asked for by message-id and
-// the server does not say) and its message-id.
+// the server does not say) and its message-id. (STAT's 223, RFC 3977
+// §6.2.4, has the same form; urlget never sends STAT.)
 const (
 	codeArticle = 220 // RFC 3977 §6.2.1: ARTICLE, the article follows
 	codeHead    = 221 // RFC 3977 §6.2.2: HEAD, the headers follow
 	codeBody    = 222 // RFC 3977 §6.2.3: BODY, the body follows
-	codeStat    = 223 // RFC 3977 §6.2.4: STAT, the article exists
 )
 
 // Replies are matched to requests. A server answers commands in order
