@@ -187,6 +187,7 @@ func TestServeSlowHostDoesNotStarve(t *testing.T) {
 	}
 	defer silent.Close()
 	p := startServe(t, "--max-upstream", "4")
+	before := p.fds(t)
 	const slow = 8
 	for i := range slow {
 		c, err := net.Dial("tcp", p.addr)
@@ -200,6 +201,16 @@ func TestServeSlowHostDoesNotStarve(t *testing.T) {
 	case <-arrived:
 	case <-time.After(20 * time.Second):
 		t.Fatalf("no request reached the silent server; stderr: %s", p.stderr)
+	}
+	// Every slow request's connection is in the gateway (accepted: a
+	// descriptor each, and one to the silent server), so that they hold
+	// or wait for slots before the other request comes. Polled: nothing
+	// outside the gateway tells when it accepts.
+	for deadline := time.Now().Add(10 * time.Second); p.fds(t) < before+slow+1; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the gateway holds %d descriptors, %d before the %d requests", p.fds(t), before, slow)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	start := time.Now()
 	client := &http.Client{Timeout: 20 * time.Second}
