@@ -145,14 +145,14 @@ func (l *slots) take(ctx context.Context, dest string) (release func(), err erro
 	case d.held <- struct{}{}:
 	case <-ctx.Done():
 		leave()
-		return nil, fmt.Errorf("%d retrievals from %s are running, its share", l.per, dest)
+		return nil, fmt.Errorf("%s has its share of retrievals running (%d), and none ended in time", dest, l.per)
 	}
 	select {
 	case l.total <- struct{}{}:
 	case <-ctx.Done():
 		<-d.held
 		leave()
-		return nil, fmt.Errorf("%d retrievals are running, as many as it runs at once", cap(l.total))
+		return nil, fmt.Errorf("it runs %d retrievals at once, and none ended in time", cap(l.total))
 	}
 	return func() { <-l.total; <-d.held; leave() }, nil
 }
