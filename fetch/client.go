@@ -111,7 +111,9 @@ type Client struct {
 	RedirectProtocols Protocols
 	// CheckRedirect, if set, is asked about every redirect the other rules
 	// allow, like net/http's: from is the URL that answered with a
-	// redirect to to, after hops earlier redirects. An error stops the
+	// redirect to to, after hops earlier redirects. It is asked about a
+	// resolution too (Prospero's: from resolved to to, after hops
+	// resolutions), which RedirectProtocols do not limit. An error stops the
 	// retrieval with that error.
 	CheckRedirect func(from, to schemes.Locator, hops int) error
 	// MaxRedirects limits redirects and referrals; 0 means 10, negative
@@ -542,6 +544,10 @@ func (c *Client) resolved(loc schemes.Locator, r *schemes.Response, n int) (sche
 	if caps := c.Caps(next); caps.Has(schemes.Interactive) || caps.Has(schemes.Sends) {
 		c.trace().Info(fmt.Sprintf("%s: resolved to %s (not started: %s)", loc.Redacted(), next.Redacted(), caps))
 		return nil, nil
+	}
+	if err := c.checkResolution(loc, next, n); err != nil {
+		r.Close()
+		return nil, err
 	}
 	r.Close()
 	c.trace().Info(fmt.Sprintf("%s: resolved to %s", loc.Redacted(), next.Redacted()))

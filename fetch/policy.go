@@ -133,6 +133,27 @@ func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
 			URL: from.Redacted(), Part: "location",
 			Msg: fmt.Sprintf("refusing the server's redirect to %s (%s %s)", to.Redacted(), flag, orNone(allow))}
 	}
+	return c.askCheckRedirect(from, to, hops)
+}
+
+// checkResolution applies the caller's rules to the URL a resolving
+// scheme (Prospero) resolved from to: a resolution is the URL's own
+// access method, not a redirect, so RedirectProtocols do not apply, but
+// Protocols do, and CheckRedirect is asked (so that a gateway refuses a
+// resolution back to itself), with n the resolutions before this one.
+func (c *Client) checkResolution(from, to schemes.Locator, n int) error {
+	if sch := to.Generic().Scheme; c.Protocols != nil && !c.Protocols.Has(sch) {
+		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "resolve", Kind: schemes.KindSafety,
+			URL: from.Redacted(), Part: "scheme",
+			Msg: fmt.Sprintf("refusing the resolution to %s (--proto allows %s)", to.Redacted(), orNone(c.Protocols))}
+	}
+	return c.askCheckRedirect(from, to, n)
+}
+
+// askCheckRedirect asks CheckRedirect, if set, about a hop from from to
+// to; an error that is not a *schemes.Error is wrapped as a KindSafety
+// refusal.
+func (c *Client) askCheckRedirect(from, to schemes.Locator, hops int) error {
 	if c.CheckRedirect != nil {
 		if err := c.CheckRedirect(from, to, hops); err != nil {
 			var se *schemes.Error
