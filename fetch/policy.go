@@ -130,11 +130,20 @@ func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
 			allow, flag = c.Protocols, "--proto allows"
 		}
 		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "redirect", Kind: schemes.KindSafety,
-			URL: from.Redacted(), Part: "location",
+			URL: from.Redacted(), Part: "location", Err: &RefusedRedirect{To: to.Redacted()},
 			Msg: fmt.Sprintf("refusing the server's redirect to %s (%s %s)", to.Redacted(), flag, orNone(allow))}
 	}
 	return c.askCheckRedirect(from, to, hops)
 }
+
+// RefusedRedirect is the cause (schemes.Error.Err) of a redirect the
+// redirect policy refused: To is where the server pointed, redacted. A
+// caller that shows the failure to a person can offer To as a link,
+// which the person may follow by hand: then it is their choice, not the
+// server's. Its text is empty; the Error says it all.
+type RefusedRedirect struct{ To string }
+
+func (*RefusedRedirect) Error() string { return "" }
 
 // checkResolution applies the caller's rules to the URL a resolving
 // scheme (Prospero) resolved from to: a resolution is the URL's own

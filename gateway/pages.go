@@ -31,6 +31,8 @@ var pages = template.Must(template.New("").Parse(`
 {{end}}
 {{define "error"}}{{template "head" .URL}}<p id="error">{{.Msg}}</p>{{with .Search}}{{template "searchform" .}}{{end}}</body></html>
 {{end}}
+{{define "refused"}}{{template "head" .URL}}<p id="error">{{.Msg}}</p><p>The gateway follows no server's redirect there by itself. To go there, follow it yourself: <a id="refused" href="{{.Href}}">{{.To}}</a></p></body></html>
+{{end}}
 {{define "link"}}{{template "head" .}}<p>The gateway does not start sessions or send mail; open this URL with your own program: <a id="link" href="{{.}}">{{.}}</a></p></body></html>
 {{end}}
 {{define "compose"}}{{template "head" .URL}}<p>Nothing is sent until you press Send.</p>
@@ -70,6 +72,25 @@ func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err er
 	pageHeaders(h)
 	w.WriteHeader(status)
 	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{url, err.Error(), ""})
+}
+
+// refusedPage answers with status and a page saying that the retrieval
+// of url was refused a redirect to to, with to as a link to its gateway
+// address: the person who follows it chooses to, and the gateway's rules
+// apply to it as to any address. A target with no gateway address is
+// only named (errorPage).
+func (s *Server) refusedPage(w http.ResponseWriter, status int, url, to string, err error) {
+	href := Address(to)
+	if href == "" {
+		s.errorPage(w, status, url, err)
+		return
+	}
+	pageHeaders(w.Header())
+	w.WriteHeader(status)
+	pages.ExecuteTemplate(w, "refused", struct {
+		URL, Msg, To string
+		Href         template.URL
+	}{url, err.Error(), to, template.URL(href)})
 }
 
 // searchPage answers a search asked without words (a gopher type 7 item

@@ -323,6 +323,11 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		if errors.Is(err, errSelf) {
 			status = http.StatusLoopDetected
 		}
+		var refused *fetch.RefusedRedirect
+		if errors.As(err, &refused) && !proxy {
+			s.refusedPage(w, status, loc.Redacted(), refused.To, err)
+			return
+		}
 		s.errorPage(w, status, loc.Redacted(), err)
 		return
 	}

@@ -390,3 +390,23 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
 }
+
+// TestRefusedRedirectIsALink: a gopher "h URL:" item that points to
+// another gopher server is a redirect the Client's policy refuses (403,
+// nothing dialed there); the page offers its gateway address as a link,
+// which a person follows by hand — and then it is served.
+func TestRefusedRedirectIsALink(t *testing.T) {
+	to, toConns := gopherFake(t, "iThe other server\t\terror.host\t1\r\n")
+	addr, _ := fake(t, func(c net.Conn) { bufio.NewReader(c).ReadString('\n') })
+	base := gateway(t, Options{})
+	target := "gopher://" + to + "/1/there"
+	resp, body := get(t, newRequest(t, "GET", base+"/gopher/"+addr+"/hURL:"+target))
+	want := `<a id="refused" href="/gopher/` + to + `/1/there">` + target + `</a>`
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, want) || toConns.Load() != 0 {
+		t.Fatalf("%d, %d connections to the target:\n%s", resp.StatusCode, toConns.Load(), body)
+	}
+	resp, body = get(t, newRequest(t, "GET", base+"/gopher/"+to+"/1/there"))
+	if resp.StatusCode != 200 || !strings.Contains(body, "The other server") {
+		t.Errorf("followed by hand: %d %s", resp.StatusCode, body)
+	}
+}
