@@ -172,13 +172,21 @@ func ask(ctx context.Context, q question, prompt schemes.Prompter) (string, erro
 	return v, nil
 }
 
-// formSubmission is the Gopher+ string that submits a filled form (RFC 1738
-// §3.4.9): `+ TAB 1 CRLF +-1 CRLF <values each CRLF> . CRLF`. AskL values
-// are sent as a line with their line count, then the lines (UMN client);
-// Note questions send nothing. A value line "." is sent as "..".
-func formSubmission(qs []question, vals []string) string {
+// dataBlock is the data block of a form submission (RFC 1738 §3.4.9,
+// Gopher+ §2.4), built from the answers vals, one for each of qs:
+// `+-1 CRLF <values each CRLF> . CRLF`. AskL and AskF values are sent as a
+// line with their line count, then the lines (UMN client); Note questions
+// send nothing; any other value is one line, its line ends made spaces.
+//
+// An answer cannot end the block early nor add a line of its own making:
+// its CR, LF and CRLF all become line ends the count or the joining
+// accounts for, each line is sent with CRLF, and a line that starts with
+// "." is sent with one more (dot-stuffed, so the only "." line is the
+// block's end). A NUL, which a server written in C would take for the end
+// of the line, is refused with a KindSafety error naming the question.
+func dataBlock(scheme string, qs []question, vals []string) (string, error) {
 	var b strings.Builder
-	b.WriteString("+\t1\r\n+-1\r\n")
+	b.WriteString("+-1\r\n")
 	line := func(s string) {
 		if strings.HasPrefix(s, ".") {
 			s = "." + s
@@ -186,10 +194,15 @@ func formSubmission(qs []question, vals []string) string {
 		b.WriteString(s + "\r\n")
 	}
 	for i, q := range qs {
+		if q.Kind == "Note" {
+			continue
+		}
+		if strings.IndexByte(vals[i], 0) >= 0 {
+			return "", &schemes.Error{Scheme: scheme, Phase: "request", Kind: schemes.KindSafety, Part: "form answer",
+				Msg: fmt.Sprintf("the answer to question %d (%q) holds a NUL, which would end its line early for a server written in C", i+1, q.Prompt)}
+		}
 		v := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(vals[i])
 		switch q.Kind {
-		case "Note":
-			continue
 		case "AskL", "AskF":
 			var ls []string
 			if v != "" {
@@ -204,5 +217,5 @@ func formSubmission(qs []question, vals []string) string {
 		}
 	}
 	b.WriteString(".\r\n")
-	return b.String()
+	return b.String(), nil
 }

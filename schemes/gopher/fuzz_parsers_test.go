@@ -71,9 +71,12 @@ func FuzzParseAttributes(f *testing.F) {
 			}
 			qs := a.Questions()
 			vals := make([]string, len(qs))
-			sub := formSubmission(qs, vals)
-			if !isSubmission(sub) {
-				t.Fatalf("submission %q not recognised", sub)
+			block, err := dataBlock("gopher", qs, vals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, rest, ok := readBlock(block); !ok || rest != "" {
+				t.Fatalf("data block %q does not read as one +-1 block", block)
 			}
 		}
 		g := mustParse(t, "gopher://h/0x")
@@ -116,15 +119,18 @@ func FuzzTextReader(f *testing.F) {
 	})
 }
 
-// FuzzRequestLine: whatever the URL, a request line either is refused or
-// is one line — TAB-separated fields, one CRLF at the end, no NUL — except
-// for a form submission, whose data block follows its first line.
+// FuzzRequestLine: no CR, LF or NUL reaches the wire (beyond the final
+// CRLF) unless the request was built from answers. Whatever the URL, its
+// request is refused (KindSafety) or is exactly one line — TAB-separated
+// fields, one CRLF at its end, no NUL — so no URL, not even RFC 1738
+// §3.4.9's filled form, writes a second line to the server.
 func FuzzRequestLine(f *testing.F) {
 	for _, s := range []string{
 		"gopher://h/", "gopher://h/0/a%09%09+", "gopher://h/7/s%09w%09!+ABSTRACT%20+SMELL",
 		"gopher://h/0/form.txt%09%09+%091%0D%0A+-1%0D%0AAlice%0D%0A.%0D%0A", "gopher://h/0a%0D%0Ab",
 		"gopher://h/0a%09%09+%091%0D%0A+x%0D%0A", "gopher://h/1%09%09$", "gopher://h/0a%00b",
-		"gopher://h/0/form.txt%09%09+%091%0D%0A+-1%0D%0AA%00%0D%0A.%0D%0A",
+		"gopher://h/0/form.txt%09%09+%091%0D%0A+-1%0D%0AA%00%0D%0A.%0D%0A", hostileURL,
+		"gopher://h/0x%09%09+%0AQUIT", "gopher://h/0x%09%09+%0D", "gopher://h/0x%09%09+%091",
 	} {
 		f.Add(s)
 	}
@@ -144,15 +150,52 @@ func FuzzRequestLine(f *testing.F) {
 			}
 			return
 		}
-		if !strings.HasSuffix(line, "\r\n") || strings.ContainsRune(line, 0) {
-			t.Fatalf("%q does not end in CRLF, or holds a NUL", line)
+		first, ok := strings.CutSuffix(line, "\r\n")
+		if !ok || strings.ContainsAny(first, "\r\n\x00") || strings.Count(first, "\t") > 2 {
+			t.Fatalf("%s: request %q is not one line of at most three fields", raw, line)
 		}
-		first, rest, _ := strings.Cut(line, "\r\n")
-		if strings.ContainsAny(first, "\r\n") || strings.Count(first, "\t") > 3 {
-			t.Fatalf("first line %q", first)
+	})
+}
+
+// FuzzFormSubmission: a submission built from answers, whatever they hold,
+// is the item's one request line then one +-1 data block that a server
+// reads to its "." line and no further — no answer ends the block early,
+// adds a line a server would read as a new request, or carries a NUL —
+// and the block gives back each answer (its line ends as the kind sends
+// them).
+func FuzzFormSubmission(f *testing.F) {
+	f.Add("AskL", "a\r\n.\r\nQUIT\r\n", "Ask", ".\r\nHELO x\r\n.")
+	f.Add("Ask", "\r\n.\r\n", "AskP", ".")
+	f.Add("AskF", ".\n..\r.\r\n", "Note", "x\r\n.\r\n")
+	f.Add("Select", "\x00", "Choose", "\r")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		qs := []question{{Kind: k1, Prompt: "one"}, {Kind: k2, Prompt: "two"}}
+		vals := []string{v1, v2}
+		g := mustParse(t, "gopher://h/0/form.txt%09%09?")
+		line, err := formSubmission(g, g.Search, qs, vals)
+		sentNUL := false // a Note's answer is not sent
+		for i, q := range qs {
+			sentNUL = sentNUL || q.Kind != "Note" && strings.ContainsRune(vals[i], 0)
 		}
-		if rest != "" && (g.Plus == nil || !isSubmission(*g.Plus)) {
-			t.Fatalf("%q: more than one line without a submission", line)
+		if sentNUL {
+			if schemes.KindOf(err) != schemes.KindSafety || line != "" {
+				t.Fatalf("NUL in an answer: %q %v, want refused", line, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		block, ok := strings.CutPrefix(line, "/form.txt\t+\t1\r\n")
+		if !ok {
+			t.Fatalf("submission %q does not start with its request line", line)
+		}
+		got, rest, ok := readBlock(block)
+		if !ok || rest != "" {
+			t.Fatalf("%q: the block ends early or bytes follow it (%q)", block, rest)
+		}
+		if want := sentAnswers(qs, vals); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("block %q gives lines %q, want %q", block, got, want)
 		}
 	})
 }

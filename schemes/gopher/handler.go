@@ -146,12 +146,11 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 				tr.Secret(vals[i]) // a password never shows in -v output
 			}
 		}
-		sub := formSubmission(qs, vals)
-		tr.Info(fmt.Sprintf("submitting the form (%d questions)", len(qs)))
-		line, err = requestLine(g, search, &sub)
+		line, err = formSubmission(g, search, qs, vals)
 		if err != nil {
 			return nil, err
 		}
+		tr.Info(fmt.Sprintf("submitting the form (%d questions)", len(qs)))
 		return h.fetchLine(ctx, req, g, line, true, modePlain, asMenu)
 	default:
 		line, err := requestLine(g, search, g.Plus)
@@ -555,12 +554,11 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		if h.modeOf(g) == modeViews {
 			return append(plan, "list the +VIEWS block"), nil
 		}
-		sub := "+\t1\r\n+-1\r\n<answers, one a line>\r\n.\r\n"
-		line = g.Selector + "\t"
-		if search != nil && (*search != "" || g.Type == '7') {
-			line += *search + "\t"
+		line, err = submission(g, search, "+-1\r\n<answers, one a line>\r\n.\r\n")
+		if err != nil {
+			return nil, err
 		}
-		return append(plan, "ask the +ASK questions (--form NAME=VALUE, or the terminal)", conn, "send "+quoteLine(line+sub)), nil
+		return append(plan, "ask the +ASK questions (--form NAME=VALUE, or the terminal)", conn, "send "+quoteLine(line)), nil
 	}
 	line, err := requestLine(g, search, g.Plus)
 	if err != nil {

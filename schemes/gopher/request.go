@@ -30,17 +30,30 @@ func isMenu(t byte) bool { return t == '1' || t == '7' }
 func isText(t byte) bool { return t == '0' }
 
 // requestLine returns the bytes sent for g with the given search (nil:
-// none) and Gopher+ string (nil: none): `selector[TAB search[TAB plus]]CRLF`.
-// The type is never sent. An empty search field is dropped unless the item
-// is a search (7) — UMN gopherd reads `sel TAB TAB !` as plain Gopher, and
-// RFC 1738's own §3.4.9 example has no empty field. A Gopher+ string that
-// already ends in CRLF (a filled form) is sent as written.
+// none) and Gopher+ string (nil: none): `selector[TAB search[TAB plus]]CRLF`,
+// always one line. The type is never sent. An empty search field is
+// dropped unless the item is a search (7) — UMN gopherd reads
+// `sel TAB TAB !` as plain Gopher, and RFC 1738's own §3.4.9 example has
+// no empty field.
 //
-// A TAB, CR, LF or NUL decoded from the selector or search is refused
-// with a KindSafety error; in the Gopher+ string a NUL is refused
-// anywhere, and TAB, CR and LF are allowed only in the shape of a form
-// submission (`+ TAB 1 CRLF` and its data block).
+// Every field comes from a URL, which a server (a redirect, a menu) or a
+// web page (through the gateway) may have chosen, so a TAB, CR, LF or NUL
+// decoded from any of them is refused with a KindSafety error before
+// anything is dialed: it would let the URL write lines of its choosing to
+// whatever service listens on the port. That holds for RFC 1738 §3.4.9's
+// URL of a filled form too; a form's data block is built only from the
+// answers a person gave (formSubmission).
 func requestLine(g *URL, search, plus *string) (string, error) {
+	head, err := requestHead(g, search, plus)
+	if err != nil {
+		return "", err
+	}
+	return head + "\r\n", nil
+}
+
+// requestHead is requestLine without its CRLF: the item's fields, each
+// checked for the characters that would end a field or the line.
+func requestHead(g *URL, search, plus *string) (string, error) {
 	scheme := g.u.Scheme
 	if err := transport.CheckChars(scheme, "selector", g.Selector, fieldBreakers); err != nil {
 		return "", err
@@ -63,43 +76,50 @@ func requestLine(g *URL, search, plus *string) (string, error) {
 		b.WriteByte('\t')
 		b.WriteString(*plus)
 	}
-	if plus == nil || !strings.HasSuffix(*plus, "\r\n") {
-		b.WriteString("\r\n")
-	}
 	return b.String(), nil
 }
 
-// checkPlus refuses a Gopher+ string holding a NUL (even in a form's data
-// block: form answers are text), or a TAB, CR or LF outside the shape of a
-// form submission (isSubmission).
+// checkPlus refuses a URL's Gopher+ string that holds a TAB, CR, LF or
+// NUL, saying why: the only Gopher+ request with more than one line is a
+// form submission, and its data block comes from answers, not from a URL.
 func checkPlus(scheme, plus string) error {
-	const part = "gopher+ string"
-	if err := transport.CheckChars(scheme, part, plus, "\x00"); err != nil {
-		return err
+	err := transport.CheckChars(scheme, "gopher+ string", plus, fieldBreakers)
+	if err != nil {
+		err.(*schemes.Error).Msg += " (a Gopher+ data block is only sent from a form's answers: give the form's URL, sel%09%09?, and its answers)"
 	}
-	if !strings.ContainsAny(plus, fieldBreakers) || isSubmission(plus) {
-		return nil
-	}
-	err := transport.CheckChars(scheme, part, plus, fieldBreakers)
-	err.(*schemes.Error).Msg += " (only a form submission, `+ TAB 1 CRLF` and its data block, may hold TAB, CR or LF)"
 	return err
 }
 
-// isSubmission says whether a Gopher+ string holding TAB, CR or LF is a
-// command with client data as RFC 1738 §3.4.9 writes it: a command without
-// TAB or line ends, TAB, the data flag "1", CRLF, then a data block whose
-// first line is a `+N`, `+-1` or `+-2` header.
-func isSubmission(p string) bool {
-	cmd, rest, ok := strings.Cut(p, "\t1\r\n")
-	if !ok || cmd == "" || strings.ContainsAny(cmd, fieldBreakers) {
-		return false
+// defaultView is the Gopher+ command that asks for an item's default view
+// with a Gopher+ header (its end told by `+N`, `+-1` or `+-2`); a form
+// submission sends it too, then the data flag "1" and the data block (RFC
+// 1738 §3.4.9, Gopher+ §2.4).
+const defaultView = "+"
+
+// formSubmission returns the request that submits g's form: g's selector
+// and search (checked as requestLine checks them), the command "+", TAB,
+// the data flag "1", CRLF, then the data block built from vals, one value
+// for each of qs (dataBlock). It is the one request whose bytes hold line
+// ends before its last, and they come from the answers, never from the
+// URL.
+func formSubmission(g *URL, search *string, qs []question, vals []string) (string, error) {
+	block, err := dataBlock(g.u.Scheme, qs, vals)
+	if err != nil {
+		return "", err
 	}
-	hdr, _, ok := strings.Cut(rest, "\r\n")
-	if !ok || len(hdr) < 2 || hdr[0] != '+' {
-		return false
+	return submission(g, search, block)
+}
+
+// submission is the request line of a form submission with the given data
+// block: shared by formSubmission and Explain, which shows a placeholder
+// for the answers.
+func submission(g *URL, search *string, block string) (string, error) {
+	cmd := defaultView
+	head, err := requestHead(g, search, &cmd)
+	if err != nil {
+		return "", err
 	}
-	_, err := strconv.Atoi(hdr[1:])
-	return err == nil
+	return head + "\t1\r\n" + block, nil
 }
 
 // quoteLine writes a request line for Explain and the trace so that TAB, CR
