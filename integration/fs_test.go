@@ -210,8 +210,7 @@ func gophernicusName(rel string) string {
 // "/dir#040with#040space/" gives its item's selector with a plain space
 // ("/dir with space/inside.txt"), which is not below the URL listed, so
 // that directory is empty. cgi-bin/search is the search script as a
-// document. (pygopherd is not used: its plain menus end without their
-// "." line, so no listing of it is complete.) gophernicus's menu of
+// document. gophernicus's menu of
 // many/ holds only part of its 2000 files (1022 here), so they are not
 // expected one by one.
 func TestFSFstestGopher(t *testing.T) {

@@ -5,7 +5,6 @@ package integration
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -81,14 +80,13 @@ func TestConformanceGophernicus(t *testing.T) {
 // TestConformancePygopherd runs the suite against pygopherd, plain Gopher
 // and Gopher+ (`+N` headers, `--2` errors with code 1), on the fixture
 // tree it serves under /fixtures. Its plain menus end without the "."
-// line RFC 1436 ends a menu with, so urlget cannot tell them from menus
-// cut short: they list every entry and then fail (exit 6). Its Gopher+
-// menus are `+-2` replies, whole at the close.
+// line RFC 1436 ends a menu with, so urlget asks each again the Gopher+
+// way; its Gopher+ menus are `+-2` replies, whole at the close.
 func TestConformancePygopherd(t *testing.T) {
 	testbed.Require(t, testbed.Pygopherd)
 	t.Run("gopher", func(t *testing.T) {
 		conformance.Run(t, conformance.Target{Name: "pygopherd", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", ""),
-			DirURL: gopherURL(testbed.PygopherdPort, "1", "/fixtures/", ""), ListEndUnconfirmed: true})
+			DirURL: gopherURL(testbed.PygopherdPort, "1", "/fixtures/", "")})
 	})
 	t.Run("gopher+", func(t *testing.T) {
 		conformance.Run(t, conformance.Target{Name: "pygopherd+", URL: gopherURL(testbed.PygopherdPort, "9", "/fixtures/", "+"),
@@ -243,15 +241,16 @@ func TestGopherMenu(t *testing.T) {
 }
 
 // TestGopherListNames checks that the names/ menu of each server lists
-// every odd file name, by selector. pygopherd's menu has no "." line:
-// its entries are all given all the same, and then the listing fails as
-// one that may be cut short (KindProtocol, exit 6, phase "menu").
+// every odd file name, by selector, and that the listing is whole.
+// pygopherd's plain menu has no "." line: urlget asks it again the
+// Gopher+ way, whose `+-2` reply ends when the server closes, and the
+// command line lists the same entries and exits 0.
 func TestGopherListNames(t *testing.T) {
 	for _, s := range []struct {
 		service string
 		port    int
 		prefix  string
-		noDot   bool // the server ends its menus without the "." line
+		noDot   bool // the server ends its plain menus without the "." line
 	}{
 		{testbed.Gophernicus, testbed.GophernicusPort, "/", false},
 		{testbed.Pygopherd, testbed.PygopherdPort, "/fixtures/", true},
@@ -260,18 +259,7 @@ func TestGopherListNames(t *testing.T) {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
 			raw := gopherURL(s.port, "1", s.prefix, "")("names")
-			var ents []schemes.Entry
-			if s.noDot {
-				var err error
-				ents, err = gopherListErr(t, &gopher.Handler{}, raw)
-				var se *schemes.Error
-				if !errors.As(err, &se) || se.Kind != schemes.KindProtocol || se.Kind.ExitCode() != 6 || se.Phase != "menu" ||
-					!strings.Contains(err.Error(), `the menu ended without its "." line: it may be cut short`) {
-					t.Errorf("%s: %v (%#v), want the menu without its \".\" line to fail with KindProtocol (exit 6) in phase menu", raw, err, se)
-				}
-			} else {
-				ents = gopherList(t, &gopher.Handler{}, raw)
-			}
+			ents := gopherList(t, &gopher.Handler{}, raw)
 			sels := map[string]bool{}
 			for _, e := range ents {
 				if g, ok := e.Locator.(*gopher.URL); ok {
@@ -288,21 +276,21 @@ func TestGopherListNames(t *testing.T) {
 				}
 			}
 			if s.noDot {
-				checkListCommandNoDot(t, raw, sels)
+				checkListCommand(t, raw, sels)
 			}
 		})
 	}
 }
 
-// checkListCommandNoDot runs `urlget --json` on raw, a menu that ends
-// without its "." line, and asserts what a script sees: exit 6, the JSON
-// object with every entry the library listed (sels, by selector) and the
-// protocol error naming the missing line.
-func checkListCommandNoDot(t *testing.T, raw string, sels map[string]bool) {
+// checkListCommand runs `urlget --json` on raw, a menu whose plain
+// reply ends without its "." line, and asserts what a script sees: exit
+// 0, the JSON object with every entry the library listed (sels, by
+// selector) and no error.
+func checkListCommand(t *testing.T, raw string, sels map[string]bool) {
 	t.Helper()
 	out, code := runURLGetOutput(t, t.TempDir(), "--json", raw)
-	if code != 6 {
-		t.Errorf("urlget --json %s: exit %d, want 6", raw, code)
+	if code != 0 {
+		t.Errorf("urlget --json %s: exit %d, want 0\n%s", raw, code, out)
 	}
 	var obj struct {
 		Entries []struct{ URL string }
@@ -323,8 +311,8 @@ func checkListCommandNoDot(t *testing.T, raw string, sels map[string]bool) {
 	if !maps.Equal(got, sels) {
 		t.Errorf("urlget --json listed %v, want %v", got, sels)
 	}
-	if obj.Error.Kind != "protocol" || !strings.Contains(obj.Error.Message, `the menu ended without its "." line: it may be cut short`) {
-		t.Errorf("urlget --json error %+v, want kind protocol naming the missing \".\" line", obj.Error)
+	if obj.Error.Kind != "" || obj.Error.Message != "" {
+		t.Errorf("urlget --json error %+v, want none", obj.Error)
 	}
 }
 
@@ -498,13 +486,15 @@ func TestGopherForm(t *testing.T) {
 		if got := lastForm(t, name); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("server recorded %q, want %q", got, want)
 		}
-		// A URL holding the filled form is sent as written.
+		// A URL holding the filled form (RFC 1738 §3.4.9) is refused
+		// before anything is sent: a data block comes only from answers
+		// (issue 31).
 		filled := "Bob" + fmt.Sprint(time.Now().UnixNano())
 		raw := fmt.Sprintf("gopher://%s/0/plus/form.txt%%09%%09+%%091%%0D%%0A+-1%%0D%%0A%s%%0D%%0A.%%0D%%0A", testbed.Addr(testbed.GopherPlusPort), filled)
-		if body, _ := gopherGet(t, &gopher.Handler{}, raw); !strings.HasPrefix(body, "Thanks, "+filled+".") {
-			t.Errorf("reply %q", body)
+		if _, err := gopherClient(&gopher.Handler{}, nil).Get(context.Background(), raw); schemes.KindOf(err) != schemes.KindSafety {
+			t.Errorf("%s: %v, want KindSafety", raw, err)
 		}
-		if got := lastForm(t, filled); len(got) != 1 {
+		if got := lastForm(t, filled); got != nil {
 			t.Errorf("recorded %q", got)
 		}
 	})

@@ -53,10 +53,11 @@ func lsCases() []lsCase {
 			long:    []string{`-\s+-\s+LF text file`, `d\s+-\s+Nested directories`, `l\s+-\s+HTTP link -> ` + regexp.QuoteMeta(web)},
 			short:   []string{`\[link\] HTTP link -> ` + regexp.QuoteMeta(web)},
 			entries: map[string][2]string{"HTTP link": {goph + "hURL:" + web, web}, "LF text file": {goph + "0/text/lf.txt"}}},
-		// pygopherd never ends a plain menu with its "." line: listed in
-		// full, and exit 6 says it may be cut short. Its `$` reply gives
-		// view sizes (Gopher+), shown where ls shows sizes.
-		{name: "pygopherd Gopher+ menu", services: []string{testbed.Pygopherd}, url: pyg, code: 6,
+		// pygopherd never ends a plain menu with its "." line: asked
+		// again the Gopher+ way, its `+-2` reply ends when the server
+		// closes, a whole listing (exit 0). Its `$` reply gives view
+		// sizes (Gopher+), shown where ls shows sizes.
+		{name: "pygopherd Gopher+ menu", services: []string{testbed.Pygopherd}, url: pyg,
 			long:    []string{`-\s+<0k> \S+ \S+ about`, `d\s+- \S+ \S+ docs/`},
 			entries: map[string][2]string{"about": {pyg + "0/about.txt"}}},
 		{name: "inn2 news:*", services: []string{testbed.INN}, args: []string{"--nntp-server", testbed.Addr(testbed.NNTPPort)}, url: "news:*",

@@ -68,18 +68,44 @@ func gatewayGet(t *testing.T, base, raw, rng string) (*http.Response, []byte) {
 	return resp, b
 }
 
-// TestServeGopherMenu: gophernicus's root menu as a gateway page: one
-// <li> per entry the library lists, each item linked to its gateway
-// address.
+// TestServeGopherMenu: gophernicus's and pygopherd's root menus as
+// gateway pages: one <li> per entry the library lists, each item linked
+// to its gateway address, and no error under the menu — pygopherd's plain
+// menu has no "." line and is asked again the Gopher+ way, whose `+-2`
+// reply is whole at the server's close.
 func TestServeGopherMenu(t *testing.T) {
 	base := startGateway(t, gateway.Options{})
-	menu := fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GophernicusPort))
-	resp, body := gatewayGet(t, base, menu, "")
+	for _, s := range []struct {
+		service string
+		port    int
+	}{{testbed.Gophernicus, testbed.GophernicusPort}, {testbed.Pygopherd, testbed.PygopherdPort}} {
+		t.Run(s.service, func(t *testing.T) {
+			testbed.Require(t, s.service)
+			checkGatewayMenu(t, base, fmt.Sprintf("gopher://%s/1/", testbed.Addr(s.port)))
+		})
+	}
+	// Follow the README.txt item to its text.
+	resp, body := gatewayGet(t, base, fmt.Sprintf("gopher://%s/0/README.txt", testbed.Addr(testbed.GophernicusPort)), "")
+	want, _ := os.ReadFile(filepath.Join(testbed.FixtureDir(), "README.txt"))
+	if resp.StatusCode != 200 || string(body) != string(want) {
+		t.Errorf("README.txt: %d %q, want %q", resp.StatusCode, body, want)
+	}
+}
+
+// checkGatewayMenu asks the gateway for the menu at raw and checks its
+// page against the library's listing of it: one <li> per entry, a link to
+// each item's gateway address, and no error.
+func checkGatewayMenu(t *testing.T, base, raw string) {
+	t.Helper()
+	resp, body := gatewayGet(t, base, raw, "")
 	page := string(body)
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(page, `<ul id="entries">`) {
 		t.Fatalf("%d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), page)
 	}
-	l, err := (&fetch.Client{}).List(context.Background(), menu)
+	if strings.Contains(page, `class="error"`) {
+		t.Errorf("an error on the page of %s:\n%s", raw, page)
+	}
+	l, err := (&fetch.Client{}).List(context.Background(), raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,12 +122,6 @@ func TestServeGopherMenu(t *testing.T) {
 	}
 	if got := strings.Count(page, "<li"); got != n || n < 5 {
 		t.Errorf("%d <li> on the page, %d entries listed", got, n)
-	}
-	// Follow the README.txt item to its text.
-	resp, body = gatewayGet(t, base, fmt.Sprintf("gopher://%s/0/README.txt", testbed.Addr(testbed.GophernicusPort)), "")
-	want, _ := os.ReadFile(filepath.Join(testbed.FixtureDir(), "README.txt"))
-	if resp.StatusCode != 200 || string(body) != string(want) {
-		t.Errorf("README.txt: %d %q, want %q", resp.StatusCode, body, want)
 	}
 }
 

@@ -70,21 +70,6 @@ type Target struct {
 	// diagnostic "Request out of range" and no text. EmptyFile then wants
 	// the not-found error, naming that diagnostic.
 	EmptyIsNotFound bool
-	// ListEndUnconfirmed says the server ends its listings without the
-	// terminator the protocol defines (pygopherd's menus have no "."
-	// line): List gives every entry and then fails with KindProtocol
-	// (exit 6), naming the missing terminator, since a listing that ends
-	// so cannot be told from one cut short. The suite asserts exactly
-	// that, so that a client which took such a listing for whole (and a
-	// mirror which then deleted on its word) fails it.
-	ListEndUnconfirmed bool
-}
-
-// terminators is how the error of a listing that ended without its
-// terminator names it, by scheme, for targets with ListEndUnconfirmed.
-var terminators = map[string]string{
-	"gopher":  `without its "." line`,
-	"gophers": `without its "." line`,
 }
 
 // caps is what the target's scheme can do, as its Scheme declares: the
@@ -460,10 +445,8 @@ func headC(t *testing.T, p string, n int64, dest string) {
 	}
 }
 
-// list lists the directory at raw and returns its entries. For a target
-// whose listings end without their terminator (ListEndUnconfirmed) the
-// listing must give its entries and then fail as one that may be cut
-// short; the entries it gave are returned for the caller to check.
+// list lists the directory at raw and returns its entries, failing the
+// test unless the listing ends whole.
 func (e *env) list(t *testing.T, tg Target, raw string) []schemes.Entry {
 	t.Helper()
 	resp, err := e.c.List(context.Background(), raw)
@@ -471,29 +454,8 @@ func (e *env) list(t *testing.T, tg Target, raw string) []schemes.Entry {
 		t.Fatal(err)
 	}
 	entries, err := schemes.ReadAll(resp.Listing)
-	if !tg.ListEndUnconfirmed {
-		if err != nil {
-			t.Fatalf("listing %s: %v", raw, err)
-		}
-		return entries
-	}
-	loc, perr := e.c.Parse(raw)
-	if perr != nil {
-		t.Fatal(perr)
-	}
-	scheme := loc.Generic().Scheme
-	say, ok := terminators[scheme]
-	if !ok {
-		t.Fatalf("target %s: the suite does not know how a %s listing without its terminator fails", tg.Name, scheme)
-	}
-	var se *schemes.Error
-	switch {
-	case err == nil:
-		t.Errorf("listing %s ended as whole, but the server never sends its terminator: want a KindProtocol error after the entries", raw)
-	case !errors.As(err, &se) || se.Kind != schemes.KindProtocol || se.Kind.ExitCode() != 6:
-		t.Errorf("listing %s: %v (%#v), want KindProtocol (exit 6)", raw, err, se)
-	case !strings.Contains(err.Error(), say):
-		t.Errorf("listing %s: %q does not say %q", raw, err, say)
+	if err != nil {
+		t.Fatalf("listing %s: %v", raw, err)
 	}
 	return entries
 }

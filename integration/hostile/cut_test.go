@@ -22,9 +22,10 @@ import (
 //
 // Gopher and HTTP can tell a cut on the wire (no "." line; no </html> on
 // a page ended by the close): exit 6. The FTP listing is cut at a line
-// end and confirmed with 226, which looks whole on the wire; only the
-// mirror's guard against a listing that suddenly names far fewer entries
-// than the local copy holds keeps the files.
+// end and confirmed with 226, and a Gopher+ `+-2` menu is cut at a line
+// end and closed, which both look whole on the wire; only the mirror's
+// guard against a listing that suddenly names far fewer entries than the
+// local copy holds keeps the files.
 func TestMirrorCutListing(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -36,6 +37,12 @@ func TestMirrorCutListing(t *testing.T) {
 	}{
 		{name: "gopher menu without its dot line", serve: hostile.GopherTree, url: "gopher://ADDR/1/",
 			code: 6, say: `without its "." line`},
+		// pygopherd's way: plain menus without their "." line, asked
+		// again as Gopher+ and whole at the close of a +-2 reply — which
+		// a cut at a line end looks like, so, as for FTP's 226, only the
+		// guard against a listing that shrank keeps the files.
+		{name: "gopher+ menu cut then closed (+-2)", serve: hostile.GopherPlusTree, url: "gopher://ADDR/1/", code: -1,
+			say: "deletions held back"},
 		{name: "http index ended by close without </html>", serve: hostile.HTTPTree, url: "http://ADDR/",
 			code: 6, say: "without </html> and its length was not given"},
 		{name: "ftp listing cut at a line end then 226", serve: hostile.FTPTree, url: "ftp://ADDR/", code: -1},

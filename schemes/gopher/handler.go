@@ -3,6 +3,7 @@ package gopher
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -151,13 +152,20 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asMenu bool) 
 			return nil, err
 		}
 		tr.Info(fmt.Sprintf("submitting the form (%d questions)", len(qs)))
-		return h.fetchLine(ctx, req, g, line, true, modePlain, asMenu)
+		return h.fetchLine(ctx, req, g, line, "", true, modePlain, asMenu)
 	default:
 		line, err := requestLine(g, search, g.Plus)
 		if err != nil {
 			return nil, err
 		}
-		return h.fetchLine(ctx, req, g, line, g.Plus != nil, m, asMenu)
+		again := ""
+		if g.Plus == nil {
+			plus := defaultView
+			if again, err = requestLine(g, search, &plus); err != nil {
+				return nil, err
+			}
+		}
+		return h.fetchLine(ctx, req, g, line, again, g.Plus != nil, m, asMenu)
 	}
 }
 
@@ -343,8 +351,10 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL, tr sch
 }
 
 // fetchLine sends line and reads the reply as g's type says, or as a menu
-// when asMenu is set.
-func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, line string, wantPlus bool, m mode, asMenu bool) (*schemes.Response, error) {
+// when asMenu is set. again is the same request the Gopher+ way (`sel TAB
+// +`), for a plain menu that ends without its "." line (menuListing.again);
+// "" when line already is a Gopher+ request.
+func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, line, again string, wantPlus bool, m mode, asMenu bool) (*schemes.Response, error) {
 	x, err := h.exchange(ctx, req, g, line, wantPlus)
 	if mv, ok := err.(*moved); ok {
 		mv.tr.Info("the item moved to " + mv.to)
@@ -369,6 +379,9 @@ func (h *Handler) fetchLine(ctx context.Context, req *schemes.Request, g *URL, l
 	case asMenu || isMenu(g.Type):
 		l := &menuListing{ctx: ctx, h: h, g: g, c: x.c, m: newMenuReader(body), tr: x.tr, plus: x.plus,
 			exact: x.plus && x.hdr.Length >= 0}
+		if !x.plus && again != "" {
+			l.again = &askAgain{req: req, line: again, sum: sha256.New()}
+		}
 		if req.WantModTime && g.Type == '1' && (g.Search == nil || *g.Search == "") {
 			l.req = req
 		}

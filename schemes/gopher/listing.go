@@ -35,6 +35,9 @@ type menuListing struct {
 	// end is what ended the menu during prefetch (io.EOF, or the error of
 	// a menu cut short), returned once the held items are given.
 	end error
+	// again is set for a plain menu from a plain request: asked again
+	// the Gopher+ way if it ends without its "." line (askAgain).
+	again *askAgain
 	// req is set when the caller wants the entries' times
 	// (Request.WantModTime): at the first Gopher+ item, a `$` request
 	// fetches the Mod-Date of every item (dates) and entries carry them.
@@ -115,11 +118,16 @@ func (l *menuListing) entry(it menuItem) schemes.Entry {
 // A plain menu is whole only with its "." line (RFC 1436): one that
 // ends without it fails with errNoEnd (as a *schemes.Error) after its
 // items, since a connection closed early looks no different, and a
-// mirror must not take the items it lacks for items deleted. A Gopher+
-// reply ends where its header says: a +N one at N bytes (read to there
-// even after a "." line, so that a short one fails), a +-1 one at its
-// "." line (dotReader fails without it), a +-2 one when the server
-// closes.
+// mirror must not take the items it lacks for items deleted — unless the
+// server, asked again the Gopher+ way, gives the same items under a header
+// that says where they end (askAgain: pygopherd never ends a plain menu
+// with "."). A Gopher+ reply ends where its header says: a +N one at N
+// bytes (read to there even after a "." line, so that a short one fails),
+// a +-1 one at its "." line (dotReader fails without it), a +-2 one when
+// the server closes the connection (a reset or a timeout is an error, not
+// an end). A +-2 end is one the protocol cannot confirm, as an FTP
+// listing's 226 is not: a mirror's deletions stay behind its guards for
+// a listing that shrank.
 func (l *menuListing) read() (menuItem, error) {
 	if l.done {
 		return menuItem{}, io.EOF
@@ -138,6 +146,9 @@ func (l *menuListing) read() (menuItem, error) {
 		}
 		l.finish()
 		if !l.m.terminated && !l.plus {
+			if l.askAgain() {
+				return l.read()
+			}
 			l.tr.Info(`menu ended without a "." line: it may be cut short`)
 			return menuItem{}, l.noEnd()
 		}
@@ -146,6 +157,9 @@ func (l *menuListing) read() (menuItem, error) {
 	if err != nil {
 		l.finish()
 		return menuItem{}, l.h.wrap(l.g, "menu", err)
+	}
+	if l.again != nil && !l.plus {
+		l.again.add(it)
 	}
 	return it, nil
 }
