@@ -147,7 +147,7 @@ func TestRoundTripEveryScheme(t *testing.T) {
 		fmt.Sprintf("gopher://%s/9/bin/small.bin", testbed.Addr(testbed.GophernicusPort)),
 		fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GophernicusPort)),
 		gopherURL(testbed.PygopherdPort, "0", "/fixtures/", "")("README.txt"),
-		fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GopherPlusPort)), // pygopherd's menus end without "."
+		fmt.Sprintf("gopher://%s/1/", testbed.Addr(testbed.GopherPlusPort)),
 		"news:" + strings.Trim(testbed.MsgDots, "<>"),
 		"news:" + testbed.GroupTest,
 		fmt.Sprintf("nntp://%s/%s/1", testbed.Addr(testbed.NNTPPort), testbed.GroupTest),

@@ -149,6 +149,9 @@ func (l *menuListing) read() (menuItem, error) {
 			if l.askAgain() {
 				return l.read()
 			}
+			if err := l.ctx.Err(); err != nil {
+				return menuItem{}, l.h.wrap(l.g, "menu", err) // canceled while asking again
+			}
 			l.tr.Info(`menu ended without a "." line: it may be cut short`)
 			return menuItem{}, l.noEnd()
 		}

@@ -255,3 +255,36 @@ func checkEnd(t *testing.T, err error, kind schemes.Kind, want string) {
 		t.Errorf("end %v (kind %v), want kind %v with %q", err, schemes.KindOf(err), kind, want)
 	}
 }
+
+// TestMenuAskedAgainCanceled: a fetch canceled while the menu is asked
+// again ends with the cancellation, not with a menu cut short.
+func TestMenuAskedAgainCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := newFakeServer(t, "0a\t/a\th\t70\t+\r\n")
+	d := &cancelingDialer{cancel: cancel}
+	resp, err := (&Handler{}).List(ctx, &schemes.Request{URL: mustParse(t, s.url("/")), Dialer: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Listing.Close()
+	_, err = schemes.ReadAll(resp.Listing)
+	if schemes.KindOf(err) != schemes.KindCanceled {
+		t.Errorf("end %v (kind %v), want the cancellation", err, schemes.KindOf(err))
+	}
+}
+
+// cancelingDialer dials the first connection and cancels the fetch when
+// asked for a second.
+type cancelingDialer struct {
+	transport.Dialer
+	cancel context.CancelFunc
+	n      int
+}
+
+func (d *cancelingDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
+	if d.n++; d.n > 1 {
+		d.cancel()
+	}
+	return d.Dialer.Dial(ctx, scheme, host, port)
+}
