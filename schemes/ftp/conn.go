@@ -237,8 +237,12 @@ func (c *ctrl) readLine() (string, error) {
 
 // cmd sends line, a command in its turn, and reads the reply.
 func (c *ctrl) cmd(line string) (reply, error) {
-	if err := c.inStep(); err != nil {
+	closing, err := c.inStep()
+	if err != nil {
 		return reply{}, err
+	}
+	if closing {
+		return c.read() // the 421 answers the command, which is not sent
 	}
 	if err := c.send(line); err != nil {
 		return reply{}, err
@@ -251,20 +255,21 @@ func (c *ctrl) cmd(line string) (reply, error) {
 // came unasked, and would be taken for this command's (a stray "250"
 // would make a CWD that failed look done, and the next RETR fetch another
 // directory's file). Such a session is out of step and is not used
-// again. A waiting 421 is let through: the server is closing, and the
-// command's read reports it as such.
-func (c *ctrl) inStep() error {
+// again. A waiting 421 is no error but closing: the server is closing
+// (RFC 959: it may send 421 unasked before it does), so the command is
+// not sent and the 421 is read as its reply, which reports it as such.
+func (c *ctrl) inStep() (closing bool, err error) {
 	n := c.r.Buffered()
 	if n == 0 {
-		return nil
+		return false, nil
 	}
 	if b, _ := c.r.Peek(min(n, 3)); string(b) == strconv.Itoa(codeServiceNotAvailable) {
-		return nil
+		return true, nil
 	}
 	b, _ := c.r.Peek(min(n, maxReplyLine))
 	line, _, _ := strings.Cut(string(b), "\n")
 	c.broken = true
-	return &schemes.Error{Kind: schemes.KindProtocol, Retryable: true,
+	return false, &schemes.Error{Kind: schemes.KindProtocol, Retryable: true,
 		Msg: fmt.Sprintf("the server sent a reply nobody asked for (%q): the session is out of step and is closed",
 			c.redact(clip(strings.TrimRight(line, "\r"))))}
 }

@@ -251,11 +251,11 @@ func (c *ctrl) simple(loc *URL, phase, cmd string) error {
 // for the server's 125/150. On failure dc is closed (and the reply to an
 // EPSV sent ahead read: the session stays in step).
 func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string, ahead bool) (net.Conn, reply, error) {
-	err := c.inStep()
-	if err == nil {
+	closing, err := c.inStep()
+	if err == nil && !closing { // a 421 waiting answers cmd, not sent
 		err = c.send(cmd)
 	}
-	if err == nil && ahead {
+	if err == nil && ahead && !closing {
 		err = c.sendAhead()
 	}
 	var rp reply
