@@ -15,8 +15,9 @@ import (
 // (cross-site, and same-site too: a page on another port of 127.0.0.1
 // is the same site but another origin, one the gateway does not trust
 // more) may only send a person here: a top-level navigation (mode
-// navigate, destination document) by GET or HEAD, such as a link
-// followed. Everything else such a page can make a browser request —
+// navigate, destination document) by GET or HEAD that a person started
+// (Sec-Fetch-User: ?1, a link clicked), not one a script made by itself
+// (location = …, a form submitted by script). Everything else such a page can make a browser request —
 // an image, a script, a style sheet, a fetch() (no-cors or not), a
 // frame, an embed or object, a prefetch — is refused before the URL is
 // even read, so that no page can make the gateway retrieve, and so send
@@ -35,11 +36,14 @@ func foreign(r *http.Request) string {
 		return ""
 	}
 	mode, dest := r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
-	if mode == "navigate" && dest == "document" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+	getOrHead := r.Method == http.MethodGet || r.Method == http.MethodHead
+	if mode == "navigate" && dest == "document" && getOrHead && r.Header.Get("Sec-Fetch-User") == "?1" {
 		return ""
 	}
 	var what string
 	switch {
+	case mode == "navigate" && dest == "document" && getOrHead:
+		what = "a navigation no person started (no Sec-Fetch-User: ?1)" // a script's location = …
 	case mode == "navigate" && dest == "document":
 		what = "a " + r.Method + " navigation" // a form's POST
 	case mode == "navigate":
@@ -52,7 +56,7 @@ func foreign(r *http.Request) string {
 		what = "a request"
 	}
 	return fmt.Sprintf("a page of another origin (Sec-Fetch-Site: %s) asked for this as %s; "+
-		"the gateway serves another site's page only a link a person follows to it (a top-level GET), so that no page can make it retrieve in the background", site, what)
+		"from another site the gateway serves only a link a person follows (a top-level GET they started), so that no page can make it retrieve behind their back", site, what)
 }
 
 // foreignPage refuses a request foreign refused for why: 403 and a short

@@ -20,36 +20,38 @@ func TestFetchMetadata(t *testing.T) {
 	menu := base + "/gopher/" + addr + "/1/"
 	const served, refused = http.StatusOK, http.StatusForbidden
 	for _, c := range []struct {
-		method, site, mode, dest string
-		want                     int
+		method, site, mode, dest, user string
+		want                           int
 	}{
-		{"GET", "", "", "", served}, // curl, a script
-		{"HEAD", "", "", "", served},
-		{"GET", "none", "navigate", "document", served},        // typed, a bookmark
-		{"GET", "same-origin", "navigate", "document", served}, // a link on the gateway's page
-		{"GET", "same-origin", "no-cors", "image", served},
-		{"GET", "cross-site", "navigate", "document", served}, // a link on another site's page
-		{"HEAD", "cross-site", "navigate", "document", served},
-		{"GET", "same-site", "navigate", "document", served}, // another port of 127.0.0.1
-		{"GET", "cross-site", "no-cors", "image", refused},
-		{"GET", "same-site", "no-cors", "image", refused}, // same site, another origin
-		{"GET", "cross-site", "no-cors", "script", refused},
-		{"GET", "cross-site", "no-cors", "style", refused},
-		{"GET", "cross-site", "no-cors", "empty", refused}, // fetch(u, {mode: "no-cors"})
-		{"GET", "cross-site", "cors", "empty", refused},    // fetch(u)
-		{"GET", "cross-site", "navigate", "iframe", refused},
-		{"GET", "same-site", "navigate", "frame", refused},
-		{"GET", "cross-site", "navigate", "embed", refused},
-		{"GET", "cross-site", "no-cors", "object", refused},
-		{"GET", "cross-site", "no-cors", "", refused},
-		{"GET", "cross-site", "", "", refused},                    // only the site
-		{"GET", "some-future-value", "no-cors", "image", refused}, // anything but same-origin and none
-		{"POST", "cross-site", "navigate", "document", refused},   // a form posted from elsewhere
+		{"GET", "", "", "", "", served}, // curl, a script
+		{"HEAD", "", "", "", "", served},
+		{"GET", "none", "navigate", "document", "", served},        // typed, a bookmark
+		{"GET", "same-origin", "navigate", "document", "", served}, // a link on the gateway's page
+		{"GET", "same-origin", "no-cors", "image", "", served},
+		{"GET", "cross-site", "navigate", "document", "?1", served}, // a link on another site's page
+		{"HEAD", "cross-site", "navigate", "document", "?1", served},
+		{"GET", "cross-site", "navigate", "document", "", refused}, // a script's location = …
+		{"HEAD", "same-site", "navigate", "document", "", refused},
+		{"GET", "same-site", "navigate", "document", "?1", served}, // another port of 127.0.0.1
+		{"GET", "cross-site", "no-cors", "image", "", refused},
+		{"GET", "same-site", "no-cors", "image", "", refused}, // same site, another origin
+		{"GET", "cross-site", "no-cors", "script", "", refused},
+		{"GET", "cross-site", "no-cors", "style", "", refused},
+		{"GET", "cross-site", "no-cors", "empty", "", refused}, // fetch(u, {mode: "no-cors"})
+		{"GET", "cross-site", "cors", "empty", "", refused},    // fetch(u)
+		{"GET", "cross-site", "navigate", "iframe", "", refused},
+		{"GET", "same-site", "navigate", "frame", "", refused},
+		{"GET", "cross-site", "navigate", "embed", "", refused},
+		{"GET", "cross-site", "no-cors", "object", "", refused},
+		{"GET", "cross-site", "no-cors", "", "", refused},
+		{"GET", "cross-site", "", "", "", refused},                    // only the site
+		{"GET", "some-future-value", "no-cors", "image", "", refused}, // anything but same-origin and none
+		{"POST", "cross-site", "navigate", "document", "", refused},   // a form posted from elsewhere
 	} {
-		name := fmt.Sprintf("%s site=%q mode=%q dest=%q", c.method, c.site, c.mode, c.dest)
+		name := fmt.Sprintf("%s site=%q mode=%q dest=%q user=%q", c.method, c.site, c.mode, c.dest, c.user)
 		before := conns.Load()
 		req := newRequest(t, c.method, menu)
-		for h, v := range map[string]string{"Sec-Fetch-Site": c.site, "Sec-Fetch-Mode": c.mode, "Sec-Fetch-Dest": c.dest} {
+		for h, v := range map[string]string{"Sec-Fetch-Site": c.site, "Sec-Fetch-Mode": c.mode, "Sec-Fetch-Dest": c.dest, "Sec-Fetch-User": c.user} {
 			if v != "" {
 				req.Header.Set(h, v)
 			}

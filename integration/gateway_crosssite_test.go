@@ -78,8 +78,9 @@ func loggedGateway(t *testing.T, opt gateway.Options) (string, <-chan gatewayHit
 // gophernicus's menu, which the gateway would otherwise serve. Chromium
 // sends them all, and the gateway refuses each (403) without connecting
 // anywhere: the logging server gets no connection. A link on that page to
-// the same gophernicus menu, clicked, is a top-level navigation and is
-// served.
+// the same gophernicus menu, clicked, is a top-level navigation a person
+// started and is served; a script's own navigation to the logging
+// server is refused.
 func TestBrowserGatewayCrossSite(t *testing.T) {
 	testbed.Require(t, testbed.Gophernicus)
 	// Counts and records connections; reads a request and closes, so that
@@ -106,13 +107,20 @@ func TestBrowserGatewayCrossSite(t *testing.T) {
 for (const u of [%[4]q, %[1]q]) fetch(u, {mode: "no-cors"}).catch(() => {});
 </script>
 </body></html>`, menu, logged("img"), logged("iframe"), logged("fetch"))
+	// A page whose script navigates to the gateway by itself, with no
+	// person behind it.
+	auto := fmt.Sprintf(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>moves on</title></head><body>
+<script>location.href = %q;</script></body></html>`, logged("nav"))
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(page))
+		switch r.URL.Path {
+		case "/":
+			w.Write([]byte(page))
+		case "/auto":
+			w.Write([]byte(auto))
+		default:
+			http.NotFound(w, r)
+		}
 	}))
 	defer other.Close()
 
@@ -168,5 +176,21 @@ for (const u of [%[4]q, %[1]q]) fetch(u, {mode: "no-cors"}).catch(() => {});
 	}
 	if n := target.Conns(); n != 0 {
 		t.Errorf("the logging server got %d connections, want none", n)
+	}
+
+	// A script's navigation of the top-level page: no Sec-Fetch-User,
+	// refused.
+	b.Open(other.URL + "/auto")
+	select {
+	case h := <-hits:
+		t.Logf("%s: Sec-Fetch-Site %s, Mode %s, Dest %s: %d", h.target, h.site, h.mode, h.dest, h.status)
+		if base+h.target != logged("nav") || h.status != http.StatusForbidden || h.mode != "navigate" || h.dest != "document" {
+			t.Errorf("the script's navigation as the gateway saw it: %+v, want 403", h)
+		}
+	case <-time.After(browser.Timeout):
+		t.Error("the gateway logged no navigation by script")
+	}
+	if n := target.Conns(); n != 0 {
+		t.Errorf("the logging server got %d connections after a script's navigation, want none", n)
 	}
 }
