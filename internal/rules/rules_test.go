@@ -1,0 +1,164 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/urlget/urlget/fetch"
+)
+
+const module = "github.com/urlget/urlget"
+
+// schemeDir is the scheme package a path lies in ("ftp" for
+// schemes/ftp/conn.go), or "" outside every one (schemes/caps.go is the
+// contract, not a scheme).
+func schemeDir(rel string) string {
+	rest, ok := strings.CutPrefix(rel, "schemes/")
+	if !ok {
+		return ""
+	}
+	dir, _, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	return dir
+}
+
+// listPackage is the one package that may import every scheme package:
+// the list of schemes.
+const listPackage = "all"
+
+// TestNoSchemePackageImportsAnother: a scheme's package stands alone —
+// what two schemes share lives in schemes/ or a lower package — so that
+// one can be added, changed or removed without touching another.
+func TestNoSchemePackageImportsAnother(t *testing.T) {
+	found := map[string][]string{}
+	for _, f := range sources(t, "schemes") {
+		own := schemeDir(f.rel)
+		if own == "" || own == listPackage {
+			continue
+		}
+		for _, imp := range f.file.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			other, ok := strings.CutPrefix(p, module+"/schemes/")
+			if !ok {
+				continue
+			}
+			if top, _, _ := strings.Cut(other, "/"); top != own {
+				found[f.rel] = append(found[f.rel], fmt.Sprintf("%s imports %s", place{f.rel, f.fset.Position(imp.Pos()).Line}, p))
+			}
+		}
+	}
+	checkDebt(t, "no scheme package imports another", found, nil)
+}
+
+// flagName is a command-line flag named in a string: "--max-time",
+// "(--cacert FILE)"; a lone "--" is not one.
+var flagName = regexp.MustCompile(`(^|[^A-Za-z0-9-])--[a-z][a-z0-9-]*`)
+
+// libraryDirs are the library's packages: what a Go program that uses
+// urlget links, and which speaks no command's language.
+var libraryDirs = []string{"fetch", "mirror", "schemes", "transport", "gateway", "internal"}
+
+// flagDebt is where the library still names flags, file by file (issue
+// 32: errors are to carry typed fields that the command words).
+var flagDebt = map[string]int{
+	"fetch/policy.go":              5,
+	"fetch/retry.go":               2,
+	"gateway/send.go":              1,
+	"gateway/server.go":            2,
+	"mirror/delete.go":             5,
+	"mirror/run.go":                2,
+	"mirror/walk.go":               4,
+	"schemes/file/handler.go":      1,
+	"schemes/ftp/guess.go":         4,
+	"schemes/ftp/login.go":         2,
+	"schemes/ftp/tls.go":           2,
+	"schemes/gopher/ask.go":        2,
+	"schemes/gopher/handler.go":    3,
+	"schemes/http/decode.go":       2,
+	"schemes/mailto/handler.go":    4,
+	"schemes/mailto/smtp.go":       1,
+	"schemes/nntp/errors.go":       1,
+	"schemes/nntp/fetch.go":        1,
+	"schemes/nntp/handler.go":      4,
+	"schemes/prospero/access.go":   1,
+	"schemes/prospero/exchange.go": 4,
+	"schemes/telnet/handler.go":    2,
+	"schemes/wais/handler.go":      1,
+	"transport/errors.go":          1,
+	"transport/ports.go":           1,
+	"transport/tls.go":             2,
+}
+
+// TestLibraryNamesNoFlags: no string in a library package names a
+// command-line flag; the command renders the library's typed errors in
+// its own words.
+func TestLibraryNamesNoFlags(t *testing.T) {
+	found := map[string][]string{}
+	for _, f := range sources(t, libraryDirs...) {
+		stringLits(f, func(s string, pos fmt.Stringer) {
+			for _, m := range flagName.FindAllString(s, -1) {
+				found[f.rel] = append(found[f.rel], fmt.Sprintf("%s: %s", pos, strings.TrimLeft(m, " ([\"'`,;:")))
+			}
+		})
+	}
+	checkDebt(t, "the library names no flag", found, flagDebt)
+}
+
+// testSupport are packages that only tests import: tables of URLs for
+// every scheme, which name them all by design.
+var testSupport = map[string]bool{"internal/schemestest": true}
+
+// schemeNameDebt is where a scheme's name is still written outside its
+// package, file by file (issue 32: capabilities and declarations instead).
+var schemeNameDebt = map[string]int{
+	"cmd/urlget/flags_ftp.go":        4,
+	"cmd/urlget/flags_gopher.go":     5,
+	"cmd/urlget/flags_http.go":       7,
+	"cmd/urlget/flags_mailto.go":     3,
+	"cmd/urlget/flags_prospero.go":   1,
+	"cmd/urlget/flags_telnet.go":     3,
+	"cmd/urlget/guess.go":            5,
+	"cmd/urlget/parallelprogress.go": 1,
+	"cmd/urlget/subcommands.go":      12,
+	"gateway/address.go":             2,
+	"mirror/delete.go":               1,
+	"mirror/local.go":                1,
+	"schemes/entry.go":               1,
+	"schemes/extract.go":             11,
+	"schemes/form.go":                1,
+	"schemes/ports.go":               14,
+	"transport/connect.go":           2,
+	"transport/dialer.go":            2,
+	"transport/forward.go":           2,
+	"transport/ports.go":             19,
+	"transport/proxyenv.go":          4,
+}
+
+// TestSchemeNamesOnlyInTheirPackages: outside schemes/<name>/ no string is
+// a scheme's name ("ftp") or starts a URL of one ("news:", "gopher://"):
+// what a scheme can do is read from its declaration and capabilities, so
+// that adding one touches its own folder and the list.
+func TestSchemeNamesOnlyInTheirPackages(t *testing.T) {
+	names := (&fetch.Client{}).AllProtocols()
+	if len(names) < 10 {
+		t.Fatalf("only %d schemes registered: %v", len(names), names)
+	}
+	found := map[string][]string{}
+	for _, f := range sources(t, append(libraryDirs, "cmd")...) {
+		if schemeDir(f.rel) != "" || testSupport[f.rel[:strings.LastIndexByte(f.rel, '/')]] {
+			continue
+		}
+		stringLits(f, func(s string, pos fmt.Stringer) {
+			name, _, _ := strings.Cut(strings.ToLower(s), ":")
+			if names.Has(name) && (s == name || strings.HasPrefix(strings.ToLower(s), name+":")) {
+				found[f.rel] = append(found[f.rel], fmt.Sprintf("%s: %q", pos, s))
+			}
+		})
+	}
+	checkDebt(t, "scheme names only in their packages", found, schemeNameDebt)
+}
