@@ -104,6 +104,24 @@ func (p *Pool) Lease(ctx context.Context, key schemes.ConnKey, cost func(schemes
 	}
 }
 
+// Use implements schemes.Conns: a leased session, else one from dial,
+// given to use; a leased one use reports stale is replaced by one new
+// session from dial, once.
+func (p *Pool) Use(ctx context.Context, key schemes.ConnKey, cost func(schemes.Session) int, dial schemes.DialFunc, use schemes.UseFunc) error {
+	if s := p.Lease(ctx, key, cost); s != nil {
+		stale, err := use(s, true)
+		if !stale || err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	s, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = use(s, false)
+	return err
+}
+
 // take removes the best candidate for key from the idle list, reporting
 // whether it has been idle too long.
 func (p *Pool) take(key schemes.ConnKey, cost func(schemes.Session) int) (s schemes.Session, expired bool) {

@@ -74,6 +74,12 @@ type fakeFTP struct {
 	mlst bool
 	dirs map[string]bool
 
+	// dropServed closes a control connection, without a reply, at its
+	// first command after a transfer: every session found dead when
+	// reused from the pool (counted in drops).
+	dropServed bool
+	drops      int
+
 	once     sync.Once
 	mu       sync.Mutex
 	cmds     []string
@@ -201,6 +207,7 @@ func (f *fakeFTP) session(c net.Conn) {
 		return dc
 	}
 	opening := "150 Opening data connection"
+	served := false // a transfer ended: the session may have been pooled since
 	send := func(data string, hold int) {
 		defer func() { opening = "150 Opening data connection" }()
 		dc := accept()
@@ -260,6 +267,7 @@ func (f *fakeFTP) session(c net.Conn) {
 		} else {
 			w("226 Transfer complete")
 		}
+		served = true
 	}
 	for {
 		line, err := r.ReadString('\n')
@@ -270,6 +278,11 @@ func (f *fakeFTP) session(c net.Conn) {
 		refused := lastRETR
 		lastRETR = ""
 		f.mu.Lock()
+		if served && f.dropServed {
+			f.drops++
+			f.mu.Unlock()
+			return
+		}
 		f.cmds = append(f.cmds, line)
 		rp, ok := f.replies[line]
 		f.mu.Unlock()

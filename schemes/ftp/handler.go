@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/transport"
 )
 
 // Handler retrieves ftp and ftps URLs by the access algorithm of RFC 1738
@@ -96,12 +95,13 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 }
 
 // run does what every request shares: it checks req, gets a logged-in
-// control connection, and runs step on it. When step fails, the
-// connection goes back to the pool if it is still in order (a 550 leaves
-// it fine for the next URL); on success step has handed it to what it
-// returned. A pooled connection the server closed while it was idle (the
-// first command met the end of the connection or a 421 "Timeout") is
-// dropped, and step starts again on another one: nothing had happened yet.
+// control connection (schemes.UseSession: a pooled one, else a new one),
+// and runs step on it. When step fails, the connection goes back to the
+// pool if it is still in order (a 550 leaves it fine for the next URL);
+// on success step has handed it to what it returned. A pooled connection
+// the server closed while it was idle (the first command met the end of
+// the connection or a 421 "Timeout") is reported stale, and the pool
+// dials once and step starts again there: nothing had happened yet.
 func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl, *URL) (*schemes.Response, error)) (*schemes.Response, error) {
 	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
@@ -124,25 +124,31 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl
 		return nil, &schemes.Error{Scheme: loc.u.Scheme, Phase: "request", Kind: schemes.KindOther,
 			Msg: "no Dialer in the request"}
 	}
-	for tries := 0; ; tries++ {
-		c, reused, err := h.conn(ctx, loc, req, lg)
-		if err != nil {
-			return nil, err
+	key, _ := schemes.NewConnKey(req, loc.u.Scheme, loc.u.Host, loc.u.EffectivePort(), h.usesTLS(loc, req), lg.User, lg.password())
+	cost := func(s schemes.Session) int { return cwdCost(s.(*ctrl).at, loc.Cwd) }
+	dial := func(ctx context.Context) (schemes.Session, error) { return h.dial(ctx, loc, req, lg, key) }
+	var resp *schemes.Response
+	err = schemes.UseSession(ctx, req.Conns, key, cost, dial, func(s schemes.Session, leased bool) (bool, error) {
+		c := s.(*ctrl)
+		if leased {
+			c.tr.Info("reusing control connection to " + c.peer())
 		}
 		c.heard = false
-		resp, err := step(c, loc)
+		var err error
+		resp, err = step(c, loc)
 		if err == nil {
-			return resp, nil
+			return false, nil
 		}
-		if reused && !c.heard && tries < transport.DefaultMaxIdlePerKey && ctx.Err() == nil && droppedIdle(err) {
+		if leased && !c.heard && ctx.Err() == nil && droppedIdle(err) {
 			c.tr.Info("the server closed the idle control connection (" + errorText(err) + "): connecting again")
 			c.broken = true
 			c.close()
-			continue
+			return true, err
 		}
 		c.release()
-		return nil, err
-	}
+		return false, err
+	})
+	return resp, err
 }
 
 // errorText is err's message without the URL it names.

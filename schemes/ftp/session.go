@@ -7,29 +7,6 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// conn returns a logged-in control connection: an idle one from
-// req.Conns (reused), the one that needs the fewest CWD commands to reach
-// the directory (a mirror's parallel transfers then keep to their
-// directories), else a new one at the login directory. A pooled
-// connection keeps the trace scope it was dialed with, so that its lines
-// read as one conversation, and the directory and TYPE its last request
-// left (see chdir). The pool checks it is alive before lending it; a
-// server may still close it just then, which the request's first command
-// finds (see Handler.run).
-func (h *Handler) conn(ctx context.Context, loc *URL, req *schemes.Request, lg login) (c *ctrl, reused bool, err error) {
-	key, _ := schemes.NewConnKey(req, loc.u.Scheme, loc.u.Host, loc.u.EffectivePort(), h.usesTLS(loc, req), lg.User, lg.password())
-	if req.Conns != nil {
-		cost := func(s schemes.Session) int { return cwdCost(s.(*ctrl).at, loc.Cwd) }
-		if s := req.Conns.Lease(ctx, key, cost); s != nil {
-			c := s.(*ctrl)
-			c.tr.Info("reusing control connection to " + c.peer())
-			return c, true, nil
-		}
-	}
-	c, err = h.dial(ctx, loc, req, lg, key)
-	return c, false, err
-}
-
 // password is the login's password, "" when it has none.
 func (lg login) password() string {
 	if lg.Password == nil {
@@ -45,7 +22,11 @@ func (h *Handler) usesTLS(loc *URL, req *schemes.Request) bool {
 }
 
 // cwdCost is the number of CWD commands chdir sends to go from the
-// directory at to dir.
+// directory at to dir. The pool lends the idle connection of the lowest
+// cost (a mirror's parallel transfers then keep to their directories); a
+// pooled connection keeps the trace scope it was dialed with, so that its
+// lines read as one conversation, and the directory and TYPE its last
+// request left (see chdir).
 func cwdCost(at, dir []string) int {
 	if len(at) > len(dir) || !slices.Equal(at, dir[:len(at)]) {
 		return 1 + len(dir)
@@ -76,7 +57,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	}()
 	useTLS := h.usesTLS(loc, req)
 	if useTLS {
-		c.tlsCfg = tlsConfig(req.TLS)
+		c.sessions = newSessions()
 	}
 	if loc.u.Scheme == "ftps" {
 		if err := c.startTLS(ctx, loc, req.Dialer); err != nil {
