@@ -12,6 +12,17 @@ const (
 	BoundVisited  = "visited"  // URLs one run keeps track of
 )
 
+// The settings (Options fields) that Event.Setting and
+// schemes.Error.Setting name, so that a command can show its own flag for
+// each: the library's messages name none.
+const (
+	SettingMaxDepth       = "mirror.MaxDepth"
+	SettingMaxListings    = "mirror.MaxListings"
+	SettingMaxEntries     = "mirror.MaxEntries"
+	SettingMaxDelete      = "mirror.MaxDelete"
+	SettingFollowSymlinks = "mirror.FollowSymlinks"
+)
+
 // Bound is a bound of the walk that the run reached, for the summary: a
 // crawl stopped by one says which, and what it left out, whether it
 // fails the run (listings, entries, visited) or not (depth).

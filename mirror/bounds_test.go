@@ -97,13 +97,20 @@ func TestMirrorMaxEntries(t *testing.T) {
 func TestMirrorMaxListings(t *testing.T) {
 	h := newTree(dirsOfOneFile(6))
 	sum, ev, err := run(t, h, t.TempDir(), Options{MaxListings: 3})
-	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "--max-listings") {
-		t.Fatalf("err %v\n%s", err, ev)
+	var se *schemes.Error
+	if !errors.As(err, &se) || se.Kind != schemes.KindSafety || se.Setting != SettingMaxListings || strings.Contains(err.Error(), "--") {
+		t.Fatalf("err %v, want a safety failure naming the setting, and no flag\n%s", err, ev)
 	}
 	if sum.Listed != 3 || sum.Errors != 1 || sum.Got != 2 {
 		t.Errorf("summary %+v, want 3 listed, 1 error, 2 fetched\n%s", sum, ev)
 	}
-	if n := strings.Count(ev.String(), "--max-listings"); n != 4 {
+	n := 0
+	for _, e := range ev.all {
+		if e.Bound == BoundListings && (e.Setting == SettingMaxListings || e.Type == EventError) {
+			n++
+		}
+	}
+	if n != 4 {
 		t.Errorf("%d events name the bound, want 4 (one error, three skips)\n%s", n, ev)
 	}
 }

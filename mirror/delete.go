@@ -68,15 +68,17 @@ func (e *engine) deleteStale(ctx context.Context) {
 		case st.entries == 0 && !e.opt.MaxDeleteSet:
 			held++
 			e.fail(st.rel, nil, &schemes.Error{Scheme: e.start.Generic().Scheme, Phase: "delete", Kind: schemes.KindSafety,
+				Setting: SettingMaxDelete,
 				Msg: fmt.Sprintf("the remote listing is empty and %d entries are here: %d deletions held back "+
-					"(a listing that comes back empty is more likely cut short by the server; --max-delete N allows them)",
+					"(a listing that comes back empty is more likely cut short by the server)",
 					len(stale), len(stale))})
 			continue
 		case shrunk(d, len(stale)) && !e.opt.MaxDeleteSet:
 			held++
 			e.fail(st.rel, nil, &schemes.Error{Scheme: e.start.Generic().Scheme, Phase: "delete", Kind: schemes.KindSafety,
+				Setting: SettingMaxDelete,
 				Msg: fmt.Sprintf("the remote listing names %d of the %d entries here: %d deletions held back "+
-					"(a listing this much shorter is more likely cut short by the server; --max-delete N allows them)",
+					"(a listing this much shorter is more likely cut short by the server)",
 					d.total-len(stale), d.total, len(stale))})
 			continue
 		}
@@ -87,12 +89,13 @@ func (e *engine) deleteStale(ctx context.Context) {
 		why = append(why, fmt.Sprintf("nothing deleted in %d directories whose listing failed, was cut short or was not understood", incomplete))
 	}
 	if held > 0 {
-		why = append(why, fmt.Sprintf("nothing deleted in %d directories whose listing came back empty or shrank to less than half (--max-delete N allows it)", held))
+		why = append(why, fmt.Sprintf("nothing deleted in %d directories whose listing came back empty or shrank to less than half", held))
 	}
 	e.sum.NoDelete = strings.Join(why, "; ")
 	if e.opt.MaxDeleteSet && len(plan) > e.opt.MaxDelete {
-		e.fail("", nil, fmt.Errorf("%d deletions planned, more than --max-delete %d: nothing deleted", len(plan), e.opt.MaxDelete))
-		e.sum.NoDelete = "more deletions than --max-delete"
+		e.fail("", nil, &schemes.Error{Scheme: e.start.Generic().Scheme, Phase: "delete", Kind: schemes.KindSafety,
+			Setting: SettingMaxDelete, Msg: fmt.Sprintf("%d deletions planned, more than the %d allowed: nothing deleted", len(plan), e.opt.MaxDelete)})
+		e.sum.NoDelete = "more deletions than allowed"
 		return
 	}
 	slices.SortFunc(plan, func(a, b deletion) int { return cmp.Compare(a.rel, b.rel) })

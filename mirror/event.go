@@ -45,6 +45,10 @@ type Event struct {
 	// Bound names the bound of the walk (BoundDepth, ...) that made this
 	// skip or failure, "" for none; the summary counts them (Bounds).
 	Bound string
+	// Setting names the option (SettingMaxDepth, ...) that decided a
+	// skip, "" for none; Reason does not name it (see
+	// schemes.Error.Setting).
+	Setting string
 }
 
 // MarshalJSON writes the event as one flat JSON object, durations in
@@ -60,9 +64,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Error    string    `json:"error,omitempty"`
 		DryRun   bool      `json:"dry_run,omitempty"`
 		Bound    string    `json:"bound,omitempty"`
+		Setting  string    `json:"setting,omitempty"`
 	}
 	o := out{Event: e.Type, Path: e.Path, URL: e.URL, Bytes: e.Bytes, Duration: seconds(e.Duration),
-		Reason: e.Reason, DryRun: e.DryRun, Bound: e.Bound}
+		Reason: e.Reason, DryRun: e.DryRun, Bound: e.Bound, Setting: e.Setting}
 	if e.Err != nil {
 		o.Error = e.Err.Error()
 	}

@@ -310,7 +310,9 @@ func TestMirrorDeleteSafety(t *testing.T) {
 	t.Run("more than MaxDelete", func(t *testing.T) {
 		h, dst := setup(t)
 		sum, ev, err := run(t, h, dst, Options{Delete: true, MaxDelete: 1, MaxDeleteSet: true})
-		if err == nil || sum.Deleted != 0 || !strings.Contains(ev.String(), "more than --max-delete 1") {
+		var se *schemes.Error
+		if top := ev.find(EventError, ""); len(top) != 1 || !errors.As(top[0].Err, &se) || se.Setting != SettingMaxDelete ||
+			err == nil || sum.Deleted != 0 || !strings.Contains(ev.String(), "more than the 1 allowed") {
 			t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
 		}
 		if _, ok := tree(t, dst)["ok/stale"]; !ok {

@@ -362,15 +362,15 @@ func (e *engine) queueDir(j dirJob) {
 		first := !e.stopped
 		e.stopped = true
 		e.mu.Unlock()
-		reason := fmt.Sprintf("not walked: the run has made %d listings (--max-listings)", e.maxListings)
+		reason := fmt.Sprintf("not walked: the run has made %d listings", e.maxListings)
 		if first {
 			e.emit(Event{Type: EventError, Path: j.rel, URL: j.loc.Redacted(), Bound: BoundListings,
 				Err: &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "mirror", Kind: schemes.KindSafety,
-					URL: j.loc.Redacted(), Msg: fmt.Sprintf("the walk stopped after %d listings (--max-listings): "+
+					URL: j.loc.Redacted(), Setting: SettingMaxListings, Msg: fmt.Sprintf("the walk stopped after %d listings: "+
 						"this and the directories after it are not mirrored", e.maxListings)}})
 			return
 		}
-		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(), Reason: reason, Bound: BoundListings})
+		e.emit(Event{Type: EventSkip, Path: j.rel, URL: j.loc.Redacted(), Reason: reason, Bound: BoundListings, Setting: SettingMaxListings})
 		return
 	}
 	e.queued++

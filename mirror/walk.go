@@ -67,7 +67,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		if n++; e.maxEntries >= 0 && n > e.maxEntries {
 			e.emit(Event{Type: EventError, Path: j.rel, URL: j.loc.Redacted(), Bound: BoundEntries,
 				Err: &schemes.Error{Scheme: j.loc.Generic().Scheme, Phase: "list", Kind: schemes.KindSafety,
-					URL: j.loc.Redacted(), Msg: fmt.Sprintf("the listing holds more than %d entries (--max-entries): "+
+					URL: j.loc.Redacted(), Setting: SettingMaxEntries, Msg: fmt.Sprintf("the listing holds more than %d entries: "+
 						"the rest is not mirrored, and nothing in this directory is deleted", e.maxEntries)}})
 			return
 		}
@@ -146,7 +146,7 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		case e.opt.excluded(rel):
 			skip("excluded")
 		case e.tooDeep(j, rel):
-			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: e.depthReason(), Bound: BoundDepth})
+			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: e.depthReason(), Bound: BoundDepth, Setting: SettingMaxDepth})
 		default:
 			ok, why := e.visit(ent.Locator, rel, "already walked in this run")
 			switch {
@@ -178,7 +178,7 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		}
 	case schemes.EntryLink:
 		if !e.opt.FollowSymlinks {
-			skip("symbolic link, not followed (--follow-symlinks)")
+			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: "symbolic link, not followed", Setting: SettingFollowSymlinks})
 			return false
 		}
 		e.follow(ctx, j, rel, ent)
@@ -265,9 +265,9 @@ func (e *engine) tooDeep(j dirJob, rel string) bool {
 // depthReason is the skip's reason for a directory tooDeep refuses.
 func (e *engine) depthReason() string {
 	if e.crawl {
-		return fmt.Sprintf("more than %d links from the start (--max-depth)", e.depth)
+		return fmt.Sprintf("more than %d links from the start", e.depth)
 	}
-	return fmt.Sprintf("deeper than %d levels (--max-depth)", e.depth)
+	return fmt.Sprintf("deeper than %d levels", e.depth)
 }
 
 // redacted is loc's redacted form, "" for none.
@@ -315,7 +315,7 @@ func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.
 		case e.opt.excluded(rel):
 			skip("excluded")
 		case e.tooDeep(j, rel):
-			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(link.Locator), Reason: e.depthReason(), Bound: BoundDepth})
+			e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(link.Locator), Reason: e.depthReason(), Bound: BoundDepth, Setting: SettingMaxDepth})
 		default:
 			if ok, why := e.visit(dirLoc, rel, fmt.Sprintf("symbolic link to %q, a directory walked anyway", link.Target)); ok {
 				e.queueDir(dirJob{loc: dirLoc, rel: rel, hops: j.hops + 1})

@@ -111,7 +111,13 @@ type Error struct {
 	// with a form of its own shows its questions and retrieves its
 	// Answerer's WithAnswers. A pointer, so that Errors compare.
 	Form *Form
-	Err  error // underlying cause, if any
+	// Setting names the caller's setting that decided this failure, or
+	// that would allow what it refused, as the library spells it
+	// ("mirror.MaxDelete": a package and its option), "" for none. Msg
+	// does not name it: a command shows its own flag for it, so that the
+	// library speaks no command's language.
+	Setting string
+	Err     error // underlying cause, if any
 }
 
 // Error formats as "URL: message[: cause]", e.g.

@@ -24,7 +24,7 @@ func redactMessage(err error) string { return forPeople(redactedText(err)) }
 func redactedText(err error) string {
 	var se *schemes.Error
 	if errors.As(err, &se) {
-		return err.Error()
+		return err.Error() + flagHint(se.Setting)
 	}
 	return schemes.RedactString(err.Error())
 }

@@ -157,8 +157,12 @@ type mirrorOutput struct {
 
 // event is mirror.Options.Events; calls never overlap.
 func (r *mirrorOutput) event(ev mirror.Event) {
+	ev = withFlags(ev)
 	switch {
 	case r.o.json:
+		if ev.Err != nil {
+			ev.Err = worded{ev.Err}
+		}
 		r.enc.Encode(ev)
 	case ev.Type == mirror.EventError:
 		if !r.o.silent || r.o.showError {
@@ -241,7 +245,7 @@ func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
 		verb, sum.Got, formatBytes(sum.Bytes), sum.Unchanged, sum.Skipped, sum.Deleted, sum.Listed, sum.Errors,
 		formatSeconds(sum.Duration))
 	if sum.NoDelete != "" {
-		line += "; " + sum.NoDelete
+		line += "; " + sum.NoDelete + flagHint(mirror.SettingMaxDelete)
 	}
 	for _, b := range sum.Bounds {
 		line += "; stopped at a bound, " + b.String()

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"github.com/urlget/urlget/mirror"
+)
+
+// settingFlags are this command's words for the library's settings
+// (schemes.Error.Setting, mirror.Event.Setting): the library's messages
+// name no flag, and the command adds its own.
+var settingFlags = map[string]string{
+	mirror.SettingMaxDepth:       "--max-depth",
+	mirror.SettingMaxListings:    "--max-listings",
+	mirror.SettingMaxEntries:     "--max-entries",
+	mirror.SettingMaxDelete:      "--max-delete N allows them",
+	mirror.SettingFollowSymlinks: "--follow-symlinks",
+}
+
+// flagHint is " (FLAG)" for setting, "" for a setting without a flag.
+func flagHint(setting string) string {
+	if f := settingFlags[setting]; f != "" {
+		return " (" + f + ")"
+	}
+	return ""
+}
+
+// withFlags is ev in the command's words: its Reason names the flag of
+// the setting that decided it (its Err does when shown: redactedText).
+func withFlags(ev mirror.Event) mirror.Event {
+	if ev.Reason != "" {
+		ev.Reason += flagHint(ev.Setting)
+	}
+	return ev
+}
+
+// worded is an error shown as redactedText shows it, flag included: an
+// event's error in --json.
+type worded struct{ err error }
+
+func (w worded) Error() string { return redactedText(w.err) }
+func (w worded) Unwrap() error { return w.err }
