@@ -57,7 +57,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	}()
 	useTLS := h.usesTLS(loc, req)
 	if useTLS {
-		c.sessions = newSessions()
+		c.tlsCfg = tlsConfig(req.TLS)
 	}
 	if loc.u.Scheme == "ftps" {
 		if err := c.startTLS(ctx, loc, req.Dialer); err != nil {
