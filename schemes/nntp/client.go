@@ -96,7 +96,7 @@ type session struct {
 	caps    map[string]string // capability label → its arguments; nil when unknown
 	posting bool              // greeting 200 (posting allowed) rather than 201
 	authed  bool
-	reused  bool // taken from the idle pool: a first I/O failure may be a stale conn
+	heard   bool // a reply was read since the request took the session: it is not stale
 	broken  bool // the protocol state is unknown: never reuse
 
 	group      string            // the group selected by the last GROUP that succeeded
@@ -205,6 +205,7 @@ func (s *session) readReply() (reply, error) {
 		return reply{}, err
 	}
 	s.tr.Received(line)
+	s.heard = true
 	r, err := parseReply(line)
 	if err != nil {
 		s.broken = true

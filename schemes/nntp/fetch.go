@@ -66,8 +66,11 @@ func (h *Handler) start(req *schemes.Request) (*plan, error) {
 	return p, nil
 }
 
-// run carries out p. A reused connection that turns out to be dead (the
-// server closed it while idle) is replaced once by a new one.
+// run carries out p on a session: one parked with p's command already
+// sent, else one from req.Conns (schemes.UseSession), else a new one. A
+// reused session that turns out to be dead (the server closed it while
+// idle) is replaced once by a new one: by the pool for a pooled session,
+// here for a parked one.
 func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*schemes.Response, error) {
 	tr := req.Trace
 	if tr == nil {
@@ -82,22 +85,51 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, p *plan) (*sche
 	// applied when each was dialed).
 	key, _ := schemes.NewConnKey(req, "nntp", p.host, p.port, p.tls || p.starttls, p.user, p.pass)
 	h.ahead(ctx, req, p, key)
-	for {
-		c, err := h.acquire(ctx, req, p, key, tr)
+	dial := func(ctx context.Context) (schemes.Session, error) {
+		c, err := h.dial(ctx, req, p, key, tr)
 		if err != nil {
 			return nil, err
 		}
-		resp, err := h.do(ctx, c, p)
-		if err == nil {
-			return resp, nil
+		return c.s, nil
+	}
+	var resp *schemes.Response
+	use := func(v schemes.Session, leased bool) (stale bool, err error) {
+		c := &conn{s: v.(*session), key: key, conns: req.Conns, h: h}
+		if leased {
+			c.s.resume(req, tr, "reusing connection to "+net.JoinHostPort(p.host, strconv.Itoa(p.port)))
 		}
-		stale := c.s.reused && ctx.Err() == nil && !isReplyError(err)
-		c.finish(isReplyError(err)) // after a 4xx reply the session is in a known state
-		if !stale {
-			return nil, err
+		resp, stale, err = h.attempt(ctx, c, p, leased, tr)
+		return stale, err
+	}
+	if p.op == opArticle && req.Conns != nil {
+		if s := h.claim(ctx, req, p, key, h.pipedCmd(p), tr); s != nil {
+			r, stale, err := h.attempt(ctx, &conn{s: s, key: key, conns: req.Conns, h: h}, p, true, tr)
+			if !stale {
+				return r, err
+			}
+			err = schemes.UseSession(ctx, nil, key, nil, dial, use) // a new session, once
+			return resp, err
 		}
+	}
+	err := schemes.UseSession(ctx, req.Conns, key, nil, dial, use)
+	return resp, err
+}
+
+// attempt does p on c, and reports a failure stale when c was reused
+// (leased) and no reply came before its connection failed: the server
+// closed it while it was idle, and nothing of the request happened.
+func (h *Handler) attempt(ctx context.Context, c *conn, p *plan, leased bool, tr schemes.Trace) (*schemes.Response, bool, error) {
+	c.s.heard = false
+	resp, err := h.do(ctx, c, p)
+	if err == nil {
+		return resp, false, nil
+	}
+	stale := leased && !c.s.heard && ctx.Err() == nil && !isReplyError(err)
+	c.finish(isReplyError(err)) // after a 4xx reply the session is in a known state
+	if stale {
 		tr.Info("idle connection was closed by the server; connecting again")
 	}
+	return nil, stale, err
 }
 
 // isReplyError says err came from a server reply (the connection works).
@@ -135,24 +167,11 @@ func (c *conn) finish(ok bool) {
 	})
 }
 
-// acquire returns a ready session: an idle one from req.Conns, or newly
-// dialed, greeted, told CAPABILITIES and MODE READER, and authenticated
-// when the URL carries credentials. A new connection traces into a scope
-// of tr of its own (the Dialer's notes included); a pooled one keeps its
-// scope while the request traces to the same tr.
-func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey, tr schemes.Trace) (*conn, error) {
-	if p.op == opArticle && req.Conns != nil {
-		if s := h.claim(ctx, req, p, key, h.pipedCmd(p), tr); s != nil {
-			return &conn{s: s, key: key, conns: req.Conns, h: h}, nil
-		}
-	}
-	if req.Conns != nil {
-		if v := req.Conns.Lease(ctx, key, nil); v != nil {
-			s := v.(*session)
-			s.resume(req, tr, "reusing connection to "+net.JoinHostPort(p.host, strconv.Itoa(p.port)))
-			return &conn{s: s, key: key, conns: req.Conns, h: h}, nil
-		}
-	}
+// dial returns a new session, dialed, greeted, told CAPABILITIES and
+// MODE READER, and authenticated when the URL carries credentials. It
+// traces into a scope of tr of its own (the Dialer's notes included); a
+// pooled session keeps its scope while the request traces to the same tr.
+func (h *Handler) dial(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey, tr schemes.Trace) (*conn, error) {
 	scope := schemes.NewScope(tr)
 	tctx := schemes.WithTrace(ctx, scope)
 	nc, err := req.Dialer.Dial(tctx, p.scheme, p.host, p.port)
@@ -184,7 +203,6 @@ func (h *Handler) acquire(ctx context.Context, req *schemes.Request, p *plan, ke
 // it traces into a scope of tr of its own unless tr is the Trace it
 // traced to, says note there, and gets req.Timeout for its first reply.
 func (s *session) resume(req *schemes.Request, tr schemes.Trace, note string) {
-	s.reused = true
 	if !same(s.root, tr) {
 		s.tr, s.root = schemes.NewScope(tr), tr
 	}
