@@ -15,8 +15,6 @@ import (
 // (wais-notes §6).
 type docReader struct {
 	ctx    context.Context
-	h      *Handler
-	req    *schemes.Request
 	s      *session
 	closed bool
 	db     string
@@ -69,18 +67,38 @@ func (r *docReader) Close() error {
 	return nil
 }
 
-// next retrieves the next chunk into buf, or sets done.
+// next retrieves the next chunk into buf, or sets done. Only the first
+// chunk's exchange may meet a stale pooled connection (Handler.first);
+// a failure of a later one is the request's (fetch retries it, resuming).
 func (r *docReader) next() error {
+	what, apdu := r.ask()
+	rp, err := r.s.exchange("retrieve", what, apdu, 0) // a retrieval lists no hits
+	if err != nil {
+		return err
+	}
+	return r.take(rp)
+}
+
+// ask is the retrieval of the next chunk: its trace line and its APDU.
+func (r *docReader) ask() (string, []byte) {
+	end := r.end()
+	return fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(r.d.docID), r.d.wtype, r.pos, end),
+		retrieveAPDU(r.db, r.d.docID, r.d.wtype, r.pos, end)
+}
+
+// end is where the next chunk ends.
+func (r *docReader) end() int64 {
 	end := r.pos + chunkSize
 	if r.d.length > 0 {
 		end = min(end, r.d.length)
 	}
-	want := end - r.pos
-	rp, err := r.h.exchangeOn(r.ctx, r.req, &r.s, "retrieve", fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(r.d.docID), r.d.wtype, r.pos, end),
-		retrieveAPDU(r.db, r.d.docID, r.d.wtype, r.pos, end), 0) // a retrieval lists no hits
-	if err != nil {
-		return err
-	}
+	return end
+}
+
+// take puts the reply to the next chunk's retrieval into buf, or sets
+// done, or fails.
+func (r *docReader) take(rp *reply) error {
+	want := r.end() - r.pos
 	var text []byte
 	for _, t := range rp.texts {
 		text = append(text, t...)

@@ -106,13 +106,12 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 
 // session is one connection to a WAIS server, and its trace scope.
 type session struct {
-	c      net.Conn
-	br     *bufio.Reader
-	tr     schemes.Trace
-	w      *URL
-	key    schemes.ConnKey
-	conns  schemes.Conns // where keep puts it; nil: nowhere
-	reused bool          // leased: a failed first exchange is retried on a new connection
+	c     net.Conn
+	br    *bufio.Reader
+	tr    schemes.Trace
+	w     *URL
+	key   schemes.ConnKey
+	conns schemes.Conns // where keep puts it; nil: nowhere
 	// quick sets TCP_QUICKACK (transport.QuickAcker) after each request;
 	// nil when unavailable. freeWAIS-sf writes a reply's header and its
 	// APDU in two writes, the second held by Nagle's algorithm until the
@@ -133,58 +132,69 @@ func (s *session) Unread() int { return s.br.Buffered() }
 // Close closes the connection: WAIS has no goodbye (wais-notes §1).
 func (s *session) Close() error { return s.c.Close() }
 
-// session returns a connection to the URL's server: an idle one from
-// req.Conns (freeWAIS-sf answers on a connection until EOF, wais-notes
-// §1, so the next search or document of the same server needs no new
-// connection), or a new one.
-func (h *Handler) session(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
+// first does a request's first exchange, on a connection from req.Conns
+// (freeWAIS-sf answers on a connection until EOF, wais-notes §1, so the
+// next search or document of the same server needs no new connection) or
+// a new one, and returns the session with the reply, the request's to
+// keep or close. A pooled connection the server closed while it was idle
+// (the exchange met the end or a reset before any byte of a reply) is
+// reported stale, and the pool dials once (schemes.Conns.Use).
+func (h *Handler) first(ctx context.Context, req *schemes.Request, w *URL, phase, what string, apdu []byte, maxHits int) (*session, *reply, error) {
 	if err := ctx.Err(); err != nil { // ended before it began: no connection
-		return nil, schemes.IOError("wais", "dial", err)
+		return nil, nil, schemes.IOError("wais", "dial", err)
 	}
-	if req.Conns != nil {
-		key, _ := schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
-		if v := req.Conns.Lease(ctx, key, nil); v != nil {
-			s := v.(*session)
-			s.w, s.reused = w, true
+	key, _ := schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
+	var got *session
+	var rp *reply
+	err := schemes.UseSession(ctx, req.Conns, key, nil, func(ctx context.Context) (schemes.Session, error) {
+		s, err := dial(ctx, req, w)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}, func(v schemes.Session, leased bool) (bool, error) {
+		s := v.(*session)
+		if leased {
+			s.w = w
 			s.tr = schemes.NewScope(req.Trace)
 			s.tr.Info("reusing the connection to " + w.u.HostPort())
 			if req.Timeout > 0 {
 				s.c.SetDeadline(time.Now().Add(req.Timeout))
 			}
-			return s, nil
 		}
+		before := bytesRead(s.c)
+		r, err := s.exchange(phase, what, apdu, maxHits)
+		if err != nil {
+			stale := leased && ctx.Err() == nil && schemes.KindOf(err) == schemes.KindConnect && bytesRead(s.c) == before
+			if stale {
+				s.tr.Info("the idle connection was closed by the server: connecting again")
+			}
+			s.close()
+			return stale, err
+		}
+		got, rp = s, r
+		return false, nil
+	})
+	return got, rp, err
+}
+
+// bytesRead is how many bytes c's transport Conn has read, -1 when c is
+// not over one (then no failure is known to have come before a reply).
+func bytesRead(c net.Conn) int64 {
+	if tc, ok := transport.ConnOf(c); ok {
+		return tc.BytesRead()
 	}
-	return dial(ctx, req, w)
+	return -1
 }
 
 // keep ends a request's use of s, whose replies were read whole: kept in
 // the request's Conns for the next request to the server, or closed.
 func (s *session) keep() {
-	s.reused = false
 	if s.conns == nil || !s.key.Pooled() {
 		s.close()
 		return
 	}
 	s.conns.Keep(s.key, s)
-}
-
-// exchangeOn sends one APDU on a session from h.session; a reused
-// connection the server has closed meanwhile (its idle timeout) is
-// replaced by a new one and the APDU sent again. Of the reply's hits the
-// first maxHits are kept (decodeReply).
-func (h *Handler) exchangeOn(ctx context.Context, req *schemes.Request, s **session, phase, what string, apdu []byte, maxHits int) (*reply, error) {
-	rp, err := (*s).exchange(phase, what, apdu, maxHits)
-	if err == nil || !(*s).reused || schemes.KindOf(err) != schemes.KindConnect {
-		return rp, err
-	}
-	(*s).tr.Info("the idle connection was closed by the server: connecting again")
-	(*s).close()
-	n, err := dial(ctx, req, (*s).w)
-	if err != nil {
-		return nil, err
-	}
-	*s = n
-	return n.exchange(phase, what, apdu, maxHits)
 }
 
 // close ends the session's connection.
@@ -281,14 +291,9 @@ func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*sc
 	if w.Search != nil {
 		seed = *w.Search
 	}
-	s, err := h.session(ctx, req, w)
-	if err != nil {
-		return nil, err
-	}
 	limit := h.max()
-	rp, err := h.exchangeOn(ctx, req, &s, "search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, limit), searchAPDU(w.Database, seed, limit), limit)
+	s, rp, err := h.first(ctx, req, w, "search", fmt.Sprintf("Search db=%s seed=%q max=%d", w.Database, seed, limit), searchAPDU(w.Database, seed, limit), limit)
 	if err != nil {
-		s.close()
 		return nil, err
 	}
 	s.tr.Received(fmt.Sprintf("SearchResponse status=%d records=%d groups=%d diagnostics=%d", rp.status, rp.records, rp.groups(), len(rp.diags)+rp.moreDiags))
@@ -415,12 +420,14 @@ func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, w *URL) (*
 	if err != nil {
 		return nil, err
 	}
-	s, err := h.session(ctx, req, w)
+	r := &docReader{ctx: ctx, db: w.Database, d: d}
+	what, apdu := r.ask()
+	s, rp, err := h.first(ctx, req, w, "retrieve", what, apdu, 0)
 	if err != nil {
 		return nil, err
 	}
-	r := &docReader{ctx: ctx, h: h, req: req, s: s, db: w.Database, d: d}
-	if err := r.next(); err != nil {
+	r.s = s
+	if err := r.take(rp); err != nil {
 		r.s.close()
 		return nil, err
 	}

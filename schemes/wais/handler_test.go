@@ -26,6 +26,11 @@ import (
 type fakeServer struct {
 	ln     net.Listener
 	hangUp bool // close each connection after its first reply
+	// dropServed closes a connection, without a reply, at its first
+	// request after one answered: every session found dead when reused
+	// from the pool (counted in drops).
+	dropServed atomic.Bool
+	drops      atomic.Int32
 	// split writes the 25-byte header and the APDU apart, with Nagle's
 	// algorithm on, as freeWAIS-sf does (set before the first request).
 	split  atomic.Bool
@@ -59,7 +64,7 @@ func newFake(t testing.TB, answer func(apdu []byte) []byte) *fakeServer {
 				defer wg.Done()
 				defer c.Close()
 				br := bufio.NewReader(c)
-				for {
+				for served := false; ; served = true {
 					var h [25]byte
 					if _, err := io.ReadFull(br, h[:]); err != nil {
 						return
@@ -73,6 +78,10 @@ func newFake(t testing.TB, answer func(apdu []byte) []byte) *fakeServer {
 						f.mu.Lock()
 						f.ranges = append(f.ranges, string(m[1])+"-"+string(m[2]))
 						f.mu.Unlock()
+					}
+					if served && f.dropServed.Load() {
+						f.drops.Add(1)
+						return
 					}
 					out := answer(apdu)
 					if out == nil {
