@@ -147,6 +147,6 @@ func ExampleProtocols() {
 	fmt.Println(err)
 	fmt.Println("redirects by default:", c.DefaultRedirectProtocols().Has("telnet"), c.DefaultRedirectProtocols().Has("ftp"))
 	// Output:
-	// ftp://ftp.example/pub/file: scheme ftp is not allowed (--proto allows http,https)
+	// ftp://ftp.example/pub/file: scheme ftp is not allowed (allowed: http,https)
 	// redirects by default: false true
 }

@@ -110,7 +110,7 @@ func (c *Client) allowed(loc schemes.Locator) error {
 		return nil
 	}
 	return &schemes.Error{Scheme: sch, Phase: "policy", Kind: schemes.KindSafety, URL: loc.Redacted(), Part: "scheme",
-		Msg: fmt.Sprintf("scheme %s is not allowed (--proto allows %s)", sch, orNone(c.Protocols))}
+		Setting: SettingProtocols, Msg: fmt.Sprintf("scheme %s is not allowed (allowed: %s)", sch, orNone(c.Protocols))}
 }
 
 // checkRedirect applies the redirect policy to a server's redirect from
@@ -118,20 +118,20 @@ func (c *Client) allowed(loc schemes.Locator) error {
 // retrieval scheme), then CheckRedirect has its say. A refusal is
 // KindSafety: nothing of to is started.
 func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
-	allow := c.RedirectProtocols
-	flag := "--proto-redir allows"
+	allow, setting := c.RedirectProtocols, SettingRedirectProtocols
+	says := "redirects may lead to"
 	if allow == nil {
 		allow = c.DefaultRedirectProtocols()
-		flag = "by default redirects may only lead to"
+		says = "by default redirects may only lead to"
 	}
 	sch := to.Generic().Scheme
 	if !allow.Has(sch) || (c.Protocols != nil && !c.Protocols.Has(sch)) {
 		if c.Protocols != nil && !c.Protocols.Has(sch) {
-			allow, flag = c.Protocols, "--proto allows"
+			allow, setting, says = c.Protocols, SettingProtocols, "allowed:"
 		}
 		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "redirect", Kind: schemes.KindSafety,
-			URL: from.Redacted(), Part: "location", Err: &RefusedRedirect{To: to.Redacted()},
-			Msg: fmt.Sprintf("refusing the server's redirect to %s (%s %s)", to.Redacted(), flag, orNone(allow))}
+			URL: from.Redacted(), Part: "location", Err: &RefusedRedirect{To: to.Redacted()}, Setting: setting,
+			Msg: fmt.Sprintf("refusing the server's redirect to %s (%s %s)", to.Redacted(), says, orNone(allow))}
 	}
 	return c.askCheckRedirect(from, to, hops)
 }
@@ -153,8 +153,8 @@ func (*RefusedRedirect) Error() string { return "" }
 func (c *Client) checkResolution(from, to schemes.Locator, n int) error {
 	if sch := to.Generic().Scheme; c.Protocols != nil && !c.Protocols.Has(sch) {
 		return &schemes.Error{Scheme: from.Generic().Scheme, Phase: "resolve", Kind: schemes.KindSafety,
-			URL: from.Redacted(), Part: "scheme",
-			Msg: fmt.Sprintf("refusing the resolution to %s (--proto allows %s)", to.Redacted(), orNone(c.Protocols))}
+			URL: from.Redacted(), Part: "scheme", Setting: SettingProtocols,
+			Msg: fmt.Sprintf("refusing the resolution to %s (allowed: %s)", to.Redacted(), orNone(c.Protocols))}
 	}
 	return c.askCheckRedirect(from, to, n)
 }
@@ -194,7 +194,7 @@ func (c *Client) requireTLS(s schemes.Scheme, loc schemes.Locator) error {
 	}
 	sch := loc.Generic().Scheme
 	return &schemes.Error{Scheme: sch, Phase: "policy", Kind: schemes.KindSafety, URL: loc.Redacted(), Part: "scheme",
-		Msg: fmt.Sprintf("TLS is required (--ssl-reqd) and %s: URLs cannot use it (schemes that can: %s)", sch, orNone(can))}
+		Setting: SettingRequireTLS, Msg: fmt.Sprintf("TLS is required and %s: URLs cannot use it (schemes that can: %s)", sch, orNone(can))}
 }
 
 func orNone(p Protocols) string {

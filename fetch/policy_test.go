@@ -21,6 +21,15 @@ func policyScheme(c *Client, name string, caps schemes.Caps, h schemes.Handler) 
 		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
 }
 
+// settingOf is the Setting of err's *schemes.Error, "" for none.
+func settingOf(err error) string {
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		return se.Setting
+	}
+	return ""
+}
+
 // recorder is a handler that only records that it was reached.
 type recorder struct {
 	mu      sync.Mutex
@@ -98,13 +107,13 @@ func TestProtoAndProtoRedir(t *testing.T) {
 	all := c.AllProtocols()
 
 	c.Protocols, _ = ParseProtocols("=u", all, all)
-	if _, err := c.Get(context.Background(), "t:x"); schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "--proto") {
+	if _, err := c.Get(context.Background(), "t:x"); schemes.KindOf(err) != schemes.KindSafety || settingOf(err) != SettingProtocols {
 		t.Fatalf("--proto =u let t: through: %v", err)
 	}
 	c.Protocols = nil
 
 	c.RedirectProtocols, _ = ParseProtocols("-u", c.DefaultRedirectProtocols(), all)
-	if _, err := c.Get(context.Background(), "t:a"); schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "--proto-redir") {
+	if _, err := c.Get(context.Background(), "t:a"); schemes.KindOf(err) != schemes.KindSafety || settingOf(err) != SettingRedirectProtocols {
 		t.Fatalf("--proto-redir -u let a redirect to u: through: %v", err)
 	}
 	resp, err := c.Get(context.Background(), "t:b") // t: itself is still allowed

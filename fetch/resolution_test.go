@@ -32,7 +32,7 @@ func TestResolutionPolicy(t *testing.T) {
 		{"followed", "rt://h/there", func(c *Client) {}, "there", ""},
 		{"redirect protocols do not apply", "rt://h/there", func(c *Client) { c.RedirectProtocols = Protocols{} }, "there", ""},
 		{"protocols naming the target", fileURL, func(c *Client) { c.Protocols = Protocols{"rt": true, "file": true} }, "local", ""},
-		{"protocols without the target", fileURL, func(c *Client) { c.Protocols = Protocols{"rt": true} }, "", "--proto allows rt"},
+		{"protocols without the target", fileURL, func(c *Client) { c.Protocols = Protocols{"rt": true} }, "", "(allowed: rt)"},
 		{"check redirect asked", "rt://h/there", func(c *Client) {
 			c.CheckRedirect = func(from, to schemes.Locator, n int) error {
 				if to.Generic().Path == "there" && from.Generic().Path == "resolved" && n == 0 {

@@ -62,9 +62,9 @@ func TestRequireTLSByCaps(t *testing.T) {
 					t.Fatal(err)
 				}
 				resp.Close()
-			} else if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "--ssl-reqd") ||
+			} else if schemes.KindOf(err) != schemes.KindSafety || settingOf(err) != SettingRequireTLS ||
 				!strings.Contains(err.Error(), "s: URLs cannot use it (schemes that can: t)") {
-				t.Fatalf("err = %v, want a safety refusal naming --ssl-reqd and the schemes that can", err)
+				t.Fatalf("err = %v, want a safety refusal naming RequireTLS and the schemes that can", err)
 			}
 			if got := strings.Join(h.got, " "); got != tc.want {
 				t.Errorf("handler saw %q, want %q", got, tc.want)

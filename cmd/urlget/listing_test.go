@@ -195,7 +195,7 @@ func TestRedirectToTelnetRefused(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	_, stderr, code = urlget(t, "", "--proto", "=http", "--allow-port", port, srv.URL+"/x")
-	if code != 7 || !strings.Contains(stderr, "--proto allows http") {
+	if code != 7 || !strings.Contains(stderr, "(allowed: http) (--proto)") {
 		t.Fatalf("--proto =http: exit %d, stderr %q", code, stderr)
 	}
 	if _, stderr, code := urlget(t, "", "--proto", "=bogus", srv.URL); code != 2 || !strings.Contains(stderr, "unknown protocol") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/mirror"
 )
 
@@ -8,11 +9,14 @@ import (
 // (schemes.Error.Setting, mirror.Event.Setting): the library's messages
 // name no flag, and the command adds its own.
 var settingFlags = map[string]string{
-	mirror.SettingMaxDepth:       "--max-depth",
-	mirror.SettingMaxListings:    "--max-listings",
-	mirror.SettingMaxEntries:     "--max-entries",
-	mirror.SettingMaxDelete:      "--max-delete N allows them",
-	mirror.SettingFollowSymlinks: "--follow-symlinks",
+	mirror.SettingMaxDepth:         "--max-depth",
+	mirror.SettingMaxListings:      "--max-listings",
+	mirror.SettingMaxEntries:       "--max-entries",
+	mirror.SettingMaxDelete:        "--max-delete N allows them",
+	mirror.SettingFollowSymlinks:   "--follow-symlinks",
+	fetch.SettingProtocols:         "--proto",
+	fetch.SettingRedirectProtocols: "--proto-redir",
+	fetch.SettingRequireTLS:        "--ssl-reqd",
 }
 
 // flagHint is " (FLAG)" for setting, "" for a setting without a flag.

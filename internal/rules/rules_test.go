@@ -66,7 +66,6 @@ var libraryDirs = []string{"fetch", "mirror", "schemes", "transport", "gateway",
 // flagDebt is where the library still names flags, file by file (issue
 // 32: errors are to carry typed fields that the command words).
 var flagDebt = map[string]int{
-	"fetch/policy.go":              5,
 	"fetch/retry.go":               2,
 	"gateway/send.go":              1,
 	"gateway/server.go":            2,
