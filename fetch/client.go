@@ -71,7 +71,8 @@ type Client struct {
 	// NewRegistry(Config{}).
 	Registry *schemes.Registry
 	// Dialer opens every connection; nil means a transport.Dialer with
-	// proxies from the environment.
+	// proxies from the environment. A Dialer holds the TLS settings of the
+	// connections it makes (transport.Dialer.TLS), unless TLS below is set.
 	Dialer schemes.Dialer
 	// Conns keeps idle protocol sessions (FTP control connections, NNTP,
 	// WAIS) between requests, each under a key of its dialer, TLS
@@ -80,7 +81,17 @@ type Client struct {
 	Conns schemes.Conns
 	// Trace receives the protocol exchange; nil discards it.
 	Trace schemes.Trace
-	// TLS configures certificate checks for TLS schemes; nil means defaults.
+	// TLS, if set, is the TLS configuration of every connection the
+	// Client makes — TLS schemes, upgrades (FTP AUTH TLS and its data
+	// connections, NNTP and SMTP STARTTLS) and the handshake with an https
+	// proxy — as net/http's Transport.TLSClientConfig is: verification,
+	// trusted roots, client certificate, versions. The Client dials with a
+	// copy of its Dialer (a *transport.Dialer, or the default one) whose
+	// TLS is this; with a Dialer of another type, which must hold its TLS
+	// settings itself, every connection fails with KindUsage rather than
+	// be checked otherwise than asked. nil leaves the Dialer's settings
+	// (by default the system's roots, verified, TLS 1.2 at least). It must
+	// not be modified after use; the Client never modifies it.
 	TLS *tls.Config
 	// Credentials supplies a user and password when a URL has none (-u,
 	// netrc). They are given only to the scheme, host and port of the URL
@@ -155,6 +166,8 @@ type Client struct {
 	MaxFileSize int64
 
 	pool transport.Pool // Conns when nil
+	// tlsDialers keeps the copy of the Dialer that carries TLS (dialer).
+	tlsDialers tlsDialers
 	// keepRedirects returns a redirect or resolution a handler found,
 	// once the redirect policy allows it, instead of following it: set
 	// on the RoundTripper's clone only, so that http.Client's policy
@@ -192,21 +205,6 @@ func (c *Client) conns() schemes.Conns {
 		return c.Conns
 	}
 	return &c.pool
-}
-
-func (c *Client) dialer() schemes.Dialer {
-	if c.Dialer != nil {
-		return c.Dialer
-	}
-	return defaultDialer
-}
-
-// defaultDialer is what a Client without a Dialer uses: the command's
-// defaults, so the library never waits forever on a silent peer.
-var defaultDialer = &transport.Dialer{
-	ConnectTimeout: 30 * time.Second,
-	IdleTimeout:    2 * time.Minute,
-	Proxy:          transport.ProxyFromEnvironment,
 }
 
 func (c *Client) trace() schemes.Trace {
@@ -381,7 +379,7 @@ func (c *Client) scheme(loc schemes.Locator, o op) (schemes.Scheme, error) {
 
 func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credentials) *schemes.Request {
 	return &schemes.Request{
-		URL: loc, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(), TLS: c.TLS,
+		URL: loc, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(),
 		Offset: from.Offset, Partial: from.Partial, WantModTime: from.WantModTime,
 		Listed: from.Listed, Exact: from.Exact, IfModifiedSince: from.IfModifiedSince,
 		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS,

@@ -4,13 +4,15 @@ package fetch
 // its Conns is c's (c's own pool when c has none), so idle connections
 // serve both. A caller changes the clone's policy (CheckRedirect,
 // MaxRedirects, Retries) without touching c, as net/http's
-// Transport.Clone allows. Closures (Credentials, CheckRedirect, Notify)
-// are shared, not copied.
+// Transport.Clone allows. The clone dials with c's Dialer (with c's TLS,
+// the very copy c uses, so that pooled sessions match). Closures
+// (Credentials, CheckRedirect, Notify) are shared, not copied.
 func (c *Client) Clone() *Client {
 	// Field by field: a Client holds its pool by value, which must not be
 	// copied (TestCloneCopiesEverySetting fails when a field is added
 	// here without being copied).
-	return &Client{
+	c.dialer() // the copy that carries TLS is made now, for both to share
+	n := &Client{
 		Registry:          c.Registry,
 		Dialer:            c.Dialer,
 		Conns:             c.conns(),
@@ -33,4 +35,6 @@ func (c *Client) Clone() *Client {
 		LimitRate:         c.LimitRate,
 		MaxFileSize:       c.MaxFileSize,
 	}
+	c.tlsDialers.share(&n.tlsDialers)
+	return n
 }

@@ -46,9 +46,10 @@ func newRTEnv(t *testing.T) *rtEnv {
 		t.Fatal(err)
 	}
 	e := &rtEnv{pool: &transport.Pool{}, dialer: conformance.NewCountingDialer()}
+	e.dialer.Dialer.TLS = cfg // a wrapper's TLS settings are its Dialer's (Client.TLS is for a *transport.Dialer)
 	e.c = &fetch.Client{
 		Registry: fetch.NewRegistry(fetch.Config{NNTP: &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort)}}),
-		Dialer:   e.dialer, Conns: e.pool, TLS: cfg,
+		Dialer:   e.dialer, Conns: e.pool,
 	}
 	tr := &http.Transport{}
 	rt := e.c.RoundTripper()

@@ -2,7 +2,6 @@ package schemes
 
 import (
 	"context"
-	"crypto/tls"
 	"io"
 	"net"
 	"net/url"
@@ -119,12 +118,16 @@ type Dialer interface {
 	// StartTLS performs a client TLS handshake on c, a connection Dial
 	// opened to host: an implicit-TLS scheme right after connecting, or an
 	// upgrade (FTP AUTH TLS, an FTPS data connection, NNTP and SMTP
-	// STARTTLS). It verifies the certificate against host unless
-	// cfg.ServerName says otherwise; cfg may be nil. An untrusted
-	// certificate is KindSafety. On failure the caller closes c (crypto/tls
-	// has already closed it when ctx or the connect timeout ended the
-	// handshake; closing it again is harmless).
-	StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error)
+	// STARTTLS). The Dialer's own TLS settings apply (verification, roots,
+	// client certificate, versions: set once, as net/http's
+	// Transport.TLSClientConfig is), so every connection of a Client is
+	// checked alike; opts say only what is the connection's own (a session
+	// to resume, the protocols offered by ALPN). It verifies the
+	// certificate against host unless the Dialer's settings name another.
+	// An untrusted certificate is KindSafety. On failure the caller closes
+	// c (crypto/tls has already closed it when ctx or the connect timeout
+	// ended the handshake; closing it again is harmless).
+	StartTLS(ctx context.Context, c net.Conn, scheme, host string, opts ...TLSOption) (net.Conn, error)
 }
 
 // Forwarder is implemented by a Dialer that can send requests through a
@@ -227,8 +230,9 @@ type Request struct {
 	// Conns keeps idle sessions between requests; nil means none: each
 	// request dials its own connection and closes it when done.
 	Conns Conns
-	Trace Trace       // never nil when the fetch package builds the request
-	TLS   *tls.Config // for TLS schemes and STARTTLS-like upgrades; nil means defaults
+	// Trace is never nil when the fetch package builds the request. TLS
+	// settings are not part of a Request: they are the Dialer's.
+	Trace Trace
 	// Offset asks the server to start at this byte (0: from the start):
 	// the bytes of Partial already held. A handler honours it only when
 	// MayResume says so, and otherwise sends everything with

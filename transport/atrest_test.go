@@ -25,11 +25,11 @@ func TestPoolUnreadBytes(t *testing.T) {
 		io.Copy(io.Discard, c)
 	})
 	plainSrv := newServer(t, lineServer)
-	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second}
+	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, TLS: cfg}
 	// tlsSession dials the TLS greeter and reads n bytes of its 11-byte
 	// greeting "220 hello\r\n" straight off the TLS connection.
 	tlsSession := func(t *testing.T, n int) *testSession {
-		c, err := d.DialTLS(t.Context(), "nntps", "127.0.0.1", tlsSrv.port(), cfg)
+		c, err := d.DialTLS(t.Context(), "nntps", "127.0.0.1", tlsSrv.port())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestPoolUnreadBytes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Pool{}
 			defer p.CloseIdle()
-			k := keyFor(t, d, nil, false, "", "", tc.port)
+			k := keyFor(t, d, false, "", "", tc.port)
 			s := tc.ready(t)
 			p.Keep(k, s)
 			if s.closed.Load() == tc.kept || p.Idle() != map[bool]int{true: 1}[tc.kept] {
@@ -105,7 +105,7 @@ func TestPoolUnreadAtLease(t *testing.T) {
 	d := &Dialer{}
 	p := &Pool{}
 	defer p.CloseIdle()
-	k := keyFor(t, d, nil, false, "", "", srv.port())
+	k := keyFor(t, d, false, "", "", srv.port())
 	s := dialSession(t, d, srv)
 	p.Keep(k, s)
 	s.unread = 1

@@ -53,11 +53,8 @@ func (d *Dialer) dialConnect(ctx context.Context, proxy *url.URL, scheme, host s
 	done := watch(ctx, c)
 	defer func() { err = done(err) }()
 	if proxy.Scheme == "https" {
-		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-		if d.ProxyTLS != nil {
-			cfg = d.ProxyTLS.Clone()
-		}
-		cfg.ServerName = proxy.Hostname()
+		cfg := d.tlsConfig(proxy.Hostname())
+		cfg.ServerName = proxy.Hostname() // the proxy's own name, whatever d.TLS names
 		tc := tls.Client(c, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			return nil, tlsError(ctx, scheme, "proxy "+paddr, err)

@@ -34,13 +34,21 @@ type Dialer struct {
 	Proxy ProxyFunc
 	// AllowPorts are the user's exceptions to the port policy (CheckPort).
 	AllowPorts []int
-	// ProxyTLS is the TLS configuration of the handshake with an https
-	// proxy: the user's trusted roots (--cacert) and verification (-k),
-	// as for the servers dialed. nil means the system's roots, verified.
-	// The name verified is always the proxy's host.
-	ProxyTLS *tls.Config
-	// Trace, if set, receives notes about connections and proxy handshakes
+	// TLS is the client TLS configuration of every handshake the Dialer
+	// makes: TLS schemes (StartTLS, DialTLS), upgrades (FTP AUTH TLS, an
+	// FTPS data connection, STARTTLS) and an https proxy — verification,
+	// trusted roots, client certificate, versions — set once, as
+	// net/http's Transport.TLSClientConfig is. nil means the system's
+	// roots, verified, TLS 1.2 at least. The name verified is the host
+	// dialed unless TLS.ServerName names another (for an https proxy,
+	// always the proxy's host). The Dialer never modifies it; what a
+	// connection needs of its own (a session to resume, ALPN) comes from
+	// StartTLS's options.
+	TLS *tls.Config
+	// Trace, if set, receives notes about connections and handshakes
 	// dialed with a context that carries no Trace (schemes.WithTrace).
+	// Handlers always give one, each connection's scope: the fetch Client
+	// leaves this unset and traces through its own Trace.
 	Trace schemes.Trace
 	// Resolver resolves host names; nil means net.DefaultResolver.
 	Resolver *net.Resolver

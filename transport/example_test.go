@@ -11,22 +11,24 @@ import (
 
 // Two fetch Clients share one pool of idle connections. A session is
 // leased only under a key equal to the one it was kept under: the same
-// dialer, TLS settings, scheme, server, port and login.
+// dialer (and so the same TLS settings, which are the dialer's), scheme,
+// server, port and login.
 func ExamplePool() {
 	pool := &transport.Pool{MaxIdlePerKey: 4}
 	defer pool.CloseIdle()
-	d := &transport.Dialer{}
-	a := &fetch.Client{Dialer: d, Conns: pool}
-	b := &fetch.Client{Dialer: d, Conns: pool, TLS: &tls.Config{InsecureSkipVerify: true}}
+	verifying := &transport.Dialer{}
+	insecure := &transport.Dialer{TLS: &tls.Config{InsecureSkipVerify: true}}
+	a := &fetch.Client{Dialer: verifying, Conns: pool}
+	b := &fetch.Client{Dialer: insecure, Conns: pool}
 	_, _ = a, b
 
-	key := func(cfg *tls.Config, user string) schemes.ConnKey {
-		k, _ := schemes.NewConnKey(&schemes.Request{Dialer: d, TLS: cfg}, "ftps", "ftp.example", 990, true, user, "secret")
+	key := func(d schemes.Dialer, user string) schemes.ConnKey {
+		k, _ := schemes.NewConnKey(&schemes.Request{Dialer: d}, "ftps", "ftp.example", 990, true, user, "secret")
 		return k
 	}
-	fmt.Println("same settings:", key(nil, "alice") == key(nil, "alice"))
-	fmt.Println("-k and verifying:", key(b.TLS, "alice") == key(nil, "alice"))
-	fmt.Println("alice and bob:", key(nil, "alice") == key(nil, "bob"))
+	fmt.Println("same settings:", key(verifying, "alice") == key(verifying, "alice"))
+	fmt.Println("-k and verifying:", key(insecure, "alice") == key(verifying, "alice"))
+	fmt.Println("alice and bob:", key(verifying, "alice") == key(verifying, "bob"))
 	// Output:
 	// same settings: true
 	// -k and verifying: false

@@ -62,9 +62,9 @@ func roundTrip(s schemes.Session) error {
 	return err
 }
 
-func keyFor(t *testing.T, d schemes.Dialer, cfg *tls.Config, useTLS bool, user, pass string, port int) schemes.ConnKey {
+func keyFor(t *testing.T, d schemes.Dialer, useTLS bool, user, pass string, port int) schemes.ConnKey {
 	t.Helper()
-	k, ok := schemes.NewConnKey(&schemes.Request{Dialer: d, TLS: cfg}, "ftp", "127.0.0.1", port, useTLS, user, pass)
+	k, ok := schemes.NewConnKey(&schemes.Request{Dialer: d}, "ftp", "127.0.0.1", port, useTLS, user, pass)
 	if !ok {
 		t.Fatal("key not poolable")
 	}
@@ -72,29 +72,29 @@ func keyFor(t *testing.T, d schemes.Dialer, cfg *tls.Config, useTLS bool, user, 
 }
 
 // TestPoolKeys: a session is leased only for an equal key. A session made
-// without certificate checks never serves a verifying request, one
-// logged in as alice never serves bob, and one of another dialer (its
-// proxy and port policy) or server never serves either.
+// by a Dialer without certificate checks never serves a request whose
+// Dialer verifies them (TLS settings are the Dialer's: its identity stands
+// for them), one logged in as alice never serves bob, and one of another
+// dialer (its proxy and port policy) or server never serves either.
 func TestPoolKeys(t *testing.T) {
 	srv := newServer(t, lineServer)
-	d, other := &Dialer{}, &Dialer{}
 	insecure := &tls.Config{InsecureSkipVerify: true}
-	verifying := &tls.Config{}
-	base := keyFor(t, d, insecure, true, "alice", "secret", srv.port())
+	d, other := &Dialer{TLS: insecure}, &Dialer{TLS: insecure}
+	base := keyFor(t, d, true, "alice", "secret", srv.port())
 	for _, tc := range []struct {
 		name string
 		key  schemes.ConnKey
 		same bool
 	}{
-		{"same settings", keyFor(t, d, &tls.Config{InsecureSkipVerify: true}, true, "alice", "secret", srv.port()), true},
-		{"verifying TLS", keyFor(t, d, verifying, true, "alice", "secret", srv.port()), false},
-		{"default TLS", keyFor(t, d, nil, true, "alice", "secret", srv.port()), false},
-		{"plain", keyFor(t, d, insecure, false, "alice", "secret", srv.port()), false},
-		{"other user", keyFor(t, d, insecure, true, "bob", "secret", srv.port()), false},
-		{"other password", keyFor(t, d, insecure, true, "alice", "guess", srv.port()), false},
-		{"anonymous", keyFor(t, d, insecure, true, "", "", srv.port()), false},
-		{"other dialer", keyFor(t, other, insecure, true, "alice", "secret", srv.port()), false},
-		{"other port", keyFor(t, d, insecure, true, "alice", "secret", srv.port()+1), false},
+		{"same settings", keyFor(t, d, true, "alice", "secret", srv.port()), true},
+		{"verifying TLS", keyFor(t, &Dialer{TLS: &tls.Config{}}, true, "alice", "secret", srv.port()), false},
+		{"default TLS", keyFor(t, &Dialer{}, true, "alice", "secret", srv.port()), false},
+		{"plain", keyFor(t, d, false, "alice", "secret", srv.port()), false},
+		{"other user", keyFor(t, d, true, "bob", "secret", srv.port()), false},
+		{"other password", keyFor(t, d, true, "alice", "guess", srv.port()), false},
+		{"anonymous", keyFor(t, d, true, "", "", srv.port()), false},
+		{"other dialer", keyFor(t, other, true, "alice", "secret", srv.port()), false},
+		{"other port", keyFor(t, d, true, "alice", "secret", srv.port()+1), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Pool{}
@@ -117,7 +117,7 @@ func TestPoolKeys(t *testing.T) {
 
 // TestConnKeyHoldsNoSecret: the password is in the key only as a digest.
 func TestConnKeyHoldsNoSecret(t *testing.T) {
-	k := keyFor(t, &Dialer{}, nil, false, "alice", "hunter2", 21)
+	k := keyFor(t, &Dialer{}, false, "alice", "hunter2", 21)
 	if s := fmt.Sprintf("%#v", k); strings.Contains(s, "hunter2") {
 		t.Fatalf("key %s holds the password", s)
 	}
@@ -149,7 +149,7 @@ func TestPoolReplacesClosedIdle(t *testing.T) {
 			if err := roundTrip(s); err != nil {
 				t.Fatal(err)
 			}
-			k := keyFor(t, d, nil, false, "", "", srv.port())
+			k := keyFor(t, d, false, "", "", srv.port())
 			p.Keep(k, s)
 			if tc.name != "said 421, still open" {
 				<-gone
@@ -195,7 +195,7 @@ func TestPoolCancelIsolated(t *testing.T) {
 	d := &Dialer{}
 	p := &Pool{}
 	defer p.CloseIdle()
-	k := keyFor(t, d, nil, false, "", "", srv.port())
+	k := keyFor(t, d, false, "", "", srv.port())
 
 	ctxA, cancelA := context.WithCancel(context.Background())
 	defer cancelA()
@@ -236,7 +236,7 @@ func TestPoolLeaseDoneContext(t *testing.T) {
 	d := &Dialer{}
 	p := &Pool{}
 	defer p.CloseIdle()
-	k := keyFor(t, d, nil, false, "", "", srv.port())
+	k := keyFor(t, d, false, "", "", srv.port())
 	p.Keep(k, dialSession(t, d, srv))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -257,7 +257,7 @@ func TestPoolCost(t *testing.T) {
 	d := &Dialer{}
 	p := &Pool{}
 	defer p.CloseIdle()
-	k := keyFor(t, d, nil, false, "", "", srv.port())
+	k := keyFor(t, d, false, "", "", srv.port())
 	var all []*testSession
 	for _, dir := range []int{3, 1, 2, 1} {
 		s := dialSession(t, d, srv)
@@ -281,8 +281,8 @@ func TestPoolLimits(t *testing.T) {
 	d := &Dialer{}
 	p := &Pool{MaxIdlePerKey: 2, MaxIdle: 3}
 	defer p.CloseIdle()
-	k1 := keyFor(t, d, nil, false, "a", "", srv.port())
-	k2 := keyFor(t, d, nil, false, "b", "", srv.port())
+	k1 := keyFor(t, d, false, "a", "", srv.port())
+	k2 := keyFor(t, d, false, "b", "", srv.port())
 	s := make([]*testSession, 5)
 	for i := range s {
 		s[i] = dialSession(t, d, srv)
@@ -309,7 +309,7 @@ func TestPoolIdleTimeout(t *testing.T) {
 	p := &Pool{IdleTimeout: 50 * time.Millisecond}
 	defer p.CloseIdle()
 	s := dialSession(t, d, srv)
-	p.Keep(keyFor(t, d, nil, false, "", "", srv.port()), s)
+	p.Keep(keyFor(t, d, false, "", "", srv.port()), s)
 	deadline := time.Now().Add(5 * time.Second)
 	for !s.closed.Load() {
 		if time.Now().After(deadline) {
@@ -329,7 +329,7 @@ func TestPoolForeignConn(t *testing.T) {
 	defer b.Close()
 	s := &testSession{c: a}
 	p := &Pool{}
-	p.Keep(keyFor(t, &Dialer{}, nil, false, "", "", 21), s)
+	p.Keep(keyFor(t, &Dialer{}, false, "", "", 21), s)
 	if !s.closed.Load() || p.Idle() != 0 {
 		t.Fatal("a foreign connection was kept")
 	}

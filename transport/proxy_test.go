@@ -292,7 +292,8 @@ func TestUnsupportedProxyScheme(t *testing.T) {
 }
 
 // TestHTTPSProxyTLS: the handshake with an https proxy uses the Dialer's
-// ProxyTLS (the user's --cacert and -k), verifying the proxy's own name:
+// TLS, the settings of every connection (the user's --cacert and -k),
+// verifying the proxy's own name even when they name another server:
 // without it a proxy whose certificate the system does not trust is
 // refused; with its certificate trusted, or with checks off, the tunnel
 // carries the target's bytes.
@@ -312,6 +313,7 @@ func TestHTTPSProxyTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	insecure, _ := TLSConfig("", true, "")
+	otherName, _ := TLSConfig(caFile, false, "server.example")
 	for _, tc := range []struct {
 		name string
 		cfg  *tls.Config
@@ -320,8 +322,9 @@ func TestHTTPSProxyTLS(t *testing.T) {
 		{"system roots", nil, false},
 		{"--cacert", trusted, true},
 		{"-k", insecure, true},
+		{"--cacert, servers' name set", otherName, true},
 	} {
-		d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, ProxyTLS: tc.cfg,
+		d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, TLS: tc.cfg,
 			Proxy: fixedProxy("https://" + ps.addr())}
 		c, err := d.Dial(t.Context(), "ftp", "127.0.0.1", target.port())
 		if !tc.ok {
@@ -342,6 +345,6 @@ func TestHTTPSProxyTLS(t *testing.T) {
 		}
 	}
 	if trusted.ServerName != "" {
-		t.Error("the Dialer changed the caller's ProxyTLS")
+		t.Error("the Dialer changed its TLS settings")
 	}
 }

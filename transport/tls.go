@@ -35,16 +35,16 @@ func TLSConfig(caFile string, insecure bool, serverName string) (*tls.Config, er
 }
 
 // DialTLS dials host:port with Dial (port policy, proxy, idle timeout,
-// cancellation) and performs the TLS handshake under ctx and
-// ConnectTimeout. It serves the implicit-TLS schemes (ftps, nntps,
-// gophers). cfg may be nil. The *Conn under the returned connection is
-// reachable with ConnOf.
-func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg *tls.Config) (net.Conn, error) {
+// cancellation) and performs the TLS handshake with StartTLS, under ctx
+// and ConnectTimeout. It serves the implicit-TLS schemes (ftps, nntps,
+// gophers). The *Conn under the returned connection is reachable with
+// ConnOf.
+func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, opts ...schemes.TLSOption) (net.Conn, error) {
 	c, err := d.Dial(ctx, scheme, host, port)
 	if err != nil {
 		return nil, err
 	}
-	tc, err := d.StartTLS(ctx, c, scheme, host, cfg)
+	tc, err := d.StartTLS(ctx, c, scheme, host, opts...)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -55,19 +55,20 @@ func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, cfg
 // StartTLS performs a client TLS handshake on c, a connection to host
 // already open: an implicit-TLS connection from DialTLS, or a plain one
 // being upgraded (FTP "AUTH TLS", NNTP "STARTTLS", an FTPS data
-// connection). It verifies the certificate against host unless
-// cfg.ServerName says otherwise. It implements schemes.Dialer; the
-// result is a *tls.Conn. On failure the caller closes c (crypto/tls has
-// already closed it when ctx or ConnectTimeout ended the handshake; a
-// second Close is harmless).
-func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
-	if cfg == nil {
-		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
+// connection). It uses d.TLS, the settings of every connection, with
+// what opts ask for this one (schemes.TLSSessions, schemes.TLSProtocols),
+// and verifies the certificate against host unless d.TLS.ServerName
+// names another. It implements schemes.Dialer; the result is a
+// *tls.Conn. On failure the caller closes c (crypto/tls has already
+// closed it when ctx or ConnectTimeout ended the handshake; a second
+// Close is harmless).
+func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, opts ...schemes.TLSOption) (net.Conn, error) {
+	cfg := d.tlsConfig(host)
+	p := schemes.NewTLSParams(opts...)
+	if p.Sessions != nil {
+		cfg.ClientSessionCache = p.Sessions
 	}
-	cfg = cfg.Clone()
-	if cfg.ServerName == "" {
-		cfg.ServerName = host
-	}
+	cfg.NextProtos = p.NextProtos
 	hctx := ctx
 	if d.ConnectTimeout > 0 {
 		var cancel context.CancelFunc
@@ -81,4 +82,20 @@ func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, 
 	st := tc.ConnectionState()
 	d.info(ctx, "%s with %s, cipher %s", tls.VersionName(st.Version), host, tls.CipherSuiteName(st.CipherSuite))
 	return tc, nil
+}
+
+// tlsConfig is a copy of d.TLS (the defaults when nil) for one handshake
+// with host: the name verified is host unless d.TLS names another, and no
+// application protocol is offered (a connection's protocol is its
+// handler's to say, never the Dialer's).
+func (d *Dialer) tlsConfig(host string) *tls.Config {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if d.TLS != nil {
+		cfg = d.TLS.Clone()
+	}
+	if cfg.ServerName == "" {
+		cfg.ServerName = host
+	}
+	cfg.NextProtos = nil
+	return cfg
 }

@@ -80,7 +80,9 @@ func TestDialTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port(), cfg)
+	trusting := *d
+	trusting.TLS = cfg
+	tc, err := trusting.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,18 +96,20 @@ func TestDialTLS(t *testing.T) {
 	tc.Close()
 
 	// Without the CA the certificate is not trusted...
-	_, err = d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port(), nil)
+	_, err = d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port())
 	se := wantKind(t, err, schemes.KindSafety)
 	if !strings.Contains(se.Msg, "--cacert") || se.Phase != "tls" {
 		t.Errorf("error %+v", se)
 	}
 	// ...nor for another name...
-	cfg2, _ := TLSConfig(caFile, false, "wrong.name")
-	_, err = d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port(), cfg2)
+	wrongName := *d
+	wrongName.TLS, _ = TLSConfig(caFile, false, "wrong.name")
+	_, err = wrongName.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port())
 	wantKind(t, err, schemes.KindSafety)
 	// ...unless -k.
-	insecure, _ := TLSConfig("", true, "")
-	tc, err = d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port(), insecure)
+	insecure := *d
+	insecure.TLS, _ = TLSConfig("", true, "")
+	tc, err = insecure.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +119,7 @@ func TestDialTLS(t *testing.T) {
 func TestDialTLSNotTLS(t *testing.T) {
 	srv := newServer(t, func(c net.Conn) { io.WriteString(c, "220 plain text server here\r\n"); io.Copy(io.Discard, c) })
 	d := &Dialer{ConnectTimeout: 5 * time.Second}
-	_, err := d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port(), nil)
+	_, err := d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port())
 	wantKind(t, err, schemes.KindProtocol)
 }
 
@@ -149,30 +153,30 @@ func upgradeTo(t *testing.T, ctx context.Context, d *Dialer, srv *server) net.Co
 
 // TestStartTLS: an upgrade of a dialed connection returns a net.Conn over
 // which the exchange goes on, with the *Conn (counters, binding) still
-// under it, the caller's config untouched and the note in the context's
-// trace.
+// under it, the Dialer's TLS settings untouched and the note in the
+// context's trace.
 func TestStartTLS(t *testing.T) {
 	checkGoroutines(t)
 	srv, caFile := startTLSServer(t)
 	var dialerBuf, scopeBuf strings.Builder
-	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, Trace: NewTrace(&dialerBuf)}
+	cfg, err := TLSConfig(caFile, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, Trace: NewTrace(&dialerBuf), TLS: cfg}
 	ctx := schemes.WithTrace(t.Context(), NewTrace(&scopeBuf))
 	c := upgradeTo(t, ctx, d, srv)
 	defer c.Close()
 	plain := c.(*Conn).BytesRead()
 
-	cfg, err := TLSConfig(caFile, false, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sd schemes.Dialer = d // as a handler sees it
-	tc, err := sd.StartTLS(ctx, c, "nntp", "127.0.0.1", cfg)
+	tc, err := sd.StartTLS(ctx, c, "nntp", "127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tc.Close()
 	if cfg.ServerName != "" {
-		t.Errorf("StartTLS changed the caller's config: ServerName %q", cfg.ServerName)
+		t.Errorf("StartTLS changed the Dialer's TLS settings: ServerName %q", cfg.ServerName)
 	}
 	br := bufio.NewReader(tc)
 	if line, err := br.ReadString('\n'); err != nil || line != "220 hello\r\n" {
@@ -201,7 +205,7 @@ func TestStartTLSFailures(t *testing.T) {
 	srv, _ := startTLSServer(t)
 	d := &Dialer{ConnectTimeout: 5 * time.Second}
 	c := upgradeTo(t, t.Context(), d, srv)
-	_, err := d.StartTLS(t.Context(), c, "nntp", "127.0.0.1", nil)
+	_, err := d.StartTLS(t.Context(), c, "nntp", "127.0.0.1")
 	se := wantKind(t, err, schemes.KindSafety)
 	if se.Phase != "tls" || se.Scheme != "nntp" {
 		t.Errorf("error %+v: want phase tls, scheme nntp", se)
@@ -217,7 +221,7 @@ func TestStartTLSFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	_, err = d.StartTLS(t.Context(), c, "nntp", "127.0.0.1", nil)
+	_, err = d.StartTLS(t.Context(), c, "nntp", "127.0.0.1")
 	if se := wantKind(t, err, schemes.KindTimeout); !se.Retryable {
 		t.Errorf("handshake timeout %+v not retryable", se)
 	}
@@ -230,6 +234,6 @@ func TestStartTLSFailures(t *testing.T) {
 	}
 	defer c.Close()
 	time.AfterFunc(20*time.Millisecond, cancel) // cancel while the handshake waits
-	_, err = d.StartTLS(ctx, c, "nntp", "127.0.0.1", nil)
+	_, err = d.StartTLS(ctx, c, "nntp", "127.0.0.1")
 	wantKind(t, err, schemes.KindCanceled)
 }

@@ -184,9 +184,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		c.RedirectProtocols = p
 	}
 	if o.verbose {
-		t := transport.NewTrace(con.w)
-		c.Trace = t
-		d.Trace = t
+		c.Trace = transport.NewTrace(con.w) // the Dialer's notes go to each connection's scope of it
 	}
 	if !o.silent {
 		c.Notify = con.say
@@ -196,8 +194,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		if err != nil {
 			return nil, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, Part: "cacert", Msg: "--cacert", Err: err}
 		}
-		c.TLS = cfg
-		d.ProxyTLS = cfg // an https proxy is checked as the servers are
+		c.TLS = cfg // every connection's, an https proxy's too
 	}
 	if err := o.credentials(c); err != nil {
 		return nil, err

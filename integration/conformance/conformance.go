@@ -148,8 +148,10 @@ func Run(t *testing.T, tg Target) {
 
 // CountingDialer wraps a transport.Dialer and counts dials and open
 // connections, so a test can prove "never dialed" and "nothing left open".
-// Its StartTLS and DialDatagram are the wrapped Dialer's; datagram
-// sockets count as dials and open connections too.
+// Its StartTLS and DialDatagram are the wrapped Dialer's, and so are its
+// TLS settings (set them on the wrapped Dialer: a fetch Client's TLS is
+// for a *transport.Dialer only); datagram sockets count as dials and open
+// connections too.
 type CountingDialer struct {
 	*transport.Dialer
 	Dials, Open atomic.Int64
@@ -208,7 +210,7 @@ func newEnv(t *testing.T, tg Target) *env {
 	d := NewCountingDialer()
 	c := &fetch.Client{Dialer: d, Trace: transport.NewTrace(out), Notify: func(m string) { fmt.Fprintln(out, m) }}
 	if tg.TLS != nil {
-		c.TLS = tg.TLS.config(t)
+		d.Dialer.TLS = tg.TLS.config(t)
 	}
 	t.Cleanup(c.CloseIdleConnections)
 	return &env{c: c, dialer: d, out: out}

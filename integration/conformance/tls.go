@@ -30,7 +30,7 @@ func (c *TLSConfig) config(t *testing.T) *tls.Config {
 // skipping verification (-k) then fetches the file.
 func testUntrustedCertificate(t *testing.T, tg Target) {
 	e := newEnv(t, tg)
-	e.c.TLS = &tls.Config{RootCAs: x509.NewCertPool(), MinVersion: tls.VersionTLS12} // trusts nothing
+	e.dialer.Dialer.TLS = &tls.Config{RootCAs: x509.NewCertPool(), MinVersion: tls.VersionTLS12} // trusts nothing
 	_, resp, err := e.get(context.Background(), tg.URL("README.txt"))
 	if err == nil {
 		t.Fatalf("fetched %v from a server with an untrusted certificate", resp.URL)
@@ -46,7 +46,7 @@ func testUntrustedCertificate(t *testing.T, tg Target) {
 	e.c.CloseIdleConnections()
 
 	insecure := newEnv(t, tg)
-	insecure.c.TLS = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}
+	insecure.dialer.Dialer.TLS = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}
 	got, _, err := insecure.get(context.Background(), tg.URL("README.txt"))
 	if err != nil || !bytes.Equal(got, fixture(t, "README.txt")) {
 		t.Fatalf("with verification off: %d bytes, %v", len(got), err)

@@ -54,9 +54,9 @@ type ctrl struct {
 	aheadAt   time.Time
 	noAhead   *sync.Map // the Handler's servers that did not answer one (ahead.go)
 	feat      map[string]string
-	secure    bool        // PROT P in effect: data connections use TLS
-	tlsCfg    *tls.Config // for the control and data connections: one session cache
-	broken    bool        // a protocol or I/O error: never reuse
+	secure    bool                   // PROT P in effect: data connections use TLS
+	sessions  tls.ClientSessionCache // the control and data connections': see newSessions
+	broken    bool                   // a protocol or I/O error: never reuse
 	// heard is set by every reply but a 421 read since the connection was
 	// taken for the current request: a pooled connection whose first
 	// command meets a closed socket or a 421 was dropped by the server

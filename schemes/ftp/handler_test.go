@@ -3,7 +3,6 @@ package ftp
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -29,9 +28,9 @@ func (c *countDialer) Dial(ctx context.Context, scheme, host string, port int) (
 	return c.Dialer.Dial(ctx, scheme, host, port)
 }
 
-func (c *countDialer) StartTLS(ctx context.Context, nc net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+func (c *countDialer) StartTLS(ctx context.Context, nc net.Conn, scheme, host string, opts ...schemes.TLSOption) (net.Conn, error) {
 	c.handshakes.Add(1)
-	return c.Dialer.StartTLS(ctx, nc, scheme, host, cfg)
+	return c.Dialer.StartTLS(ctx, nc, scheme, host, opts...)
 }
 
 type tenv struct {

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // TestPoolKeepsSecurityApart: through one pool (as through a shared fetch
-// Client), an FTPS control connection made without certificate checks
-// (-k) is never leased to a request that checks them, and one logged in
-// as alice never serves bob; requests with the same settings share one.
+// Client), an FTPS control connection made by a Dialer without certificate
+// checks (-k) is never leased to a request whose Dialer checks them, and
+// one logged in as alice never serves bob; requests with the same
+// settings (the same Dialer) share one.
 func TestPoolKeepsSecurityApart(t *testing.T) {
 	t.Run("tls", func(t *testing.T) {
 		f := newFake(t)
@@ -22,9 +24,13 @@ func TestPoolKeepsSecurityApart(t *testing.T) {
 		f.files["f.bin"] = "data"
 		e := newEnv(t)
 		raw := strings.Replace(f.url("f.bin"), "ftp://", "ftps://", 1)
+		dialers := map[*tls.Config]schemes.Dialer{} // one Dialer per TLS settings, as a Client makes
 		get := func(cfg *tls.Config) error {
 			req := e.req(t, raw)
-			req.TLS = cfg
+			if dialers[cfg] == nil {
+				dialers[cfg] = &transport.Dialer{TLS: cfg}
+			}
+			req.Dialer = dialers[cfg]
 			resp, err := e.h.Fetch(context.Background(), req)
 			if err != nil {
 				return err

@@ -57,7 +57,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	}()
 	useTLS := h.usesTLS(loc, req)
 	if useTLS {
-		c.tlsCfg = tlsConfig(req.TLS)
+		c.sessions = newSessions()
 	}
 	if loc.u.Scheme == "ftps" {
 		if err := c.startTLS(ctx, loc, req.Dialer); err != nil {

@@ -23,20 +23,13 @@ func tlsFlag(req *schemes.Request) string {
 	return "--ftp-ssl"
 }
 
-// tlsConfig is the configuration of one control connection and its data
-// connections: the caller's, with a session cache of its own. Data
-// connections resume the control connection's session through it:
-// servers such as vsftpd (require_ssl_reuse) refuse a data connection
-// that does not. The Dialer's StartTLS clones the configuration, which
-// keeps the cache.
-func tlsConfig(base *tls.Config) *tls.Config {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if base != nil {
-		cfg = base.Clone()
-	}
-	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(4)
-	return cfg
-}
+// newSessions is the TLS session cache of one control connection and its
+// data connections: data connections resume the control connection's
+// session through it, because servers such as vsftpd (require_ssl_reuse)
+// refuse a data connection that does not. It is the connection's own, so
+// a data connection never offers another control connection's session;
+// every other TLS setting is the Dialer's.
+func newSessions() tls.ClientSessionCache { return tls.NewLRUClientSessionCache(4) }
 
 // startTLS wraps the control connection in TLS (implicit ftps, or after
 // AUTH TLS), through the Dialer.
@@ -61,10 +54,10 @@ func (c *ctrl) secureData(ctx context.Context, loc *URL, d schemes.Dialer, dc ne
 }
 
 // handshake runs the Dialer's StartTLS on nc, in the control connection's
-// trace scope and with its configuration (and so its session cache). The
+// trace scope and with its session cache. The
 // Dialer classifies failures (an untrusted certificate is KindSafety).
 func (c *ctrl) handshake(ctx context.Context, loc *URL, d schemes.Dialer, nc net.Conn) (net.Conn, error) {
-	tc, err := d.StartTLS(schemes.WithTrace(ctx, c.tr), nc, loc.u.Scheme, c.host, c.tlsCfg)
+	tc, err := d.StartTLS(schemes.WithTrace(ctx, c.tr), nc, loc.u.Scheme, c.host, schemes.TLSSessions(c.sessions))
 	if err != nil {
 		c.broken = true
 		return nil, ioError(loc, "tls", err)

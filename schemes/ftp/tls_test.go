@@ -30,7 +30,7 @@ func TestExplicitTLS(t *testing.T) {
 			f.files["f.bin"] = "secret data"
 			e := newEnv(t)
 			req := e.req(t, f.url("f.bin"))
-			req.TLS = cli
+			e.d.TLS = cli
 			ask.set(e.h, req)
 			plan, err := e.h.Explain(req)
 			if err != nil || !slices.Contains(plan, "AUTH TLS") || !slices.Contains(plan, "PROT P") {
@@ -66,7 +66,7 @@ func TestRequireTLSNeverReusesClearText(t *testing.T) {
 	e := newEnv(t)
 	for _, requireTLS := range []bool{false, true} {
 		req := e.req(t, f.url("f.bin"))
-		req.TLS, req.RequireTLS = cli, requireTLS
+		e.d.TLS, req.RequireTLS = cli, requireTLS
 		resp, err := e.h.Fetch(context.Background(), req)
 		if err != nil {
 			t.Fatalf("RequireTLS %v: %v", requireTLS, err)
@@ -93,7 +93,7 @@ func TestImplicitTLS(t *testing.T) {
 	f.listing = "-rw-r--r-- 1 0 0 3 Jan 02  2026 x\r\n"
 	e := newEnv(t)
 	req := e.req(t, strings.Replace(f.url(""), "ftp://", "ftps://", 1))
-	req.TLS = cli
+	e.d.TLS = cli
 	resp, err := e.h.List(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

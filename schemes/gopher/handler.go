@@ -342,7 +342,7 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, g *URL, tr sch
 	if g.u.Scheme != "gophers" {
 		return c, nil
 	}
-	tc, err := req.Dialer.StartTLS(tctx, c, g.u.Scheme, g.u.Host, req.TLS)
+	tc, err := req.Dialer.StartTLS(tctx, c, g.u.Scheme, g.u.Host)
 	if err != nil {
 		c.Close()
 		return nil, h.wrap(g, "tls", err)

@@ -51,8 +51,8 @@ func TestGophersTLS(t *testing.T) {
 		}
 	}()
 	raw := "gophers://" + ln.Addr().String() + "/0/secret.txt"
-	d := &startTLSDialer{Dialer: &transport.Dialer{}}
-	r, err := fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, raw), Dialer: d, TLS: &tls.Config{RootCAs: pool}})
+	d := &startTLSDialer{Dialer: &transport.Dialer{TLS: &tls.Config{RootCAs: pool}}}
+	r, err := fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, raw), Dialer: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,8 +63,7 @@ func TestGophersTLS(t *testing.T) {
 		t.Errorf("StartTLS calls %q, want one for gophers 127.0.0.1", got)
 	}
 	// A gophers menu lists gophers items.
-	r, err = fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, "gophers://"+ln.Addr().String()+"/"), Dialer: d,
-		TLS: &tls.Config{RootCAs: pool}})
+	r, err = fetchReq(t, &Handler{}, &schemes.Request{URL: mustParse(t, "gophers://"+ln.Addr().String()+"/"), Dialer: d})
 	if err != nil || len(r.entries) != 1 || schemestest.LocatorString(r.entries[0]) != raw {
 		t.Errorf("menu %+v %v, want one entry for %s", r.entries, err, raw)
 	}
@@ -82,11 +81,11 @@ type startTLSDialer struct {
 	called []string
 }
 
-func (d *startTLSDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+func (d *startTLSDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, opts ...schemes.TLSOption) (net.Conn, error) {
 	d.mu.Lock()
 	d.called = append(d.called, scheme+" "+host)
 	d.mu.Unlock()
-	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
+	return d.Dialer.StartTLS(ctx, c, scheme, host, opts...)
 }
 
 func (d *startTLSDialer) calls() []string {

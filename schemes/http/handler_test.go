@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -45,11 +44,11 @@ func (d *testDialer) Dial(ctx context.Context, scheme, host string, port int) (n
 	return d.Dialer.Dial(ctx, scheme, host, port)
 }
 
-func (d *testDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+func (d *testDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, opts ...schemes.TLSOption) (net.Conn, error) {
 	d.mu.Lock()
 	d.tlss = append(d.tlss, scheme+" "+host)
 	d.mu.Unlock()
-	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
+	return d.Dialer.StartTLS(ctx, c, scheme, host, opts...)
 }
 
 func (d *testDialer) count() int {
@@ -107,7 +106,11 @@ func newEnv(t *testing.T, handler http.HandlerFunc, tlsServer bool) *env {
 	t.Cleanup(srv.Close)
 	h := &Handler{}
 	t.Cleanup(h.CloseIdleConnections)
-	return &env{t: t, srv: srv, h: h, dialer: &testDialer{}}
+	d := &testDialer{}
+	if tlsServer {
+		d.TLS = srv.Client().Transport.(*http.Transport).TLSClientConfig // trusts the test CA
+	}
+	return &env{t: t, srv: srv, h: h, dialer: d}
 }
 
 // req builds a request for path (which may hold "?" and "#") on the server.
@@ -118,11 +121,7 @@ func (e *env) req(path string) (*schemes.Request, *recTrace) {
 		e.t.Fatal(err)
 	}
 	tr := &recTrace{}
-	r := &schemes.Request{URL: loc, Dialer: e.dialer, Trace: tr}
-	if e.srv.TLS != nil {
-		r.TLS = e.srv.Client().Transport.(*http.Transport).TLSClientConfig
-	}
-	return r, tr
+	return &schemes.Request{URL: loc, Dialer: e.dialer, Trace: tr}, tr
 }
 
 func (e *env) fetch(path string) (*schemes.Response, *recTrace, error) {
@@ -257,7 +256,7 @@ func TestFetchTLS(t *testing.T) {
 	}
 	// Without the test CA the certificate is refused.
 	r, _ := e.req("/x")
-	r.TLS = nil
+	r.Dialer = &testDialer{}
 	_, err = (&Handler{}).Fetch(context.Background(), r)
 	var se *schemes.Error
 	if !errors.As(err, &se) || se.Kind != schemes.KindSafety || se.Phase != "tls" || se.Retryable ||

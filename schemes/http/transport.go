@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,8 +20,8 @@ const maxTransports = 8
 
 // transports caches one http.Transport per key of the rules every
 // scheme's idle connections live by (schemes.ConnKey): the Dialer (its
-// proxy and port policy), the TLS settings (a connection made with -k
-// never carries a verifying request) and the scheme (the port policy
+// proxy and port policy, and its TLS settings: a connection made without
+// certificate checks never carries a verifying request) and the scheme (the port policy
 // depends on it, and DialContext is not told the scheme). net/http keys
 // its own idle connections within a Transport by host and port; HTTP
 // connections carry no login (credentials go with each request), so the
@@ -34,15 +33,15 @@ type transports struct {
 	order []schemes.ConnKey // oldest first, for eviction
 }
 
-// get returns the transport for req's Dialer and TLS settings and scheme,
+// get returns the transport for req's Dialer and scheme,
 // making it if needed. A Dialer whose dynamic value cannot be a map key (a
 // struct holding a func, say) gets a fresh transport each time, closed by
 // the caller.
 func (c *transports) get(req *schemes.Request, scheme string) (t *http.Transport, cached bool) {
-	d, cfg := req.Dialer, req.TLS
+	d := req.Dialer
 	k, ok := schemes.NewConnKey(req, scheme, "", 0, scheme == "https", "", "")
 	if !ok {
-		return newTransport(d, cfg, scheme), false
+		return newTransport(d, scheme), false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -58,7 +57,7 @@ func (c *transports) get(req *schemes.Request, scheme string) (t *http.Transport
 		c.m[old].CloseIdleConnections()
 		delete(c.m, old)
 	}
-	t = newTransport(d, cfg, scheme)
+	t = newTransport(d, scheme)
 	c.m[k] = t
 	c.order = append(c.order, k)
 	return t, true
@@ -86,16 +85,8 @@ func (c *transports) closeIdle() {
 // TLS to the Dialer loses nothing.
 //
 // Each connection is dialed in a trace scope of its own (see dialer).
-func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transport {
-	if cfg != nil {
-		cfg = cfg.Clone()
-	} else {
-		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
-	}
-	// Offer only HTTP/1.1: a config that also offers "h2" would let the
-	// server pick a protocol this Transport does not speak.
-	cfg.NextProtos = []string{"http/1.1"}
-	dl := &dialer{d: d, scheme: scheme, tls: cfg}
+func newTransport(d schemes.Dialer, scheme string) *http.Transport {
+	dl := &dialer{d: d, scheme: scheme}
 	return &http.Transport{
 		// A proxy only for the requests Fetch found a forwarding proxy
 		// for; every other connection is the Dialer's business.
@@ -128,7 +119,6 @@ func newTransport(d schemes.Dialer, cfg *tls.Config, scheme string) *http.Transp
 type dialer struct {
 	d      schemes.Dialer
 	scheme string
-	tls    *tls.Config
 }
 
 // dial connects to addr, the origin server or the forwarding proxy, in a
@@ -165,7 +155,9 @@ func (dl *dialer) dialTLS(ctx context.Context, addr string) (net.Conn, error) {
 		return nil, err
 	}
 	host, _, _ := splitAddr(addr) // dial parsed it already
-	tc, err := dl.d.StartTLS(sctx, c, dl.scheme, host, dl.tls)
+	// Offer only HTTP/1.1 by ALPN: offering "h2" too would let the server
+	// pick a protocol this Transport does not speak.
+	tc, err := dl.d.StartTLS(sctx, c, dl.scheme, host, schemes.TLSProtocols("http/1.1"))
 	if err != nil {
 		c.Close()
 		return nil, err

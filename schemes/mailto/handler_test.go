@@ -330,7 +330,7 @@ func TestSendStartTLSAndAuth(t *testing.T) {
 	h.DryRun, h.Server = false, "127.0.0.1:"+strconv.Itoa(port)
 	req := request(t, "mailto:joe@example.com?body=secret%20plans")
 	req.RequireTLS = true
-	req.TLS = &tls.Config{RootCAs: pool}
+	req.Dialer = &transport.Dialer{TLS: &tls.Config{RootCAs: pool}}
 	req.Credentials = func(scheme, host string, port int) (string, string, bool) { return "tester", "right", true }
 	if _, err := h.Fetch(context.Background(), req); err != nil {
 		t.Fatalf("Fetch: %v", err)
@@ -350,7 +350,7 @@ func TestSendStartTLSAndAuth(t *testing.T) {
 	}
 
 	// An untrusted certificate is refused (exit 7).
-	req.TLS = nil
+	req.Dialer = &transport.Dialer{}
 	if _, err := h.Fetch(context.Background(), req); schemes.KindOf(err) != schemes.KindSafety {
 		t.Errorf("untrusted certificate: err = %v, want safety", err)
 	}
@@ -479,11 +479,11 @@ type tlsDialer struct {
 	calls []string
 }
 
-func (d *tlsDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+func (d *tlsDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, opts ...schemes.TLSOption) (net.Conn, error) {
 	d.mu.Lock()
 	d.calls = append(d.calls, scheme+" "+host)
 	d.mu.Unlock()
-	return d.Dialer.StartTLS(ctx, c, scheme, host, cfg)
+	return d.Dialer.StartTLS(ctx, c, scheme, host, opts...)
 }
 
 // TestStartTLSThroughDialer: STARTTLS upgrades the connection with the
@@ -496,9 +496,9 @@ func TestStartTLSThroughDialer(t *testing.T) {
 	h.DryRun, h.Server = false, "127.0.0.1:"+strconv.Itoa(port)
 	req := request(t, "mailto:joe@example.com?body=hi")
 	req.RequireTLS = true
-	d := &tlsDialer{}
+	d := &tlsDialer{Dialer: transport.Dialer{TLS: &tls.Config{RootCAs: pool}}}
 	tr := schemestest.NewScopeTrace()
-	req.Dialer, req.Trace, req.TLS = d, tr, &tls.Config{RootCAs: pool}
+	req.Dialer, req.Trace = d, tr
 	if _, err := h.Fetch(context.Background(), req); err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
@@ -524,7 +524,7 @@ func TestStartTLSThroughDialer(t *testing.T) {
 	}
 
 	// An untrusted certificate is the Dialer's KindSafety.
-	req.TLS = nil
+	req.Dialer = &tlsDialer{}
 	_, err := h.Fetch(context.Background(), req)
 	var se *schemes.Error
 	if !errors.As(err, &se) || se.Kind != schemes.KindSafety {

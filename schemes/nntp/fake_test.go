@@ -225,8 +225,8 @@ func closeIdle(h *Handler) {
 }
 
 // fakeDialer is a transport Dialer that dials 127.0.0.1 only, whatever
-// host it is asked for.
-type fakeDialer struct{}
+// host it is asked for, with tls as its TLS settings.
+type fakeDialer struct{ tls *tls.Config }
 
 func (fakeDialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
 	return testDialer.Dial(ctx, scheme, "127.0.0.1", port)
@@ -240,9 +240,11 @@ func (fakeDialer) DialDatagram(ctx context.Context, scheme, host string, port in
 // must go through the Dialer.
 var startTLSCalls atomic.Int64
 
-func (fakeDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, cfg *tls.Config) (net.Conn, error) {
+func (d fakeDialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, opts ...schemes.TLSOption) (net.Conn, error) {
 	startTLSCalls.Add(1)
-	return testDialer.StartTLS(ctx, c, scheme, host, cfg)
+	td := *testDialer
+	td.TLS = d.tls
+	return td.StartTLS(ctx, c, scheme, host, opts...)
 }
 
 // recTrace records the trace.

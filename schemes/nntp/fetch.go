@@ -183,7 +183,7 @@ func (h *Handler) dial(ctx context.Context, req *schemes.Request, p *plan, key s
 		nc.SetDeadline(time.Now().Add(req.Timeout))
 	}
 	if p.tls {
-		tc, err := req.Dialer.StartTLS(tctx, nc, p.scheme, p.host, req.TLS)
+		tc, err := req.Dialer.StartTLS(tctx, nc, p.scheme, p.host)
 		if err != nil {
 			nc.Close()
 			return nil, err
@@ -247,7 +247,7 @@ func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p
 		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindProtocol,
 			Msg: "server sent data after 382 before the TLS handshake"}
 	}
-	tc, err := req.Dialer.StartTLS(schemes.WithTrace(ctx, s.tr), s.conn, p.scheme, p.host, req.TLS)
+	tc, err := req.Dialer.StartTLS(schemes.WithTrace(ctx, s.tr), s.conn, p.scheme, p.host)
 	if err != nil {
 		s.broken = true
 		return err

@@ -668,7 +668,7 @@ func TestNNTPS(t *testing.T) {
 	f2.mu.Lock()
 	f2.implicitTLS = true
 	f2.mu.Unlock()
-	req = &schemes.Request{URL: locate(t, fmt.Sprintf("nntps://127.0.0.1:%d/g/1", f2.port())), Dialer: fakeDialer{}, TLS: cli}
+	req = &schemes.Request{URL: locate(t, fmt.Sprintf("nntps://127.0.0.1:%d/g/1", f2.port())), Dialer: fakeDialer{cli}}
 	h := &Handler{}
 	defer closeIdle(h)
 	calls := startTLSCalls.Load()
@@ -685,7 +685,7 @@ func TestNNTPS(t *testing.T) {
 		t.Errorf("%q %v", b, err)
 	}
 	// An untrusted certificate fails (no TLS config trusting it).
-	req.TLS = nil
+	req.Dialer = fakeDialer{}
 	_, err = (&Handler{}).Fetch(context.Background(), req)
 	checkKind(t, err, schemes.KindSafety, 0)
 }
@@ -698,7 +698,7 @@ func TestStartTLS(t *testing.T) {
 	tr := &recTrace{}
 	calls := startTLSCalls.Load()
 	// --ssl-reqd: the fetch Client asks it of the request.
-	req := &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, Conns: conns(h), TLS: cli, Trace: tr, RequireTLS: true}
+	req := &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{cli}, Conns: conns(h), Trace: tr, RequireTLS: true}
 	resp, err := h.Fetch(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -716,7 +716,7 @@ func TestStartTLS(t *testing.T) {
 	// --ssl-reqd against a server without STARTTLS: exit 7, nothing sent in clear.
 	f = tlsServer(t, srv, false)
 	h = &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
-	_, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, Conns: conns(h), TLS: cli, RequireTLS: true})
+	_, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{cli}, Conns: conns(h), RequireTLS: true})
 	checkKind(t, err, schemes.KindSafety, 0)
 	checkCommands(t, f, "CAPABILITIES")
 	for _, requireTLS := range []bool{false, true} {
@@ -736,7 +736,7 @@ func TestRequireTLSNeverReusesClearText(t *testing.T) {
 	h := &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
 	defer closeIdle(h)
 	for _, requireTLS := range []bool{false, true} {
-		req := &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{}, Conns: conns(h), TLS: cli, RequireTLS: requireTLS}
+		req := &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{cli}, Conns: conns(h), RequireTLS: requireTLS}
 		resp, err := h.Fetch(context.Background(), req)
 		if err != nil {
 			t.Fatalf("RequireTLS %v: %v", requireTLS, err)

@@ -1,0 +1,48 @@
+package schemes
+
+import "crypto/tls"
+
+// TLSOption is a need of one TLS handshake that belongs to the connection,
+// not to the Dialer: the Dialer holds the TLS settings of every connection
+// (verification, trusted roots, client certificate, versions), so a handler
+// asks StartTLS for TLS and says only what is its own — which earlier
+// session to resume, which application protocol to offer.
+type TLSOption func(*TLSParams)
+
+// TLSParams are what a handshake's TLSOptions asked for. A Dialer reads
+// them with NewTLSParams.
+type TLSParams struct {
+	// Sessions, if set, is the session cache the handshake resumes from
+	// and adds to, in place of the Dialer's: connections that share one
+	// resume each other's TLS session. An FTPS control connection and its
+	// data connections share one, because servers such as vsftpd
+	// (require_ssl_reuse) refuse a data connection that does not resume
+	// the control connection's session.
+	Sessions tls.ClientSessionCache
+	// NextProtos are the application protocols offered by ALPN, nil for
+	// none: what a connection speaks is the handler's to say (the http
+	// handler offers only "http/1.1", the one it speaks).
+	NextProtos []string
+}
+
+// NewTLSParams applies opts in order.
+func NewTLSParams(opts ...TLSOption) TLSParams {
+	var p TLSParams
+	for _, o := range opts {
+		if o != nil {
+			o(&p)
+		}
+	}
+	return p
+}
+
+// TLSSessions makes the handshake resume from, and store into, cache (see
+// TLSParams.Sessions); tls.NewLRUClientSessionCache makes one.
+func TLSSessions(cache tls.ClientSessionCache) TLSOption {
+	return func(p *TLSParams) { p.Sessions = cache }
+}
+
+// TLSProtocols offers protos by ALPN (see TLSParams.NextProtos).
+func TLSProtocols(protos ...string) TLSOption {
+	return func(p *TLSParams) { p.NextProtos = protos }
+}
