@@ -37,8 +37,9 @@ type boundedReplies struct {
 	col          int  // bytes of the current line so far
 	more         bool // the current line's fourth byte is "-"
 	err          error
-	awaiting     bool // a command was written and its reply has not ended
-	unread       int  // bytes received after the end of that reply
+	awaiting     bool  // a command was written and its reply has not ended
+	unread       int   // bytes received after the end of that reply
+	total        int64 // bytes received: none since a command means no reply began
 }
 
 func bounded(c net.Conn) *boundedReplies { return &boundedReplies{Conn: c} }
@@ -48,6 +49,7 @@ func (b *boundedReplies) Read(p []byte) (int, error) {
 		return 0, b.err
 	}
 	n, err := b.Conn.Read(p)
+	b.total += int64(n)
 	for _, c := range p[:n] {
 		if !b.awaiting {
 			b.unread++

@@ -25,7 +25,9 @@ import (
 // served an earlier message to the same server, login and TLS settings
 // (reset with RSET), else on a new one traced in a scope of its own of
 // tr. After the message is accepted the session is reset and kept for
-// the next.
+// the next. An idle session the server closed meanwhile (the first
+// command, go-smtp's EHLO or MAIL FROM, meets the close before any reply:
+// no message went) is replaced once, by the pool (schemes.Conns.Use).
 func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv server, msg *message, tr schemes.Trace) error {
 	if req.Dialer == nil {
 		return &schemes.Error{Scheme: "mailto", Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
@@ -39,23 +41,40 @@ func (h *Handler) send(ctx context.Context, req *schemes.Request, m *URL, srv se
 		}
 	}
 	key, _ := schemes.NewConnKey(req, "mailto", srv.host, srv.port, true, user, pass)
-	s, err := leaseSMTP(ctx, req, key, tr)
-	if s == nil {
-		s, err = h.openSMTP(ctx, req, m, srv, tr, user, pass, auth)
+	dial := func(ctx context.Context) (schemes.Session, error) {
+		s, err := h.openSMTP(ctx, req, m, srv, tr, user, pass, auth)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
-	if err != nil {
-		return err
-	}
-	if err := s.deliver(m, msg); err != nil {
-		s.Close()
-		return err
-	}
-	if req.Conns == nil || !key.Pooled() || s.c.Reset() != nil {
-		s.Close()
-		return nil // the message is accepted already
-	}
-	req.Conns.Keep(key, s)
-	return nil
+	return schemes.UseSession(ctx, req.Conns, key, nil, dial, func(v schemes.Session, leased bool) (bool, error) {
+		s := v.(*smtpSession)
+		if leased {
+			if err := s.resume(req, tr); err != nil {
+				s.Close()
+				return true, err // unfit before anything was sent: as good as stale
+			}
+		}
+		before := s.replies.total
+		if err := s.deliver(m, msg); err != nil {
+			// The first command met the close or a reset before any
+			// reply: the server dropped the idle session, and no message
+			// went.
+			stale := leased && ctx.Err() == nil && s.replies.total == before && schemes.KindOf(err) == schemes.KindConnect
+			if stale {
+				tr.Info("the server closed the idle connection: connecting again")
+			}
+			s.Close()
+			return stale, err
+		}
+		if req.Conns == nil || !key.Pooled() || s.c.Reset() != nil {
+			s.Close()
+			return false, nil // the message is accepted already
+		}
+		req.Conns.Keep(key, s)
+		return false, nil
+	})
 }
 
 // smtpSession is an SMTP connection past its greeting, EHLO, STARTTLS
@@ -88,28 +107,20 @@ func (s *smtpSession) Close() error {
 	return s.c.Close()
 }
 
-// leaseSMTP takes an idle session for key from req.Conns, its lines
-// traced in a new scope of tr; nil when there is none. A session that did
-// not upgrade to TLS never serves a request that requires TLS.
-func leaseSMTP(ctx context.Context, req *schemes.Request, key schemes.ConnKey, tr schemes.Trace) (*smtpSession, error) {
-	if req.Conns == nil {
-		return nil, nil
-	}
-	v := req.Conns.Lease(ctx, key, nil)
-	if v == nil {
-		return nil, nil
-	}
-	s := v.(*smtpSession)
+// resume readies a session leased for req, its lines traced in a new
+// scope of tr. A session that did not upgrade to TLS never serves a
+// request that requires TLS: that fails, before anything is sent.
+func (s *smtpSession) resume(req *schemes.Request, tr schemes.Trace) error {
 	if req.RequireTLS && !s.secure {
-		s.Close()
-		return nil, nil
+		return &schemes.Error{Scheme: "mailto", Phase: "starttls", Kind: schemes.KindSafety,
+			Msg: "the idle session is not protected by TLS, which the request requires"}
 	}
 	scope := schemes.NewScope(tr)
 	for _, t := range s.traced {
 		t.tr = scope
 	}
 	scope.Info("reusing the connection to " + s.conn.RemoteAddr().String())
-	return s, nil
+	return nil
 }
 
 // openSMTP connects to srv and makes a session ready for MAIL FROM.
@@ -167,7 +178,7 @@ func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, sr
 		if err != nil {
 			return nil, fail("starttls", err)
 		}
-		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host)
+		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host, req.TLS)
 		if err != nil {
 			return nil, smtpError("tls", err)
 		}
