@@ -3,8 +3,6 @@ package schemes
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/hex"
 	"net"
 	"reflect"
@@ -106,77 +104,35 @@ type ConnKey struct {
 	Host   string
 	Port   int
 	// dialer is the Dialer's identity: its port policy and proxy decide
-	// where a connection really goes.
+	// where a connection really goes, and its TLS settings what a
+	// connection trusts and proves (one made without certificate checks
+	// must never serve a request that verifies them). A Dialer is not
+	// modified while in use, so its identity stands for its settings.
 	dialer any
-	tls    tlsIdentity
+	// tls says the session is (or will be) protected: a session in clear
+	// never serves a request that requires TLS.
+	tls bool
 	// login is who the session is logged in as: the user and a digest of
 	// the password, so that a key never holds a secret.
 	login string
 }
 
-// tlsIdentity is everything in a TLS configuration that makes two
-// connections not interchangeable: one made without certificate checks
-// (-k) must never serve a request that verifies them.
-type tlsIdentity struct {
-	on         bool
-	insecure   bool
-	roots      *x509.CertPool
-	serverName string
-	clientCert string // digest of the client certificate chains
-	minVersion uint16
-	maxVersion uint16
-	// custom is the configuration itself when it has callbacks that
-	// cannot be compared (its own verification): then only connections
-	// made with the very same configuration match.
-	custom *tls.Config
-}
-
 // NewConnKey makes the key of a session to host:port for scheme, dialed
-// with req.Dialer, under req.TLS when useTLS says the session is (or will
-// be) protected, and logged in as user with password ("" for none). ok is
+// with req.Dialer (and so under its TLS settings), protected when useTLS
+// says the session is or will be, and logged in as user with password (""
+// for none). ok is
 // false when the Dialer's value cannot be compared (a struct holding a
 // slice): such sessions are not pooled.
 func NewConnKey(req *Request, scheme, host string, port int, useTLS bool, user, password string) (key ConnKey, ok bool) {
 	if req.Dialer != nil && !reflect.TypeOf(req.Dialer).Comparable() {
 		return ConnKey{}, false
 	}
-	key = ConnKey{Scheme: scheme, Host: host, Port: port, dialer: req.Dialer}
-	if useTLS {
-		key.tls = identityOf(req.TLS)
-	}
+	key = ConnKey{Scheme: scheme, Host: host, Port: port, dialer: req.Dialer, tls: useTLS}
 	if user != "" || password != "" {
 		sum := sha256.Sum256([]byte(user + "\x00" + password))
 		key.login = user + "\x00" + hex.EncodeToString(sum[:])
 	}
 	return key, true
-}
-
-// identityOf reads the parts of cfg that decide what a connection trusts
-// and proves; nil is the defaults.
-func identityOf(cfg *tls.Config) tlsIdentity {
-	id := tlsIdentity{on: true}
-	if cfg == nil {
-		return id
-	}
-	id.insecure = cfg.InsecureSkipVerify
-	id.roots = cfg.RootCAs
-	id.serverName = cfg.ServerName
-	id.minVersion, id.maxVersion = cfg.MinVersion, cfg.MaxVersion
-	if len(cfg.Certificates) > 0 {
-		h := sha256.New()
-		for _, c := range cfg.Certificates {
-			for _, der := range c.Certificate {
-				h.Write(der)
-			}
-			h.Write([]byte{0})
-		}
-		id.clientCert = hex.EncodeToString(h.Sum(nil))
-	}
-	if cfg.VerifyPeerCertificate != nil || cfg.VerifyConnection != nil || cfg.GetClientCertificate != nil ||
-		cfg.GetConfigForClient != nil || cfg.ClientCAs != nil {
-		id.custom = cfg
-	}
-	return id
 }
 
 // Pooled reports whether k was made by NewConnKey (the zero key is not).

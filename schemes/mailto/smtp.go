@@ -178,7 +178,7 @@ func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, sr
 		if err != nil {
 			return nil, fail("starttls", err)
 		}
-		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host, req.TLS)
+		tlsConn, err := req.Dialer.StartTLS(ctx, raw, "mailto", srv.host)
 		if err != nil {
 			return nil, smtpError("tls", err)
 		}
