@@ -25,13 +25,17 @@ type Scheme struct {
 }
 
 // Registry maps scheme names to Schemes. It is filled explicitly by its
-// owner (see fetch.NewRegistry), never by package init functions.
+// owner (see Build and fetch.NewRegistry), never by package init functions.
 type Registry struct {
 	schemes map[string]Scheme
+	// names are the declared facts of the schemes Build registered.
+	names map[string]Name
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{schemes: map[string]Scheme{}} }
+func NewRegistry() *Registry {
+	return &Registry{schemes: map[string]Scheme{}, names: map[string]Name{}}
+}
 
 // Register adds s. It panics if the name is already registered, if Parse is
 // nil, or if a handler does not implement Explainer: all are programming
@@ -75,6 +79,13 @@ func (r *Registry) Register(s Scheme) {
 func (r *Registry) Lookup(name string) (Scheme, bool) {
 	s, ok := r.schemes[name]
 	return s, ok
+}
+
+// Declared returns the declared facts of the scheme name (Build's
+// registries have them; a scheme added with Register alone has none).
+func (r *Registry) Declared(name string) (Name, bool) {
+	n, ok := r.names[name]
+	return n, ok
 }
 
 // Names returns the registered scheme names, sorted.

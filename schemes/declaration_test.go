@@ -1,0 +1,101 @@
+package schemes
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// testDeclaration declares "t" and its TLS variant "ts" with one option
+// of each kind; New refuses a negative wait.
+func testDeclaration(built *Values) Declaration {
+	return Declaration{
+		Names: []Name{{Name: "t", Port: 7}, {Name: "ts", Of: "t", TLS: true, Port: 8}},
+		Options: []Option{
+			{Name: "on", Kind: Bool},
+			{Name: "word", Kind: String, Default: "w"},
+			{Name: "many", Kind: Strings},
+			{Name: "n", Kind: Int, Default: 3},
+			{Name: "wait", Kind: Duration, Default: time.Second},
+		},
+		Uses: []string{OptionMax},
+		New: func(v Values) ([]Scheme, error) {
+			*built = v
+			if v.Duration("wait") < 0 {
+				return nil, v.UsageError("wait", v.Name("wait")+" must not be negative", nil)
+			}
+			return []Scheme{{Name: "ts", Parse: parseTest}, {Name: "t", Parse: parseTest}}, nil
+		},
+	}
+}
+
+// TestBuildValues: an option given has its value, one not given its
+// default; Has tells a value equal to the default from none.
+func TestBuildValues(t *testing.T) {
+	var v Values
+	r, err := Build([]Declaration{testDeclaration(&v)}, Options{"on": true, "word": "", "many": []string{"a", "b"}, OptionMax: 9}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Bool("on") || v.String("word") != "" || !v.Has("word") || len(v.Strings("many")) != 2 ||
+		v.Int("n") != 3 || v.Has("n") || v.Duration("wait") != time.Second || v.Int(OptionMax) != 9 {
+		t.Errorf("values %+v", v)
+	}
+	if n, ok := r.Declared("ts"); !ok || n.Of != "t" || !n.TLS || n.Port != 8 {
+		t.Errorf("Declared(ts) = %+v, %v", n, ok)
+	}
+	if got := strings.Join(r.Names(), ","); got != "t,ts" {
+		t.Errorf("names %s", got)
+	}
+}
+
+// TestBuildRefuses: an unknown option, a value of the wrong type and one
+// New refuses are usage errors naming the option as the caller spells it.
+func TestBuildRefuses(t *testing.T) {
+	flag := func(o string) string { return "--" + o }
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{"nope": true}, "no scheme has an option nope"},
+		{Options{"n": "3"}, "option n: string given, want int"},
+		{Options{"wait": 3}, "int given, want time.Duration"},
+		{Options{"wait": -time.Second}, "--wait must not be negative"},
+	} {
+		var v Values
+		_, err := Build([]Declaration{testDeclaration(&v)}, tc.opts, flag)
+		if KindOf(err) != KindUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.opts, err, tc.want)
+		}
+	}
+}
+
+// TestBuildOverride: a scheme the caller built replaces the declared one
+// of its name; the others stay as New built them.
+func TestBuildOverride(t *testing.T) {
+	var v Values
+	r, err := Build([]Declaration{testDeclaration(&v)}, nil, nil, Scheme{Name: "ts", Parse: parseTest, Handler: fetcher{}, Caps: Retrieves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := r.Lookup("ts"); s.Handler == nil {
+		t.Errorf("ts not overridden: %+v", s)
+	}
+	if s, _ := r.Lookup("t"); s.Handler != nil {
+		t.Errorf("t overridden: %+v", s)
+	}
+	if v.Name("wait") != "option wait" {
+		t.Errorf("default spelling %q", v.Name("wait"))
+	}
+}
+
+// TestBuildChecksDeclarations: a New that builds a name it does not
+// declare is a programming error.
+func TestBuildChecksDeclarations(t *testing.T) {
+	d := Declaration{Names: []Name{{Name: "a"}}, New: func(Values) ([]Scheme, error) {
+		return []Scheme{{Name: "b", Parse: parseTest}}, nil
+	}}
+	if got := catchPanic(func() { Build([]Declaration{d}, nil, nil) }); !strings.Contains(got, "does not declare") {
+		t.Errorf("panic %q", got)
+	}
+}

@@ -1,0 +1,50 @@
+package http
+
+import (
+	"net/http"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Declaration declares http (port 80) and https (443), with curl's
+// request options, so that a curl command line works as it is: -L and -f
+// are accepted and change nothing (redirects are followed and an error
+// status fails anyway).
+func Declaration() schemes.Declaration {
+	both := []string{"http", "https"}
+	return schemes.Declaration{
+		Names: []schemes.Name{{Name: "http", Port: 80}, {Name: "https", Of: "http", TLS: true, Port: 443}},
+		Options: []schemes.Option{
+			{Name: "location", Short: "L", Kind: schemes.Bool, Schemes: both,
+				Help: "http: follow redirects (urlget always does, up to the redirect limit; accepted for curl's command lines)"},
+			{Name: "fail", Short: "f", Kind: schemes.Bool, Schemes: both,
+				Help: "http: fail on an error status (>= 400) without writing the error page (urlget always does; accepted for curl's command lines)"},
+			{Name: "fail-with-body", Kind: schemes.Bool, Schemes: both,
+				Help: "http: on an error status, write the error page, then fail"},
+			{Name: "header", Short: "H", Kind: schemes.Strings, Schemes: both,
+				Help: "http: send the header field `\"Name: value\"` (\"Name:\" removes urlget's own, \"Name;\" sends it empty); repeat"},
+			{Name: "user-agent", Short: "A", Kind: schemes.String, Schemes: both,
+				Help: "http: send User-Agent `NAME` instead of urlget's"},
+			{Name: "referer", Short: "e", Kind: schemes.String, Schemes: both,
+				Help: "http: send Referer `URL`"},
+			{Name: "compressed", Kind: schemes.Bool, Schemes: both,
+				Help: "http: ask for a compressed body (gzip, deflate, br, zstd) and decode it"},
+		},
+		New: newSchemes,
+	}
+}
+
+// newSchemes builds the handler from the option values.
+func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
+	h := &Handler{UserAgent: v.String("user-agent"), Referer: v.String("referer"),
+		Decode: v.Bool("compressed"), FailWithBody: v.Bool("fail-with-body")}
+	if fields := v.Strings("header"); len(fields) > 0 {
+		h.Header = http.Header{}
+		for _, arg := range fields {
+			if err := AddHeader(h.Header, arg); err != nil {
+				return nil, v.UsageError("header", v.Name("header"), err)
+			}
+		}
+	}
+	return Schemes(h), nil
+}

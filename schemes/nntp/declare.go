@@ -1,0 +1,48 @@
+package nntp
+
+import "github.com/urlget/urlget/schemes"
+
+// Declaration declares news (RFC 1738 §3.6: news:group and news:id, no
+// "//"), nntp (port 119) and nntps (NNTP over TLS, port 563, which a
+// news: URL may reach through a server named on port 563 too). It reads
+// OptionMax (the newest articles a group lists), OptionHead (HEAD: the
+// article's header lines are a news URL's metadata) and OptionNoPipeline
+// (each command after the reply before it: for comparison, and for a
+// server that mishandles pipelined commands).
+func Declaration() schemes.Declaration {
+	return schemes.Declaration{
+		Names: []schemes.Name{
+			{Name: "news", Port: 119, OwnPorts: []int{563}, Opaque: true},
+			{Name: "nntp", Port: 119},
+			{Name: "nntps", Of: "nntp", TLS: true, Port: 563},
+		},
+		Options: []schemes.Option{
+			{Name: "nntp-server", Kind: schemes.String, Schemes: []string{"news"},
+				Help: "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)"},
+			{Name: "body", Kind: schemes.Bool, Schemes: []string{"news", "nntp", "nntps"},
+				Help: "news/nntp: retrieve only the article's body"},
+		},
+		Uses: []string{schemes.OptionMax, schemes.OptionHead, schemes.OptionNoPipeline},
+		New:  newSchemes,
+	}
+}
+
+// newSchemes builds the handler from the option values: -I and --body
+// together, or neither, retrieve the whole article.
+func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
+	h := &Handler{Server: v.String("nntp-server"), Max: v.Int(schemes.OptionMax)}
+	if v.Bool(schemes.OptionNoPipeline) {
+		h.Window = 1
+	}
+	if h.Max == 0 {
+		h.Max = DefaultMax
+	}
+	head, body := v.Bool(schemes.OptionHead), v.Bool("body")
+	switch {
+	case head && !body:
+		h.Part = PartHead
+	case body && !head:
+		h.Part = PartBody
+	}
+	return Schemes(h), nil
+}

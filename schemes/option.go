@@ -1,0 +1,172 @@
+package schemes
+
+import (
+	"fmt"
+	"time"
+)
+
+// OptionKind is the type of an option's value, which fixes the Go type it
+// has in Options and the way a command line reads it.
+type OptionKind int
+
+// The kinds of option values, with the Go type each has in Options.
+const (
+	// Bool is a switch: bool.
+	Bool OptionKind = iota
+	// String is one word or text: string.
+	String
+	// Strings is a value given any number of times, in order: []string.
+	Strings
+	// Int is a whole number: int.
+	Int
+	// Duration is a length of time: time.Duration (on a command line, in
+	// seconds).
+	Duration
+)
+
+// Option is one setting a scheme declares: the command turns it into a
+// flag (with its help line and default), a library caller sets it in
+// Options by its Name, and the declaration's New reads it from Values.
+type Option struct {
+	// Name is the option's name, lower-case words joined by "-"
+	// ("nntp-server"); a command line spells it "--nntp-server".
+	Name string
+	// Short is a one-letter alias a command line also accepts ("H" for
+	// curl's -H), or "".
+	Short string
+	// Kind is the type of its value.
+	Kind OptionKind
+	// Default is its value when none is given, of Kind's Go type; nil
+	// means that type's zero value.
+	Default any
+	// Help is one line saying what it does; a word in backquotes names
+	// its value on a command line ("`HOST[:PORT]`").
+	Help string
+	// Schemes are the declaration's scheme names it applies to.
+	Schemes []string
+}
+
+// The common options: settings of the caller, not of one scheme, which
+// several declarations read (Declaration.Uses). Their values are set in
+// Options by these names like any declared option's.
+const (
+	// OptionMax (int) is the most entries a listing asks the server
+	// for where a protocol takes a number; 0 means the scheme's own.
+	OptionMax = "max"
+	// OptionHead (bool) asks for a resource's metadata, not its body.
+	OptionHead = "head"
+	// OptionNoPipeline (bool) sends each request after the reply to the
+	// one before, never ahead (turns Pipelines off).
+	OptionNoPipeline = "no-pipeline"
+	// OptionTerminal (bool) says a person at a terminal runs the caller:
+	// a session may then be interactive.
+	OptionTerminal = "terminal"
+)
+
+// commonOptions are the common options' kinds, so that Options checks
+// their values as it checks declared ones.
+var commonOptions = []Option{
+	{Name: OptionMax, Kind: Int},
+	{Name: OptionHead, Kind: Bool},
+	{Name: OptionNoPipeline, Kind: Bool},
+	{Name: OptionTerminal, Kind: Bool},
+}
+
+// Options are option values by option name, each of its Kind's Go type
+// (bool, string, []string, int, time.Duration). An option absent has its
+// Default.
+type Options map[string]any
+
+// check returns an error for a value of the wrong type for want.
+func (k OptionKind) check(name string, v any) error {
+	ok := false
+	switch k {
+	case Bool:
+		_, ok = v.(bool)
+	case String:
+		_, ok = v.(string)
+	case Strings:
+		_, ok = v.([]string)
+	case Int:
+		_, ok = v.(int)
+	case Duration:
+		_, ok = v.(time.Duration)
+	}
+	if !ok {
+		return &Error{Phase: "options", Kind: KindUsage, Part: name,
+			Msg: fmt.Sprintf("option %s: %T given, want %s", name, v, k)}
+	}
+	return nil
+}
+
+// String names the kind's Go type.
+func (k OptionKind) String() string {
+	return [...]string{"bool", "string", "[]string", "int", "time.Duration"}[k]
+}
+
+// Values are the option values one declaration's New reads: those set in
+// Options, else each option's Default.
+type Values struct {
+	set  Options
+	opts map[string]Option
+	name func(string) string
+}
+
+// ValuesOf returns d's values from opts. name says how the caller spells
+// an option in messages ("--ascii" on a command line); nil spells it
+// "option NAME".
+func (d Declaration) ValuesOf(opts Options, name func(option string) string) Values {
+	v := Values{set: opts, opts: map[string]Option{}, name: name}
+	for _, o := range append(append([]Option{}, commonOptions...), d.Options...) {
+		v.opts[o.Name] = o
+	}
+	return v
+}
+
+// Has reports whether the option was given (its value may equal the
+// default): a gopher search of "" differs from no search.
+func (v Values) Has(option string) bool {
+	_, ok := v.set[option]
+	return ok
+}
+
+// get is the option's value, else its default, else nil.
+func (v Values) get(option string) any {
+	if x, ok := v.set[option]; ok {
+		return x
+	}
+	return v.opts[option].Default
+}
+
+// Bool is a Bool option's value.
+func (v Values) Bool(option string) bool { b, _ := v.get(option).(bool); return b }
+
+// String is a String option's value.
+func (v Values) String(option string) string { s, _ := v.get(option).(string); return s }
+
+// Strings is a Strings option's values.
+func (v Values) Strings(option string) []string { s, _ := v.get(option).([]string); return s }
+
+// Int is an Int option's value.
+func (v Values) Int(option string) int { n, _ := v.get(option).(int); return n }
+
+// Duration is a Duration option's value.
+func (v Values) Duration(option string) time.Duration {
+	d, _ := v.get(option).(time.Duration)
+	return d
+}
+
+// Name is how the caller spells option in messages, so that an error
+// about a value names the setting the person gave.
+func (v Values) Name(option string) string {
+	if v.name != nil {
+		return v.name(option)
+	}
+	return "option " + option
+}
+
+// UsageError is the error of a value the declaration cannot use: a
+// KindUsage *Error whose Part is the option.
+func (v Values) UsageError(option, msg string, err error) error {
+	return &Error{Phase: "options", Kind: KindUsage, Part: option, Msg: msg, Err: err}
+}
