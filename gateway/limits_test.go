@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // served starts s's own http.Server (HTTPServer) on 127.0.0.1 and
@@ -127,12 +128,7 @@ func TestSlowDestinationDoesNotStarve(t *testing.T) {
 	}
 	// Every slow request is in the gateway, holding the share or waiting
 	// for it (polled: the gateway's own count, no event to wait on).
-	for deadline := time.Now().Add(10 * time.Second); s.slots.users(slow) < waiting; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d slow requests reached the gateway", s.slots.users(slow), waiting)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	await.Until(t, fmt.Sprintf("all %d slow requests in the gateway", waiting), func() bool { return s.slots.users(slow) >= waiting })
 	start := time.Now()
 	client := &http.Client{Timeout: 10 * time.Second}
 	resp, err := client.Get("http://" + addr + "/gopher/" + fast + "/1/")
@@ -211,18 +207,12 @@ func TestMaxConnsPerClient(t *testing.T) {
 	c1.Close()
 	// The gateway sees the close when its read fails: until then a new
 	// connection may still be over the bound, so it is tried again.
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	await.Until(t, "a new connection answered after the first was closed", func() bool {
 		c4, r4 := open()
-		st, err := keepAlive(c4, r4, addr, "/")
-		if st == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no new connection after the first was closed: %v", err)
-		}
+		st, _ := keepAlive(c4, r4, addr, "/")
 		c4.Close()
-		time.Sleep(10 * time.Millisecond)
-	}
+		return st == http.StatusOK
+	})
 }
 
 // users is how many requests hold or wait for dest's share.

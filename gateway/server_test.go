@@ -11,9 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/urlget/urlget/internal/await"
 )
 
 // gateway starts a Server on 127.0.0.1 (served) and returns its base URL.
@@ -335,7 +338,9 @@ func TestClientGoneStopsUpstream(t *testing.T) {
 	}
 }
 
-// TestMaxUpstream: retrievals past the cap wait for a slot.
+// TestMaxUpstream: retrievals past the cap wait for a slot. The second
+// is known to wait when its goroutine is parked in slots.take (not after
+// some time: a broken cap would let it through late as well as early).
 func TestMaxUpstream(t *testing.T) {
 	release := make(chan struct{})
 	var running atomic.Int32
@@ -343,8 +348,12 @@ func TestMaxUpstream(t *testing.T) {
 		running.Add(1)
 		<-release
 	}))
-	defer up.Close()
-	base := gateway(t, Options{MaxUpstream: 1})
+	t.Cleanup(up.Close)
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before up.Close, when the test fails on the way
+	s, addr := served(t, Options{MaxUpstream: 1})
+	base := "http://" + addr
 	done := make(chan int, 2)
 	for _, p := range []string{"/a", "/b"} {
 		go func() {
@@ -357,11 +366,13 @@ func TestMaxUpstream(t *testing.T) {
 			done <- resp.StatusCode
 		}()
 	}
-	time.Sleep(500 * time.Millisecond)
+	await.Until(t, "both requests in the gateway", func() bool { return s.slots.users(strings.TrimPrefix(up.URL, "http://")) == 2 })
+	await.Until(t, "one request upstream", func() bool { return running.Load() >= 1 })
+	await.Parked(t, "gateway.(*slots).take(")
 	if n := running.Load(); n != 1 {
 		t.Errorf("%d upstream requests at once, want 1", n)
 	}
-	close(release)
+	free()
 	for range 2 {
 		if code := <-done; code != 200 {
 			t.Errorf("status %d", code)
