@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -189,7 +190,7 @@ func TestCopyKeepsKernelPasses(t *testing.T) {
 			return f
 		}, func(r io.Reader) bool { _, ok := r.(*os.File); return ok }},
 		{"socket, as the ftp body hands it", func(t *testing.T) io.ReadCloser {
-			return rawConn{serve(t, data, false)}
+			return rawConn{serve(t, data, nil)}
 		}, func(r io.Reader) bool { _, ok := r.(rawConn); return ok }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -227,8 +228,10 @@ func TestCopyKeepsKernelPasses(t *testing.T) {
 }
 
 // serve returns the client end of a loopback TCP connection that sends
-// data and closes, with a reset when reset is set.
-func serve(t *testing.T, data []byte, reset bool) *net.TCPConn {
+// data and closes; with a reset channel, it closes with a reset once the
+// test closes reset (a reset sent at once could come before any byte is
+// read, so the test says when the bytes have gone through).
+func serve(t *testing.T, data []byte, reset <-chan struct{}) *net.TCPConn {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -241,8 +244,8 @@ func serve(t *testing.T, data []byte, reset bool) *net.TCPConn {
 			return
 		}
 		c.Write(data)
-		if reset {
-			time.Sleep(50 * time.Millisecond) // let the bytes go out first
+		if reset != nil {
+			<-reset
 			c.(*net.TCPConn).SetLinger(0)
 		}
 		c.Close()
@@ -419,13 +422,22 @@ func TestCopyBodyOfAListing(t *testing.T) {
 // the bytes is a broken transfer (exit 5, retryable), though
 // os.File.ReadFrom reports it as a failed write.
 func TestCopyBodySourceResetIsNotLocal(t *testing.T) {
-	body := rawConn{serve(t, make([]byte, 4<<20), true)}
+	reset := make(chan struct{})
+	body := rawConn{serve(t, make([]byte, 4<<20), reset)}
 	defer body.Close()
 	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
+	// The reset comes once some bytes are in the file, while the copy
+	// waits for the rest of the 8 MiB it was promised.
+	go func() {
+		defer close(reset)
+		if !await.Poll(func() bool { st, err := out.Stat(); return err == nil && st.Size() > 0 }) {
+			t.Error("no byte reached the file")
+		}
+	}()
 	resp := &Response{Response: &schemes.Response{Body: body, Size: 8 << 20}, URL: fakeLoc{&schemes.URL{Scheme: "t"}}}
 	_, err = (&Client{}).CopyBody(context.Background(), out, resp, nil)
 	if k := schemes.KindOf(err); k != schemes.KindConnect || !schemes.IsRetryable(err) {

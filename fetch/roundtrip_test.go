@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/file"
 )
@@ -557,13 +558,9 @@ func TestRoundTripCancelMidBody(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: the server's connection is still open", how)
 		}
-		n := runtime.NumGoroutine()
-		for i := 0; i < 500 && n > before; i++ {
-			runtime.Gosched()
-			time.Sleep(2 * time.Millisecond) // polling an exit, not ordering events
-			n = runtime.NumGoroutine()
-		}
-		if n > before {
+		// The goroutines' exits have no event to wait on: polled, bounded.
+		if !await.Poll(func() bool { return runtime.NumGoroutine() <= before }) {
+			n := runtime.NumGoroutine()
 			buf := make([]byte, 1<<16)
 			t.Errorf("%s: %d goroutines before, %d after\n%s", how, before, n, buf[:runtime.Stack(buf, true)])
 		}
@@ -582,11 +579,8 @@ func TestRoundTripCloseUnblocksRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := make(chan error, 1)
-	go func() {
-		_, err := io.ReadAll(resp.Body)
-		read <- err
-	}()
-	time.Sleep(20 * time.Millisecond) // let the Read block (the test holds either way)
+	go readAllSilent(resp.Body, read)
+	await.Parked(t, "fetch.readAllSilent(") // the Read is blocked: now Close
 	resp.Body.Close()
 	select {
 	case err := <-read:
@@ -597,6 +591,13 @@ func TestRoundTripCloseUnblocksRead(t *testing.T) {
 		t.Fatal("Close did not end the blocked Read")
 	}
 	<-closed
+}
+
+// readAllSilent reads r to its end and sends the error; a function of its
+// own, so that await.Parked can tell when its Read is blocked.
+func readAllSilent(r io.Reader, read chan<- error) {
+	_, err := io.ReadAll(r)
+	read <- err
 }
 
 func TestMediaType(t *testing.T) {

@@ -37,13 +37,15 @@ const every = 2 * time.Millisecond
 // called from the test's goroutine.
 func Until(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	if !poll(cond) {
+	if !Poll(cond) {
 		t.Fatalf("%s: not within %v", what, Timeout)
 	}
 }
 
-// poll reports whether cond became true within Timeout.
-func poll(cond func() bool) bool {
+// Poll reports whether cond became true within Timeout, looking at it
+// every few milliseconds: Until for a goroutine other than the test's
+// (which may not call t.Fatal), to report with t.Error.
+func Poll(cond func() bool) bool {
 	if cond() {
 		return true
 	}
@@ -70,7 +72,7 @@ func poll(cond func() bool) bool {
 // After Timeout it fails the test (t.Fatalf) with every goroutine's stack.
 func Parked(t testing.TB, fn string) {
 	t.Helper()
-	if !poll(func() bool { return parked(stacks(), fn) }) {
+	if !Poll(func() bool { return parked(stacks(), fn) }) {
 		t.Fatalf("no goroutine parked in %s within %v:\n%s", fn, Timeout, stacks())
 	}
 }
