@@ -203,7 +203,8 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 	}
 	t.hint = opt.ContinueHint
 	res := &Result{Path: dest, Offset: t.held}
-	err = c.retry(ctx, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, loc, t, res, opt) }, func() string {
+	rs := c.newRetries() // the download's, its ranges' included
+	err = c.retryUnder(ctx, rs, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, loc, t, res, opt, rs) }, func() string {
 		if t.held == 0 {
 			return ""
 		}
@@ -226,7 +227,9 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 }
 
 // transfer makes one attempt: fetch from what is held, append, verify.
-func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions) error {
+// In segments, a range that fails is asked for again under rs, the
+// download's retries.
+func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, rs *retries) error {
 	warm := c.warm(ctx, loc, t, opt)
 	defer warm.stop()
 	asked := time.Now()
@@ -265,7 +268,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 		// The readying began with the first request: wait for it as long
 		// as that took, a second at least.
 		wait := max(time.Since(asked), time.Second)
-		return c.segmented(ctx, loc, t, res, opt, resp, n, func(ctx context.Context) { warm.ready(ctx, wait) })
+		return c.segmented(ctx, loc, t, res, opt, resp, n, rs, func(ctx context.Context) { warm.ready(ctx, wait) })
 	}
 	warm.stop()
 	if err := c.settleOffset(loc, t, resp.Offset); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -25,38 +26,81 @@ const maxRetryDelay = 10 * time.Minute
 // since the first try began, or when the wait would pass it, no try
 // starts; one already running is not cut short by it (as with curl).
 func (c *Client) retry(ctx context.Context, op func(ctx context.Context, hold func(*Response)) error, then func() string) error {
+	return c.retryUnder(ctx, c.newRetries(), op, then)
+}
+
+// retryUnder is retry with the retries of rs, which a download in
+// segments shares with its connections (segRun): a range asked for again
+// takes one of the same Retries.
+func (c *Client) retryUnder(ctx context.Context, rs *retries, op func(ctx context.Context, hold func(*Response)) error, then func() string) error {
+	for {
+		err := c.attempt(ctx, op)
+		if err == nil || !rs.again(ctx, err, then) {
+			return err
+		}
+	}
+}
+
+// retries is the retry rule's account of one request: how many of
+// Client.Retries are spent, the next wait, and when the first try began.
+// Whatever a request tries again asks it (again): the request as a whole
+// (retry), or, in a download in segments, one connection's range. It is
+// safe for concurrent use.
+type retries struct {
+	c     *Client
+	begin time.Time
+
+	mu    sync.Mutex
+	delay time.Duration // the next wait, unless a Retry-After is longer
+	spent int
+}
+
+func (c *Client) newRetries() *retries {
 	delay := c.RetryDelay
 	if delay <= 0 {
 		delay = time.Second
 	}
-	begin := time.Now()
-	for attempt := 0; ; attempt++ {
-		err := c.attempt(ctx, op)
-		if err == nil || attempt >= c.Retries || !schemes.IsRetryable(err) {
-			return err
-		}
-		wait := delay
-		var se *schemes.Error
-		if errors.As(err, &se) && se.RetryAfter > wait {
-			wait = min(se.RetryAfter, maxRetryDelay)
-		}
-		if c.RetryMaxTime > 0 && time.Since(begin)+wait > c.RetryMaxTime {
-			c.notify("%v; not retried: waiting %v would pass --retry-max-time %s", err, wait, seconds(c.RetryMaxTime))
-			return err
-		}
-		next := ""
-		if then != nil {
-			next = then()
-		}
-		c.notify("%v; retrying in %v (%d of %d)%s", err, wait, attempt+1, c.Retries, next)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return err
-		case <-t.C:
-		}
-		delay = min(2*delay, maxRetryDelay)
+	return &retries{c: c, begin: time.Now(), delay: delay}
+}
+
+// again decides whether what failed with err is tried again: err is
+// marked retryable, a retry is left, and the wait (the delay, or the
+// server's longer Retry-After) passes no RetryMaxTime. Then it says so
+// (Notify) and waits, and reports true; false, with nothing waited, when
+// not, or once ctx is done during the wait.
+func (rs *retries) again(ctx context.Context, err error, then func() string) bool {
+	c := rs.c
+	rs.mu.Lock()
+	if rs.spent >= c.Retries || !schemes.IsRetryable(err) {
+		rs.mu.Unlock()
+		return false
+	}
+	wait := rs.delay
+	var se *schemes.Error
+	if errors.As(err, &se) && se.RetryAfter > wait {
+		wait = min(se.RetryAfter, maxRetryDelay)
+	}
+	if c.RetryMaxTime > 0 && time.Since(rs.begin)+wait > c.RetryMaxTime {
+		rs.mu.Unlock()
+		c.notify("%v; not retried: waiting %v would pass --retry-max-time %s", err, wait, seconds(c.RetryMaxTime))
+		return false
+	}
+	rs.spent++
+	n := rs.spent
+	rs.delay = min(2*rs.delay, maxRetryDelay)
+	rs.mu.Unlock()
+	next := ""
+	if then != nil {
+		next = then()
+	}
+	c.notify("%v; retrying in %v (%d of %d)%s", err, wait, n, c.Retries, next)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 

@@ -227,8 +227,9 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 // SHA-256 the server published.
 //
 // warmed waits (a while at most) until the sessions warm readied are
-// idle, for the ranges to take them.
-func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int, warmed func(context.Context)) error {
+// idle, for the ranges to take them. A range that fails is asked for
+// again under rs, the download's retries.
+func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int, rs *retries, warmed func(context.Context)) error {
 	size := first.Size
 	rec := recordOf(first.Response)
 	keep := len(t.spans) > 0 && first.Offset == t.resumeAt()
@@ -263,7 +264,7 @@ func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, 
 	if originOf(first.URL) == originOf(loc) {
 		at = first.URL // no redirect again for each range; never another origin's, which -u's login must not reach
 	}
-	s := &segRun{c: c, loc: at, t: t, size: size, rec: rec, done: slices.Clone(t.spans), warmed: warmed,
+	s := &segRun{c: c, loc: at, t: t, size: size, rec: rec, done: slices.Clone(t.spans), warmed: warmed, retries: rs,
 		from: Resume{Partial: schemes.Partial{Record: &rec}, Exact: opt.Exact}}
 	err := s.run(ctx, first, n, opt.Progress)
 	moved := s.moved.Load()

@@ -34,8 +34,12 @@ import (
 // segments). One that does so after it sent a range changed meanwhile,
 // or stopped serving ranges: the attempt fails (retryable), and the next
 // asks the resume rule. A connection that fails in a way marked retryable
-// gives its range back and stops, and the others go on; a failure of
-// another kind (the disk, the source changed) ends the attempt.
+// gives its range back, and asks the download's retry rule (retries: the
+// same Client.Retries, RetryDelay and Retry-After as a whole download's)
+// whether to go on: after the wait it says, with the next range (most
+// often the one given back); with none left, the connection stops and
+// the others go on. A failure of another kind (the disk, the source
+// changed) ends the attempt.
 type segRun struct {
 	c    *Client
 	loc  schemes.Locator // where ranges are asked for
@@ -47,6 +51,9 @@ type segRun struct {
 	// to be idle, so that a range takes one rather than dialing; ctx
 	// ends the wait.
 	warmed func(ctx context.Context)
+	// retries is the download's retry rule, which a connection asks
+	// before it asks again after a failure.
+	retries *retries
 
 	mu       sync.Mutex
 	done     spans      // written
@@ -221,14 +228,12 @@ func (s *segRun) claim(r span) *segment {
 func (s *segRun) work(ctx context.Context, sg *segment, body *Response) {
 	buf := make([]byte, segmentBuffer)
 	carried := false
-	fails := 0 // failures in a row: a connection gives up after connFails
 	failed := func(err error) bool {
 		switch s.stopped(sg, err) {
 		case failStop:
 			return true
 		case failRetry:
-			fails++
-			return fails >= connFails
+			return !s.retries.again(ctx, err, s.againNote)
 		}
 		return false
 	}
@@ -259,7 +264,6 @@ func (s *segRun) work(ctx context.Context, sg *segment, body *Response) {
 			sg = s.next(sg, false)
 			continue
 		}
-		fails = 0
 		next := s.next(sg, true)
 		if next != sg {
 			sg.stop()
@@ -429,10 +433,8 @@ const (
 	failStop         // the attempt fails, or the server sends no ranges
 )
 
-// connFails is how many failures in a row, each marked retryable, a
-// connection takes before it stops: one may be a fluke, two are a server
-// that takes no more connections (FTP 421, HTTP 503).
-const connFails = 2
+// againNote says, in a retry's note, what is tried again.
+func (s *segRun) againNote() string { return "; one connection asks for a range again" }
 
 // stopped settles a connection's failure err on sg: nothing when its
 // range had ended anyway (another took it over and stopped it);
