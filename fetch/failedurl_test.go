@@ -17,7 +17,7 @@ import (
 // redirects names the URL given.
 func TestErrorNamesTheRequestThatFailed(t *testing.T) {
 	srv := httpfake.NewRedirects(t)
-	c := &Client{Registry: NewRegistry(Config{})}
+	c := &Client{Registry: defaultRegistry()}
 	dir := t.TempDir()
 	calls := map[string]func(raw string) error{
 		"Get":  func(raw string) error { _, err := c.Get(context.Background(), raw); return err },

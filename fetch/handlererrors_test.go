@@ -102,7 +102,7 @@ func TestHandlerErrorsNameTheURLOnce(t *testing.T) {
 		{"gopher://127.0.0.1:1/0a%0Ab", "gopher://127.0.0.1:1/0a%0Ab", schemes.KindSafety},
 		{"file:///nonexistent/" + secret, "file:///nonexistent/" + secret, schemes.KindNotFound},
 	}
-	c := &Client{Registry: NewRegistry(Config{}), Dialer: &transport.Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second}}
+	c := &Client{Registry: defaultRegistry(), Dialer: &transport.Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second}}
 	defer c.CloseIdleConnections()
 	for _, tt := range tests {
 		_, err := c.Get(context.Background(), tt.raw)
@@ -253,7 +253,7 @@ func TestContextErrorsSameForEveryScheme(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, raw := range urls {
-			c := &Client{Registry: NewRegistry(Config{}), MaxTime: tt.maxTime,
+			c := &Client{Registry: defaultRegistry(), MaxTime: tt.maxTime,
 				Dialer: &transport.Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: tt.idle}}
 			ctx, cancel := tt.ctx()
 			_, err := c.Get(ctx, raw)

@@ -1,62 +1,57 @@
 package fetch
 
 import (
-	"cmp"
 	"sync"
 
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/file"
-	"github.com/urlget/urlget/schemes/ftp"
-	"github.com/urlget/urlget/schemes/gopher"
-	"github.com/urlget/urlget/schemes/http"
-	"github.com/urlget/urlget/schemes/mailto"
-	"github.com/urlget/urlget/schemes/nntp"
-	"github.com/urlget/urlget/schemes/prospero"
-	"github.com/urlget/urlget/schemes/telnet"
-	"github.com/urlget/urlget/schemes/wais"
+	"github.com/urlget/urlget/schemes/all"
 )
 
-// Config holds the scheme-specific settings NewRegistry passes to handlers.
+// Config says which schemes a registry holds and how their handlers are
+// set up. fetch knows no scheme by name: each declaration turns the
+// option values into its handler.
 type Config struct {
-	// NoFileFTP refuses file: URLs on another host instead of retrieving
-	// them by ftp (libwww's rule).
-	NoFileFTP bool
-	// Max (--max) is the most entries a listing asks the server for,
-	// where a protocol asks for a number: a news group's newest articles,
-	// a WAIS search's hits. 0 means each scheme's own default.
-	Max      int
-	HTTP     *http.Handler     // http and https settings (-H, -A, -e, --compressed, --fail-with-body); nil: defaults
-	FTP      *ftp.Handler      // ftp and ftps settings (--ftp-ssl, --ascii, ...); nil: defaults
-	NNTP     *nntp.Handler     // news, nntp, nntps (--nntp-server, --max, --head, --body); nil: defaults
-	Gopher   *gopher.Handler   // gopher settings (--search, --form, --views); nil means defaults
-	Telnet   *telnet.Handler   // telnet sessions (--login, --telnet-idle); nil means defaults
-	Mailto   *mailto.Handler   // mail submission (--smtp-server, --from, --dry-run); nil means defaults
-	WAIS     *wais.Handler     // wais searches (--max); nil means defaults
-	Prospero *prospero.Handler // prospero resolution (--prospero-local); nil means defaults
+	// Schemes are the declarations registered; nil means all of
+	// urlget's (all.Declarations: the ten schemes of RFC 1738 and their
+	// TLS and draft variants).
+	Schemes []schemes.Declaration
+	// Options are the values of the declarations' options and of the
+	// common ones (schemes.OptionMax, ...), by name, each of its kind's
+	// Go type: {"nntp-server": "news.example", "ascii": true}. An option
+	// not given has its default.
+	Options schemes.Options
+	// OptionName spells an option's name in error messages (a command
+	// line says "--ascii"); nil says "option ascii".
+	OptionName func(option string) string
+	// Override are schemes whose handler the caller built itself (a
+	// telnet session on buffers), registered in place of the declared
+	// scheme of the same name.
+	Override []schemes.Scheme
 }
 
-// NewRegistry returns a registry of every scheme urlget knows: all ten of
-// RFC 1738 and their TLS and draft variants. Schemes whose handlers are not
-// written yet parse, and fail to fetch with KindUnsupported.
-func NewRegistry(cfg Config) *schemes.Registry {
-	r := schemes.NewRegistry()
-	groups := [][]schemes.Scheme{
-		file.Schemes(&file.Handler{NoFTP: cfg.NoFileFTP}),
-		http.Schemes(cmp.Or(cfg.HTTP, &http.Handler{})),
-		ftp.Schemes(cfg.FTP),
-		gopher.Schemes(cfg.Gopher),
-		mailto.Schemes(cfg.Mailto),
-		nntp.Schemes(cfg.NNTP),
-		telnet.Schemes(cfg.Telnet),
-		wais.Schemes(cfg.WAIS),
-		prospero.Schemes(cfg.Prospero),
+// NewRegistry returns a registry of the schemes cfg declares, each with
+// the handler its declaration builds from cfg.Options. An unknown option,
+// a value of the wrong type or one a scheme cannot use is a KindUsage
+// error.
+func NewRegistry(cfg Config) (*schemes.Registry, error) {
+	decls := cfg.Schemes
+	if decls == nil {
+		decls = all.Declarations()
 	}
-	for _, g := range groups {
-		for _, s := range g {
-			r.Register(s)
-		}
+	return schemes.Build(decls, cfg.Options, cfg.OptionName, cfg.Override...)
+}
+
+// defaultRegistry is the zero Client's: every scheme with its defaults,
+// which cannot fail.
+var defaultRegistry = sync.OnceValue(func() *schemes.Registry {
+	r, err := NewRegistry(Config{})
+	if err != nil {
+		panic("fetch: the default options do not build: " + err.Error())
 	}
 	return r
-}
+})
 
-var defaultRegistry = sync.OnceValue(func() *schemes.Registry { return NewRegistry(Config{}) })
+// DefaultRegistry returns the registry a Client without one uses: every
+// scheme of all.Declarations with its default options. It is built once
+// and shared; a Registry is not changed after it is built.
+func DefaultRegistry() *schemes.Registry { return defaultRegistry() }

@@ -35,7 +35,7 @@ func (d *countingDialer) Dial(ctx context.Context, scheme, host string, port int
 // counting dialer, that retries retries times after a short first wait.
 func retryClient(retries int) (*Client, *countingDialer) {
 	d := &countingDialer{Dialer: &transport.Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 10 * time.Second}}
-	return &Client{Registry: NewRegistry(Config{}), Dialer: d, Retries: retries, RetryDelay: 10 * time.Millisecond}, d
+	return &Client{Registry: defaultRegistry(), Dialer: d, Retries: retries, RetryDelay: 10 * time.Millisecond}, d
 }
 
 // transferPaths are the ways a transfer is made whole by Client: into a

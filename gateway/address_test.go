@@ -69,7 +69,7 @@ func request(t testing.TB, target string) *http.Request {
 }
 
 func TestAddress(t *testing.T) {
-	reg := fetch.NewRegistry(fetch.Config{})
+	reg := fetch.DefaultRegistry()
 	for _, c := range addressCases {
 		got := Address(c.url)
 		if got != c.addr {

@@ -18,7 +18,7 @@ import (
 // this host, which a resolving scheme's handler may be allowed to use).
 func withoutLocal(r *schemes.Registry) *schemes.Registry {
 	if r == nil {
-		r = fetch.NewRegistry(fetch.Config{})
+		r = fetch.DefaultRegistry()
 	}
 	out := schemes.NewRegistry()
 	for _, name := range r.Names() {

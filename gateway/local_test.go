@@ -43,7 +43,7 @@ func TestLocalFilesOnlyWithAllowFile(t *testing.T) {
 	up := httptest.NewServer(http.RedirectHandler(fileURL, http.StatusFound))
 	defer up.Close()
 	client := func() *fetch.Client {
-		r := fetch.NewRegistry(fetch.Config{})
+		r := mustRegistry(t, fetch.Config{}) // its own: a scheme is added
 		r.Register(schemes.Scheme{Name: "res", Handler: resolver{fileURL}, Caps: schemes.Retrieves,
 			Parse: func(u *schemes.URL) (schemes.Locator, error) { return resolverURL{u}, nil }})
 		return &fetch.Client{Registry: r, RedirectProtocols: fetch.Protocols{"file": true, "http": true}}
@@ -70,7 +70,7 @@ func TestLocalFilesOnlyWithAllowFile(t *testing.T) {
 // AllowFile parses every scheme as the Client's does, with the same Caps,
 // and only the Local schemes' handlers are replaced.
 func TestWithoutLocalKeepsTheOthers(t *testing.T) {
-	orig := fetch.NewRegistry(fetch.Config{})
+	orig := fetch.DefaultRegistry()
 	got := withoutLocal(orig)
 	if a, b := strings.Join(orig.Names(), ","), strings.Join(got.Names(), ","); a != b {
 		t.Fatalf("schemes %s, want %s", b, a)
@@ -86,4 +86,14 @@ func TestWithoutLocalKeepsTheOthers(t *testing.T) {
 	if withoutLocal(nil) == nil {
 		t.Error("withoutLocal(nil) is nil, want the default schemes")
 	}
+}
+
+// mustRegistry is fetch.NewRegistry, failing the test on an error.
+func mustRegistry(t *testing.T, cfg fetch.Config) *schemes.Registry {
+	t.Helper()
+	r, err := fetch.NewRegistry(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

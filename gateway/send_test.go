@@ -34,8 +34,8 @@ func postForm(t *testing.T, url string, form url.Values, token, site string) (*h
 // its token and from the same origin, sends (here a dry run, whose
 // composed message comes back).
 func TestSend(t *testing.T) {
-	client := &fetch.Client{Registry: fetch.NewRegistry(fetch.Config{
-		Mailto: &mailto.Handler{DryRun: true, From: "gw@127.0.0.1", Stdin: strings.NewReader("STDIN")}})}
+	client := &fetch.Client{Registry: mustRegistry(t, fetch.Config{Override: mailto.Schemes(
+		&mailto.Handler{DryRun: true, From: "gw@127.0.0.1", Stdin: strings.NewReader("STDIN")})})}
 	const to = "mailto:someone@127.0.0.1?subject=ignored"
 	post := func(base, token, site string) (*http.Response, string) {
 		return postForm(t, base+Address(to), url.Values{"subject": {"Hello <there>"}, "body": {"line one"}}, token, site)
@@ -86,8 +86,8 @@ func TestSend(t *testing.T) {
 // the fields, escaped whatever they hold — and a POST sends what the form
 // posted, not the URL's own subject and body.
 func TestComposePrefilled(t *testing.T) {
-	client := &fetch.Client{Registry: fetch.NewRegistry(fetch.Config{
-		Mailto: &mailto.Handler{DryRun: true, From: "gw@127.0.0.1", Stdin: strings.NewReader("STDIN")}})}
+	client := &fetch.Client{Registry: mustRegistry(t, fetch.Config{Override: mailto.Schemes(
+		&mailto.Handler{DryRun: true, From: "gw@127.0.0.1", Stdin: strings.NewReader("STDIN")})})}
 	const to = `mailto:a@127.0.0.1?cc=b@127.0.0.1&subject=%22%3E%3Cscript%3Ealert(1)%3C/script%3E&body=Dear%20%3C/textarea%3E%3Cscript%3Ex()%3C/script%3E%0Aline%202`
 	on := gateway(t, Options{Client: client, AllowSend: true})
 	resp, body := get(t, newRequest(t, "GET", on+Address(to)))

@@ -150,7 +150,7 @@ func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs
 	var mu sync.Mutex
 	h := &ftp.Handler{AnonPassword: ftpAnonPassword}
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{FTP: h}),
+		Registry: mustRegistry(fetch.Config{Override: ftp.Schemes(h)}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 		Trace:    transport.NewTrace(lockedWriter{&mu, out}),
 	}
@@ -498,7 +498,7 @@ func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.H
 	}
 	off := testbed.LogSize(service)
 	c := &fetch.Client{
-		Registry:   fetch.NewRegistry(fetch.Config{FTP: h}),
+		Registry:   mustRegistry(fetch.Config{Override: ftp.Schemes(h)}),
 		Dialer:     &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 		TLS:        cfg,
 		RequireTLS: requireTLS,

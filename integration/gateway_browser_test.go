@@ -19,7 +19,7 @@ import (
 	"github.com/urlget/urlget/integration/dirsrv"
 	"github.com/urlget/urlget/integration/hostile"
 	"github.com/urlget/urlget/integration/testbed"
-	"github.com/urlget/urlget/schemes/nntp"
+	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -29,7 +29,7 @@ import (
 func browserGateway(t *testing.T) string {
 	t.Helper()
 	return startGateway(t, gateway.Options{Timeout: time.Minute, Client: &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{NNTP: &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort)}}),
+		Registry: mustRegistry(fetch.Config{Options: schemes.Options{"nntp-server": testbed.Addr(testbed.NNTPPort)}}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 	}})
 }

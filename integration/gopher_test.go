@@ -110,7 +110,7 @@ func TestConformanceGopherPlus(t *testing.T) {
 // gopherClient is a client whose gopher handler is h.
 func gopherClient(h *gopher.Handler, tr schemes.Trace) *fetch.Client {
 	return &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{Gopher: h}),
+		Registry: mustRegistry(fetch.Config{Override: gopher.Schemes(h)}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 		Trace:    tr,
 	}

@@ -31,7 +31,7 @@ import (
 
 func mailClient(h *mailto.Handler, trace io.Writer) *fetch.Client {
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{Mailto: h}),
+		Registry: mustRegistry(fetch.Config{Override: mailto.Schemes(h)}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 	}
 	if trace != nil {

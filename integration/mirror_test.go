@@ -26,7 +26,6 @@ import (
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/mirror"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/ftp"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -34,7 +33,7 @@ import (
 // a trace kept for failure messages.
 func mirrorClient(trace io.Writer) *fetch.Client {
 	return &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{FTP: &ftp.Handler{AnonPassword: ftpAnonPassword}}),
+		Registry: mustRegistry(fetch.Config{Options: schemes.Options{"ftp-anon-password": ftpAnonPassword}}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 		Trace:    transport.NewTrace(trace),
 	}

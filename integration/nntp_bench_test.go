@@ -44,7 +44,7 @@ func nntpBenchNumbers(b testing.TB) []int64 {
 	b.Helper()
 	list := func() []int64 {
 		h := &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort), Max: 100000}
-		loc, err := fetch.NewRegistry(fetch.Config{}).Parse("news:" + nntpBenchGroup)
+		loc, err := fetch.DefaultRegistry().Parse("news:" + nntpBenchGroup)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func BenchmarkNNTPArticles(b *testing.B) {
 			}
 			d := conformance.NewCountingDialer()
 			tr := &countingTrace{}
-			reg := fetch.NewRegistry(fetch.Config{})
+			reg := fetch.DefaultRegistry()
 			locs := make([]schemes.Locator, len(nums))
 			for i, n := range nums {
 				loc, err := reg.Parse(nntpURL(nntpBenchGroup, n))

@@ -40,7 +40,7 @@ func TestNNTPPipelinedMirror(t *testing.T) {
 		var mu sync.Mutex
 		h := &nntp.Handler{Max: nntpBenchArticles, Window: window}
 		c := &fetch.Client{
-			Registry: fetch.NewRegistry(fetch.Config{NNTP: h}),
+			Registry: mustRegistry(fetch.Config{Override: nntp.Schemes(h)}),
 			Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 			Trace:    transport.NewTrace(lockedWriter{&mu, &trace}),
 		}
@@ -85,7 +85,7 @@ func TestNNTPPipelinedURLs(t *testing.T) {
 	testbed.Require(t, testbed.INN)
 	nums := nntpBenchNumbers(t)
 	h := &nntp.Handler{Max: 100000}
-	c := &fetch.Client{Registry: fetch.NewRegistry(fetch.Config{NNTP: h})}
+	c := &fetch.Client{Registry: mustRegistry(fetch.Config{Override: nntp.Schemes(h)})}
 	lr, err := c.List(context.Background(), fmt.Sprintf("nntp://%s/%s", testbed.Addr(testbed.NNTPPort), nntpBenchGroup))
 	if err != nil {
 		t.Fatal(err)

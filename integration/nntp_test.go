@@ -91,7 +91,7 @@ func newNNTPEnv(t *testing.T, h *nntp.Handler) (*nntpEnv, *conformance.SyncBuffe
 
 func (e *nntpEnv) request(t *testing.T, raw string) *schemes.Request {
 	t.Helper()
-	loc, err := fetch.NewRegistry(fetch.Config{}).Parse(raw)
+	loc, err := fetch.DefaultRegistry().Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestNNTPAuthinfo(t *testing.T) {
 // urlget does, with the server from fetch.Config.
 func TestNNTPThroughClient(t *testing.T) {
 	testbed.Require(t, testbed.INN)
-	c := &fetch.Client{Registry: fetch.NewRegistry(fetch.Config{NNTP: &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort)}})}
+	c := &fetch.Client{Registry: mustRegistry(fetch.Config{Options: schemes.Options{"nntp-server": testbed.Addr(testbed.NNTPPort)}})}
 	defer c.CloseIdleConnections()
 	resp, err := c.Get(context.Background(), nntpNewsID(testbed.MsgWWW))
 	if err != nil {

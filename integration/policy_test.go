@@ -19,7 +19,6 @@ import (
 	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/mailto"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -62,8 +61,8 @@ func harmfulClient(t *testing.T) (*fetch.Client, *portDialer, *conformance.SyncB
 	out := &conformance.SyncBuffer{}
 	d := &portDialer{CountingDialer: conformance.NewCountingDialer()}
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{Mailto: &mailto.Handler{
-			Server: testbed.Addr(testbed.SMTPPort), From: "t@urlget.test"}}),
+		Registry: mustRegistry(fetch.Config{Options: schemes.Options{
+			"smtp-server": testbed.Addr(testbed.SMTPPort), "from": "t@urlget.test"}}),
 		Dialer: d,
 		Trace:  transport.NewTrace(out),
 		Notify: func(m string) { out.Write([]byte(m + "\n")) },

@@ -21,7 +21,6 @@ import (
 	"github.com/urlget/urlget/integration/dirsrv"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
-	"github.com/urlget/urlget/schemes/nntp"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -48,7 +47,7 @@ func newRTEnv(t *testing.T) *rtEnv {
 	e := &rtEnv{pool: &transport.Pool{}, dialer: conformance.NewCountingDialer()}
 	e.dialer.Dialer.TLS = cfg // a wrapper's TLS settings are its Dialer's (Client.TLS is for a *transport.Dialer)
 	e.c = &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{NNTP: &nntp.Handler{Server: testbed.Addr(testbed.NNTPPort)}}),
+		Registry: mustRegistry(fetch.Config{Options: schemes.Options{"nntp-server": testbed.Addr(testbed.NNTPPort)}}),
 		Dialer:   e.dialer, Conns: e.pool,
 	}
 	tr := &http.Transport{}

@@ -50,7 +50,7 @@ func telnetSession(t *testing.T, h telnet.Handler, raw, stdin string, trace io.W
 	var out, errb lockedBuffer
 	h.Stdin, h.Stdout, h.Stderr = strings.NewReader(stdin), &out, &errb
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{Telnet: &h}),
+		Registry: mustRegistry(fetch.Config{Override: telnet.Schemes(&h)}),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 	}
 	if trace != nil {

@@ -29,7 +29,7 @@ func waisURL(path string) string {
 
 func waisClient(tr io.Writer) *fetch.Client {
 	c := &fetch.Client{
-		Registry: fetch.NewRegistry(fetch.Config{}),
+		Registry: fetch.DefaultRegistry(),
 		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 	}
 	if tr != nil {
@@ -165,7 +165,7 @@ func TestWAISFloodKeepsMax(t *testing.T) {
 	for _, max := range []int{0, 7} {
 		var tr strings.Builder
 		c := waisClient(&tr)
-		c.Registry = fetch.NewRegistry(fetch.Config{WAIS: &wais.Handler{Max: max}})
+		c.Registry = mustRegistry(fetch.Config{Options: schemes.Options{schemes.OptionMax: max}})
 		resp, err := c.List(context.Background(), waisURL(waisd.FloodDatabase+"?apple"))
 		if err != nil {
 			t.Fatalf("max %d: %v\n%s", max, err, tr.String())

@@ -11,7 +11,7 @@ import (
 // parsers is the registry the library's zero fetch.Client parses with:
 // the canonical form is a matter of parsing only, so the rows here are
 // the library's answer (the command's tests run them through urlget).
-func parsers() *schemes.Registry { return fetch.NewRegistry(fetch.Config{}) }
+func parsers() *schemes.Registry { return fetch.DefaultRegistry() }
 
 // TestRegistryCanonical runs every example URL of RFC 1738 and the drafts
 // through the library's rule, with the round-trip column.

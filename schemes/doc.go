@@ -45,17 +45,18 @@
 //     leased from and kept in Request.Conns under a NewConnKey, never a
 //     pool of its own; errors without the URL, which fetch adds), and a
 //     Schemes function returning its Scheme values with their Caps, which
-//     the Registry checks against the handler.
-//   - schemes/ports.go, its default port (if it names a host), and
-//     transport/ports.go, the well-known port the port policy lets it use.
+//     the Registry checks against the handler; and its Declaration: its
+//     names (with the TLS variant's Of), ports, whether its URLs are
+//     opaque, its options (each becomes a flag of the command and a
+//     section of its --help), and New, building the handler from them.
+//   - schemes/all: one line in Declarations. fetch, the gateway and the
+//     command read every scheme from there.
+//   - schemes/ports.go and transport/ports.go, while they keep their own
+//     tables: the default port and the restricted ports it owns, as its
+//     Declaration says (schemes/all's TestPortFactsAgree fails until
+//     they agree).
 //   - schemes/extract.go, its name among the schemes found in free text,
 //     if it is one of RFC 1738's.
-//   - fetch/registry.go: one line in NewRegistry, and a Config field if
-//     the command configures its handler.
-//   - cmd/urlget/flags_<name>.go with its flags (or none), and one line in
-//     perSchemeFlags; a TLS variant's name in cmd/urlget/subcommands.go's
-//     objectName, so that `urlget parse` shows its parts under the base
-//     scheme's name.
 //   - integration/: a real server in docker-compose.yml (or, where none is
 //     packaged, a test server written from the protocol's notes, sharing
 //     no code with the client) and a conformance Target for it.

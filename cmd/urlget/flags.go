@@ -46,7 +46,6 @@ type options struct {
 	json       bool
 	explain    bool
 	allowPorts []int
-	noFileFTP  bool
 	remoteTime bool
 	fsync      bool
 	insecure   bool
@@ -73,7 +72,7 @@ type options struct {
 	// writeOut (-w) is the format written after each transfer
 	// (writeout.go), and progressBar (-#) draws curl's bar of "#".
 	head        bool
-	noPipeline  bool // --no-pipeline, for the schemes that pipeline (pipelineUser)
+	noPipeline  bool // --no-pipeline, for the schemes that pipeline (schemes.OptionNoPipeline)
 	writeOut    string
 	progressBar bool
 	// max (--max) is the most entries a listing asks for; 0: each
@@ -94,7 +93,8 @@ type options struct {
 	// retrieveAll sets them from the streams, not from flags.
 	con            *console
 	stdoutTerminal bool
-	schemes        []schemeFlags
+	// schemes are the flags of the schemes' declared options.
+	schemes *schemeFlags
 }
 
 // seconds is a flag's SECONDS as a Duration, rounded to the nanosecond:
@@ -151,7 +151,6 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per URL on stdout")
 	fs.BoolVar(&o.explain, "explain", false, "print the plan of each retrieval, without connecting")
 	fs.IntSliceVar(&o.allowPorts, "allow-port", nil, "allow connecting to `PORT` despite the port policy")
-	fs.BoolVar(&o.noFileFTP, "no-file-ftp", false, "refuse file: URLs on other hosts instead of using ftp")
 	fs.BoolVarP(&o.remoteTime, "remote-time", "R", false, "give the local file the server's modification time")
 	fs.BoolVar(&o.fsync, "fsync", false, "wait until a downloaded file is on disk before renaming it into place")
 	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify TLS certificates")
@@ -173,17 +172,8 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	}
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	fs.BoolVar(&o.noPipeline, "no-pipeline", false, "news/nntp and ftp: send each request after the reply to the one before (otherwise a mirror and a list of URLs send article commands up to 64 ahead, RFC 3977 §3.5, and the next file's EPSV with RETR)")
-	o.schemes = perSchemeFlags()
-	for _, s := range o.schemes {
-		s.add(fs)
-		if hu, ok := s.(headUser); ok {
-			hu.useHead(&o.head)
-		}
-		if pu, ok := s.(pipelineUser); ok {
-			pu.usePipeline(&o.noPipeline)
-		}
-	}
-	fs.Usage = func() { usage(stderr, fs, m) }
+	o.schemes = addSchemeFlags(fs)
+	fs.Usage = func() { usage(stderr, fs, o.schemes, m) }
 	if m != nil {
 		m.add(fs)
 	}

@@ -4,31 +4,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
-	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/ftp"
 )
 
 func TestFTPFlags(t *testing.T) {
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f := &ftpFlags{}
-	f.add(fs)
-	if err := fs.Parse([]string{"--ftp-anon-password", "me@example.org", "--ftp-ssl"}); err != nil {
-		t.Fatal(err)
-	}
-	var cfg fetch.Config
-	if err := f.apply(&cfg); err != nil {
-		t.Fatal(err)
-	}
-	h := cfg.FTP
-	if h == nil || h.AnonPassword != "me@example.org" || !h.ExplicitTLS {
+	h := handlerFor[*ftp.Handler](t, "ftp", "--ftp-anon-password", "me@example.org", "--ftp-ssl")
+	if h.AnonPassword != "me@example.org" || !h.ExplicitTLS {
 		t.Errorf("handler %+v", h)
 	}
 	// --ssl-reqd is the fetch Client's policy (Request.RequireTLS), not a
 	// handler setting: ftp's own --ftp-ssl stays off.
-	if cfg = configFor(t, "--ssl-reqd"); cfg.FTP.ExplicitTLS {
-		t.Errorf("--ssl-reqd: %+v", cfg.FTP)
+	if h := handlerFor[*ftp.Handler](t, "ftp", "--ssl-reqd"); h.ExplicitTLS {
+		t.Errorf("--ssl-reqd: %+v", h)
+	}
+	if h := handlerFor[*ftp.Handler](t, "ftps", "--no-pipeline"); !h.NoPipeline {
+		t.Errorf("--no-pipeline: %+v", h)
 	}
 }
 
@@ -43,17 +34,11 @@ func TestFTPTypeFlags(t *testing.T) {
 		{[]string{"--ascii"}, 'a'},
 		{[]string{"--binary"}, 'i'},
 	} {
-		if got := configFor(t, tc.args...).FTP.DefaultType; got != tc.want {
+		if got := handlerFor[*ftp.Handler](t, "ftp", tc.args...).DefaultType; got != tc.want {
 			t.Errorf("%v: DefaultType %q, want %q", tc.args, got, tc.want)
 		}
 	}
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f := &ftpFlags{}
-	f.add(fs)
-	if err := fs.Parse([]string{"--ascii", "--binary"}); err != nil {
-		t.Fatal(err)
-	}
-	err := f.apply(&fetch.Config{})
+	_, err := registryFor(t, "--ascii", "--binary")
 	if schemes.KindOf(err) != schemes.KindUsage || !strings.Contains(err.Error(), "--ascii and --binary") {
 		t.Errorf("--ascii --binary: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/schemes/nntp"
+	"github.com/urlget/urlget/schemes/wais"
 )
 
 func TestNNTPFlags(t *testing.T) {
@@ -27,8 +28,8 @@ func TestNNTPFlags(t *testing.T) {
 		{[]string{"--head", "--body"}, want{Max: nntp.DefaultMax}},
 		{[]string{"--ssl-reqd"}, want{Max: nntp.DefaultMax}}, // the fetch Client's policy, not the handler's
 	} {
-		h := configFor(t, tc.args...).NNTP
-		if h == nil || h.Server != tc.want.Server || h.Max != tc.want.Max || h.Part != tc.want.Part {
+		h := handlerFor[*nntp.Handler](t, "news", tc.args...)
+		if h.Server != tc.want.Server || h.Max != tc.want.Max || h.Part != tc.want.Part {
 			t.Errorf("%v: handler %+v", tc.args, h)
 		}
 	}
@@ -42,13 +43,16 @@ func TestNNTPFlags(t *testing.T) {
 // ask for a number of entries (news articles, WAIS hits), never one
 // scheme's flag configuring another's handler.
 func TestMaxFlag(t *testing.T) {
-	cfg := configFor(t)
-	if cfg.Max != 0 || cfg.WAIS != nil || cfg.NNTP.Max != nntp.DefaultMax {
-		t.Errorf("no --max: Max %d, WAIS %v, NNTP max %d", cfg.Max, cfg.WAIS, cfg.NNTP.Max)
+	w, n := handlerFor[*wais.Handler](t, "wais"), handlerFor[*nntp.Handler](t, "nntp")
+	if w.Max != 0 || n.Max != nntp.DefaultMax {
+		t.Errorf("no --max: WAIS %+v, NNTP max %d", w, n.Max)
 	}
-	cfg = configFor(t, "--max", "7")
-	if cfg.Max != 7 || cfg.WAIS == nil || cfg.WAIS.Max != 7 || cfg.NNTP.Max != 7 {
-		t.Errorf("--max 7: Max %d, WAIS %+v, NNTP max %d", cfg.Max, cfg.WAIS, cfg.NNTP.Max)
+	w, n = handlerFor[*wais.Handler](t, "wais", "--max", "7"), handlerFor[*nntp.Handler](t, "nntp", "--max", "7")
+	if w.Max != 7 || n.Max != 7 {
+		t.Errorf("--max 7: WAIS %+v, NNTP max %d", w, n.Max)
+	}
+	if n := handlerFor[*nntp.Handler](t, "nntps", "--no-pipeline"); n.Window != 1 {
+		t.Errorf("--no-pipeline: window %d", n.Window)
 	}
 }
 

@@ -1,12 +1,16 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/urlget/urlget/schemes/prospero"
+)
 
 func TestProsperoFlags(t *testing.T) {
-	if h := configFor(t).Prospero; h != nil {
-		t.Errorf("no flag: handler %+v, want the defaults (nil)", h)
+	if h := handlerFor[*prospero.Handler](t, "prospero"); h.Local {
+		t.Errorf("no flag: handler %+v, want the defaults", h)
 	}
-	if h := configFor(t, "--prospero-local").Prospero; h == nil || !h.Local {
+	if h := handlerFor[*prospero.Handler](t, "prospero", "--prospero-local"); !h.Local {
 		t.Errorf("--prospero-local: handler %+v", h)
 	}
 }

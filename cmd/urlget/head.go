@@ -13,34 +13,19 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// headFetcher is implemented by a scheme's flags that give -I/--head a
-// meaning of their own for that scheme's URLs, which are then retrieved
-// as usual (news: the article's header lines, NNTP HEAD), instead of
-// described by a stat.
-type headFetcher interface {
-	headFetches(loc schemes.Locator) bool
-}
-
-// headUser is implemented by a scheme's flags that read -I/--head when
-// configuring their handler (news: HEAD instead of ARTICLE).
-type headUser interface {
-	useHead(head *bool)
-}
-
 // headInto carries out -I for loc: the metadata without the body, as
 // curl shows it, to dest ("" for stdout). A scheme that can stat (Caps
 // Stats) is described by one (HTTP HEAD, FTP SIZE/MDTM/MLST, file
-// lstat); one whose flags give -I a meaning (headFetcher) is retrieved
+// lstat); one whose declaration reads -I (schemes.OptionHead: news, the
+// article's header lines) is retrieved
 // as usual by the caller (handled false); any other is refused.
 func (o *options) headInto(ctx context.Context, c *fetch.Client, loc schemes.Locator, dest string, stdout io.Writer, rep *report) (handled bool, err error) {
 	caps := c.Caps(loc)
 	if !caps.Has(schemes.Stats) {
-		for _, s := range o.schemes {
-			if hf, ok := s.(headFetcher); ok && hf.headFetches(loc) {
-				return false, nil
-			}
-		}
 		g := loc.Generic()
+		if o.schemes.uses(g.Scheme, schemes.OptionHead) {
+			return false, nil
+		}
 		return true, &schemes.Error{Scheme: g.Scheme, Phase: "flags", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
 			Part: "scheme", Msg: fmt.Sprintf("-I: %s: URLs cannot be described without retrieving them (the scheme has no stat)", g.Scheme)}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
 )
 
 // urlget runs the command in-process and returns stdout, stderr and status.
@@ -198,17 +199,28 @@ func TestExplainPrintsPlanWithoutConnecting(t *testing.T) {
 	}
 }
 
-// configFor parses args as the command does (with a URL added) and returns
-// the handlers' settings they make.
-func configFor(t *testing.T, args ...string) fetch.Config {
+// registryFor parses args as the command does (with a URL added) and
+// builds the registry the flags make.
+func registryFor(t *testing.T, args ...string) (*schemes.Registry, error) {
 	t.Helper()
 	o, err := parseFlags(append(args, "http://h.invalid/"), strings.NewReader(""), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := o.config()
+	return fetch.NewRegistry(o.config())
+}
+
+// handlerFor is the handler of scheme that the flags in args make.
+func handlerFor[H any](t *testing.T, scheme string, args ...string) H {
+	t.Helper()
+	r, err := registryFor(t, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg
+	s, _ := r.Lookup(scheme)
+	h, ok := s.Handler.(H)
+	if !ok {
+		t.Fatalf("%s: handler %T", scheme, s.Handler)
+	}
+	return h
 }

@@ -108,14 +108,9 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 
 func exitCode(err error) int { return schemes.KindOf(err).ExitCode() }
 
-// urlChecker is a scheme's flags that can tell, from the URLs alone, that
-// they would be ignored; the check runs before anything is retrieved.
-type urlChecker interface {
-	check(locs []schemes.Locator) error
-}
-
-// checkURLs lets each scheme's flags refuse URLs they cannot apply to.
-// URLs that do not parse are skipped here and reported in their turn.
+// checkURLs lets each scheme's declaration refuse URLs its options
+// cannot apply to, before anything is retrieved. URLs that do not parse
+// are skipped here and reported in their turn.
 func (o *options) checkURLs(c *fetch.Client) error {
 	var locs []schemes.Locator
 	for _, raw := range o.urls {
@@ -123,14 +118,7 @@ func (o *options) checkURLs(c *fetch.Client) error {
 			locs = append(locs, loc)
 		}
 	}
-	for _, s := range o.schemes {
-		if uc, ok := s.(urlChecker); ok {
-			if err := uc.check(locs); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return o.schemes.check(o.schemeOptions(), locs)
 }
 
 func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
@@ -148,12 +136,12 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		}
 		d.Proxy = func(string, string, int) (*url.URL, error) { return p, nil }
 	}
-	cfg, err := o.config()
+	reg, err := fetch.NewRegistry(o.config())
 	if err != nil {
 		return nil, err
 	}
 	c := &fetch.Client{
-		Registry:     fetch.NewRegistry(cfg),
+		Registry:     reg,
 		Dialer:       d,
 		Retries:      o.retries,
 		RetryDelay:   o.retryDelay,
@@ -202,15 +190,20 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 	return c, nil
 }
 
-// config turns the parsed flags into the handlers' settings.
-func (o *options) config() (fetch.Config, error) {
-	cfg := fetch.Config{NoFileFTP: o.noFileFTP, Max: o.max}
-	for _, s := range o.schemes {
-		if err := s.apply(&cfg); err != nil {
-			return cfg, err
-		}
-	}
-	return cfg, nil
+// config is what the parsed flags make of the schemes' handlers: the
+// options given, with errors naming them as flags.
+func (o *options) config() fetch.Config {
+	return fetch.Config{Options: o.schemeOptions(), OptionName: o.schemes.flagOf}
+}
+
+// schemeOptions are the declared options given as flags and the common
+// ones the command's own flags set: --max, -I, --no-pipeline, and a
+// person at the terminal (a telnet session may be interactive).
+func (o *options) schemeOptions() schemes.Options {
+	return o.schemes.options(schemes.Options{
+		schemes.OptionMax: o.max, schemes.OptionHead: o.head,
+		schemes.OptionNoPipeline: o.noPipeline, schemes.OptionTerminal: true,
+	})
 }
 
 func (o *options) explainOne(c *fetch.Client, raw string, stdout io.Writer) error {

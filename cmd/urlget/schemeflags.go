@@ -1,36 +1,154 @@
 package main
 
 import (
-	"github.com/spf13/pflag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
 
-	"github.com/urlget/urlget/fetch"
+	"github.com/spf13/pflag"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/schemes/all"
 )
 
-// schemeFlags are the flags of one scheme (flags_<scheme>.go): they are
-// added to the command's flag set, and once parsed they configure that
-// scheme's handler through fetch.Config.
-type schemeFlags interface {
-	add(fs *pflag.FlagSet)
-	apply(cfg *fetch.Config) error
+// schemeFlags are the flags of the schemes' declared options
+// (schemes/all): one flag an option, named as the option, with its help
+// and default. Once parsed, those given become the options handed to
+// the declarations, which build their handlers from them.
+type schemeFlags struct {
+	decls []schemes.Declaration
+	fs    *pflag.FlagSet
+	// values hold each option's flag storage, by option name.
+	values map[string]any
+	// short is the one-letter spelling of the options that have one.
+	short map[string]string
 }
 
-// perSchemeFlags lists every scheme's flags, explicitly: one line a scheme.
-func perSchemeFlags() []schemeFlags {
-	return []schemeFlags{
-		&httpFlags{},
-		&nntpFlags{},
-		&telnetFlags{},
-		&gopherFlags{},
-		&ftpFlags{},
-		&mailtoFlags{},
-		&prosperoFlags{},
-		&waisFlags{},
+// addSchemeFlags defines the flags of every declared option on fs. An
+// option two declarations share is one flag.
+func addSchemeFlags(fs *pflag.FlagSet) *schemeFlags {
+	s := &schemeFlags{decls: all.Declarations(), fs: fs, values: map[string]any{}, short: map[string]string{}}
+	for _, d := range s.decls {
+		for _, o := range d.Options {
+			if _, dup := s.values[o.Name]; dup {
+				continue
+			}
+			s.values[o.Name] = addOption(fs, o)
+			if o.Short != "" {
+				s.short[o.Name] = o.Short
+			}
+		}
+	}
+	return s
+}
+
+// addOption defines o's flag and returns its storage. A Duration is
+// given in seconds, as every time on urlget's command line.
+func addOption(fs *pflag.FlagSet, o schemes.Option) any {
+	switch o.Kind {
+	case schemes.Bool:
+		def, _ := o.Default.(bool)
+		return fs.BoolP(o.Name, o.Short, def, o.Help)
+	case schemes.String:
+		def, _ := o.Default.(string)
+		return fs.StringP(o.Name, o.Short, def, o.Help)
+	case schemes.Strings:
+		def, _ := o.Default.([]string)
+		return fs.StringArrayP(o.Name, o.Short, def, o.Help)
+	case schemes.Int:
+		def, _ := o.Default.(int)
+		return fs.IntP(o.Name, o.Short, def, o.Help)
+	case schemes.Duration:
+		def, _ := o.Default.(time.Duration)
+		return fs.Float64P(o.Name, o.Short, def.Seconds(), o.Help)
+	}
+	panic(fmt.Sprintf("urlget: option %s of kind %v has no flag", o.Name, o.Kind))
+}
+
+// options are the values of the flags given on the command line (an
+// option not given keeps its declared default) and of the common
+// options, which are the command's own flags.
+func (s *schemeFlags) options(common schemes.Options) schemes.Options {
+	opts := schemes.Options{}
+	for name, p := range s.values {
+		if !s.fs.Changed(name) {
+			continue
+		}
+		switch p := p.(type) {
+		case *bool:
+			opts[name] = *p
+		case *string:
+			opts[name] = *p
+		case *[]string:
+			opts[name] = *p
+		case *int:
+			opts[name] = *p
+		case *float64:
+			opts[name] = seconds(*p)
+		}
+	}
+	for name, v := range common {
+		opts[name] = v
+	}
+	return opts
+}
+
+// flagOf spells an option as the person typed it: its short form when it
+// has one ("-H"), else "--NAME".
+func (s *schemeFlags) flagOf(option string) string {
+	if c, ok := s.short[option]; ok {
+		return "-" + c
+	}
+	return "--" + option
+}
+
+// check lets each declaration refuse URLs its options cannot apply to
+// (schemes.Declaration.Check); locs nil asks whether any URL would do.
+func (s *schemeFlags) check(opts schemes.Options, locs []schemes.Locator) error {
+	for _, d := range s.decls {
+		if d.Check == nil {
+			continue
+		}
+		if err := d.Check(d.ValuesOf(opts, s.flagOf), locs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// uses reports whether the declaration of scheme reads the common
+// option (nntp reads -I/--head: a news article's header lines).
+func (s *schemeFlags) uses(scheme, option string) bool {
+	return slices.ContainsFunc(s.decls, func(d schemes.Declaration) bool { return d.Has(scheme) && d.UsesOption(option) })
+}
+
+// usage writes the --help sections of the declared options, a section a
+// declaration, titled with the schemes its options apply to; declared
+// reports the flags it wrote, which the general section leaves out.
+func (s *schemeFlags) usage(w io.Writer) {
+	for _, d := range s.decls {
+		section := pflag.NewFlagSet("section", pflag.ContinueOnError)
+		var names []string
+		for _, o := range d.Options {
+			if f := s.fs.Lookup(o.Name); f != nil && section.Lookup(o.Name) == nil {
+				section.AddFlag(f)
+			}
+			for _, n := range o.Schemes {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+		if !section.HasFlags() {
+			continue
+		}
+		fmt.Fprintf(w, "\nFlags of %s URLs:\n%s", strings.Join(names, ", "), section.FlagUsages())
 	}
 }
 
-// pipelineUser is implemented by the flags of a scheme that sends
-// requests ahead (schemes.Pipelines), which the command's --no-pipeline
-// turns off.
-type pipelineUser interface {
-	usePipeline(noPipeline *bool)
+// declared reports whether name is a declared option's flag.
+func (s *schemeFlags) declared(name string) bool {
+	_, ok := s.values[name]
+	return ok
 }

@@ -101,10 +101,12 @@ func writtenParts(raw string) written {
 }
 
 // objectName is the key of the scheme object: TLS and draft variants share
-// their base scheme's shape.
-var objectName = map[string]string{
-	"https": "http", "ftps": "ftp", "gophers": "gopher", "nntps": "nntp",
-	"rlogin": "telnet", "tn3270": "telnet",
+// their base scheme's shape (the declared Name.Of).
+func objectName(scheme string) string {
+	if n, ok := urlRegistry().Declared(scheme); ok && n.Of != "" {
+		return n.Of
+	}
+	return scheme
 }
 
 // cmdParse prints a URL's parts as one JSON object. It shows the password
@@ -129,11 +131,7 @@ func cmdParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	name := g.Scheme
-	if n, ok := objectName[name]; ok {
-		name = n
-	}
-	key, _ := json.Marshal(name)
+	key, _ := json.Marshal(objectName(g.Scheme))
 	var out bytes.Buffer
 	out.Write(head[:len(head)-1])
 	fmt.Fprintf(&out, ",%s:%s}", key, fields)
@@ -148,7 +146,7 @@ func cmdParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // urlRegistry is the registry the library's zero fetch.Client parses
 // with: parse, canon and same must agree with it.
-func urlRegistry() *schemes.Registry { return fetch.NewRegistry(fetch.Config{}) }
+func urlRegistry() *schemes.Registry { return fetch.DefaultRegistry() }
 
 // cmdCanon prints the canonical form of a URL.
 func cmdCanon(args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -76,16 +76,11 @@ func (l *urlList) close() {
 
 // streamsList says whether the -i file is read as the run goes (-Z)
 // rather than whole before it starts: always with -Z, unless a scheme's
-// flags must see every URL before the first is retrieved (a urlChecker
-// that refuses an empty set, such as --form, which needs a +ASK URL).
+// flags must see every URL before the first is retrieved (a declaration's
+// Check that refuses an empty set, such as --form, which needs a +ASK URL).
 func (o *options) streamsList() bool {
 	if !o.parallel || o.inputFile == "" || o.explain {
 		return false
 	}
-	for _, s := range o.schemes {
-		if uc, ok := s.(urlChecker); ok && uc.check(nil) != nil {
-			return false
-		}
-	}
-	return true
+	return o.schemes.check(o.schemeOptions(), nil) == nil
 }

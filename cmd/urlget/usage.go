@@ -23,12 +23,20 @@ func shortUsage(w io.Writer) {
 	fmt.Fprint(w, usageLines+"Try 'urlget --help' for the flags, 'urlget mirror --help' and 'urlget serve --help' for theirs.\n")
 }
 
-// usage is --help: every flag of a retrieval; for a subcommand's --help
-// (m set) the subcommand's own.
-func usage(w io.Writer, fs *pflag.FlagSet, m subcommandFlags) {
+// usage is --help: every flag of a retrieval, the general ones first,
+// then a section for each scheme's declared options; for a subcommand's
+// --help (m set) the subcommand's own.
+func usage(w io.Writer, fs *pflag.FlagSet, s *schemeFlags, m subcommandFlags) {
 	if m == nil {
 		fmt.Fprint(w, usageLines+"\n")
-		fs.PrintDefaults()
+		general := pflag.NewFlagSet("general", pflag.ContinueOnError)
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !s.declared(f.Name) {
+				general.AddFlag(f)
+			}
+		})
+		fmt.Fprint(w, general.FlagUsages())
+		s.usage(w)
 		return
 	}
 	m.usage(w, fs)

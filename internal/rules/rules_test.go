@@ -112,15 +112,8 @@ var testSupport = map[string]bool{"internal/schemestest": true}
 // schemeNameDebt is where a scheme's name is still written outside its
 // package, file by file (issue 32: capabilities and declarations instead).
 var schemeNameDebt = map[string]int{
-	"cmd/urlget/flags_ftp.go":        4,
-	"cmd/urlget/flags_gopher.go":     5,
-	"cmd/urlget/flags_http.go":       7,
-	"cmd/urlget/flags_mailto.go":     3,
-	"cmd/urlget/flags_prospero.go":   1,
-	"cmd/urlget/flags_telnet.go":     3,
 	"cmd/urlget/guess.go":            5,
 	"cmd/urlget/parallelprogress.go": 1,
-	"cmd/urlget/subcommands.go":      12,
 	"gateway/address.go":             2,
 	"mirror/delete.go":               1,
 	"mirror/local.go":                1,
