@@ -5,16 +5,23 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
-// opaque are the schemes of RFC 1738 whose URLs do not use the common
-// Internet scheme syntax of its §3.1 ("//" and an authority): a news:
-// message-id or group and a mailto: address. The address of such a URL
-// holds its opaque part after "/SCHEME/"; for every other scheme it is
-// what follows "//". The two cannot be told apart from the address alone
-// (news:a@b and a hierarchical x://a@b look alike), so the scheme decides.
-var opaque = map[string]bool{"news": true, "mailto": true}
+// opaque reports whether URLs of scheme do not use the common Internet
+// scheme syntax of RFC 1738 §3.1 ("//" and an authority), as the
+// scheme's declaration says (schemes.Name.Opaque: a news: message-id or
+// group, a mailto: address). The address of such a URL holds its opaque
+// part after "/SCHEME/"; for every other scheme it is what follows "//".
+// The two cannot be told apart from the address alone (news:a@b and a
+// hierarchical x://a@b look alike), so the scheme decides. Address and
+// URLOf are functions of the address alone, so they read the
+// declarations of every scheme urlget knows.
+func opaque(scheme string) bool {
+	n, _ := fetch.DefaultRegistry().Declared(scheme)
+	return n.Opaque
+}
 
 // Address returns the gateway address of raw, an absolute URL: the
 // origin-form request target "/SCHEME/REST?QUERY" (see the package doc),
@@ -34,7 +41,7 @@ func Address(raw string) string {
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest = rest[:i]
 	}
-	if !opaque[scheme] {
+	if !opaque(scheme) {
 		if rest, ok = strings.CutPrefix(rest, "//"); !ok {
 			return ""
 		}
@@ -74,7 +81,7 @@ func URLOf(r *http.Request) (string, error) {
 		return "", ErrNoURL
 	}
 	scheme = strings.ToLower(scheme)
-	if opaque[scheme] {
+	if opaque(scheme) {
 		return scheme + ":" + rest, nil
 	}
 	return scheme + "://" + rest, nil

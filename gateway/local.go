@@ -20,15 +20,12 @@ func withoutLocal(r *schemes.Registry) *schemes.Registry {
 	if r == nil {
 		r = fetch.DefaultRegistry()
 	}
-	out := schemes.NewRegistry()
-	for _, name := range r.Names() {
-		s, _ := r.Lookup(name)
+	return r.Map(func(s schemes.Scheme) schemes.Scheme {
 		if s.Caps.Has(schemes.Local) && s.Handler != nil {
 			s.Handler = refuseLocal{}
 		}
-		out.Register(s)
-	}
-	return out
+		return s
+	})
 }
 
 // refuseLocal is the handler of a Local scheme on a gateway that reads no

@@ -19,15 +19,15 @@ import (
 // itself: a gateway address (escapeTarget leaves no quote in it), or the
 // URL of a Locator, whose scheme is one the registry parsed — never
 // "javascript:".
-var pages = template.Must(template.New("").Parse(`
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": joinNames}).Parse(`
 {{define "head"}}<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.}}</title>
 <style>body{font-family:sans-serif;margin:1em 2em}li.info{white-space:pre;font-family:monospace;list-style:none}.meta{color:#666;font-size:smaller}</style>
 </head><body>
-<form action="/go" method="get"><input name="url" size="80" placeholder="gopher://, ftp://, wais://, news:, …"> <button>Go</button></form>
+<form action="/go" method="get"><input name="url" size="80" placeholder="a URL of a scheme the start page lists"> <button>Go</button></form>
 <h1>{{.}}</h1>
 {{end}}
-{{define "start"}}{{template "head" "urlget gateway"}}<p>Type a URL of any RFC 1738 scheme above: ftp, http, gopher, news, nntp, wais, prospero{{if .}}, file{{end}}. Telnet and mailto URLs are shown as links, never acted on.</p></body></html>
+{{define "start"}}{{template "head" "urlget gateway"}}<p>Type a URL of one of these schemes above: <span id="retrieves">{{join .Retrieves}}</span>.{{with .Links}} <span id="links">{{join .}}</span> URLs are shown as links, never acted on.{{end}}</p></body></html>
 {{end}}
 {{define "error"}}{{template "head" .URL}}<p id="error">{{.Msg}}</p>{{with .Search}}{{template "searchform" .}}{{end}}</body></html>
 {{end}}
@@ -57,10 +57,10 @@ var pages = template.Must(template.New("").Parse(`
 {{define "listtail"}}</ul></body></html>
 {{end}}`))
 
-// startPage is "/": the URL box.
+// startPage is "/": the URL box, and the schemes it takes.
 func (s *Server) startPage(w http.ResponseWriter, _ *http.Request) {
 	pageHeaders(w.Header())
-	pages.ExecuteTemplate(w, "start", s.opt.AllowFile)
+	pages.ExecuteTemplate(w, "start", startSchemes(s.c.Registry, s.opt.AllowFile))
 }
 
 // errorPage answers with status and a page saying what failed.

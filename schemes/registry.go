@@ -81,6 +81,20 @@ func (r *Registry) Lookup(name string) (Scheme, bool) {
 	return s, ok
 }
 
+// Map returns a registry of r's schemes, each as f returns it, with
+// their declared facts (a gateway swaps a Local scheme's handler for one
+// that refuses). Register's checks apply to what f returns.
+func (r *Registry) Map(f func(Scheme) Scheme) *Registry {
+	out := NewRegistry()
+	for _, name := range r.Names() {
+		out.Register(f(r.schemes[name]))
+		if n, ok := r.names[name]; ok {
+			out.names[name] = n
+		}
+	}
+	return out
+}
+
 // Declared returns the declared facts of the scheme name (Build's
 // registries have them; a scheme added with Register alone has none).
 func (r *Registry) Declared(name string) (Name, bool) {

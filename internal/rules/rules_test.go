@@ -114,7 +114,6 @@ var testSupport = map[string]bool{"internal/schemestest": true}
 var schemeNameDebt = map[string]int{
 	"cmd/urlget/guess.go":            5,
 	"cmd/urlget/parallelprogress.go": 1,
-	"gateway/address.go":             2,
 	"mirror/delete.go":               1,
 	"mirror/local.go":                1,
 	"schemes/entry.go":               1,
