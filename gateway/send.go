@@ -84,7 +84,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, raw string) {
 		return
 	}
 	if !s.opt.AllowSend {
-		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("this gateway sends no mail: start it with --allow-send to allow it"))
+		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("this gateway sends no mail: start it with "+s.word(SettingAllowSend)+" to allow it"))
 		return
 	}
 	if !s.checkToken(w, r, "send", loc) {

@@ -46,7 +46,7 @@ func TestSend(t *testing.T) {
 	if resp.StatusCode != 200 || strings.Contains(body, "<form id=\"compose\"") || !strings.Contains(body, `href="mailto:someone@127.0.0.1?subject=ignored"`) {
 		t.Errorf("without AllowSend: %d %s", resp.StatusCode, body)
 	}
-	if resp, body := post(off, "x", ""); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "--allow-send") {
+	if resp, body := post(off, "x", ""); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "start it with AllowSend") {
 		t.Errorf("POST without AllowSend: %d %s", resp.StatusCode, body)
 	}
 

@@ -46,6 +46,11 @@ type Options struct {
 	// Caps are Local: file:); by default anyone who can reach the
 	// gateway could otherwise read them.
 	AllowFile bool
+	// Words, if set, spells a setting of these Options (SettingAllowSend,
+	// SettingAllowFile) as the program that runs the gateway names it
+	// ("--allow-send"), for the pages that say how to allow what they
+	// refuse; nil names the Options field ("AllowSend").
+	Words func(setting string) string
 	// MaxUpstream caps the retrievals running at once; more wait their
 	// turn. 0 means DefaultMaxUpstream.
 	MaxUpstream int
@@ -278,7 +283,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.errorPage(w, http.StatusLoopDetected, loc.Redacted(), errors.New("this is the gateway's own address: open it directly"))
 		return
 	case caps.Has(schemes.Local) && !s.opt.AllowFile:
-		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("local files are not served: start the gateway with --allow-file to allow it"))
+		s.errorPage(w, http.StatusForbidden, loc.Redacted(), errors.New("local files are not served: start the gateway with "+s.word(SettingAllowFile)+" to allow it"))
 		return
 	case caps.Has(schemes.Sends) && s.opt.AllowSend && !proxy:
 		if comp, ok := loc.(schemes.Composer); ok {

@@ -161,7 +161,7 @@ func TestRefusals(t *testing.T) {
 	})
 	t.Run("file", func(t *testing.T) {
 		resp, body := get(t, newRequest(t, "GET", base+Address("file://"+secret)))
-		if resp.StatusCode != http.StatusForbidden || strings.Contains(body, "local secret") || !strings.Contains(body, "--allow-file") {
+		if resp.StatusCode != http.StatusForbidden || strings.Contains(body, "local secret") || !strings.Contains(body, "start the gateway with AllowFile") {
 			t.Errorf("file: without --allow-file: %d %q", resp.StatusCode, body)
 		}
 		resp, body = get(t, newRequest(t, "GET", allow+Address("file://"+secret)))

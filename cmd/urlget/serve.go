@@ -102,7 +102,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// per-client bounds come with it.
 	srv := gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
 		AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream,
-		MaxUpstreamPerHost: s.maxUpstreamHost, MaxConnsPerClient: s.maxConnsPerClient}).HTTPServer()
+		MaxUpstreamPerHost: s.maxUpstreamHost, MaxConnsPerClient: s.maxConnsPerClient,
+		Words: func(setting string) string { return settingFlags[setting] }}).HTTPServer()
 	fmt.Fprintf(stdout, "serving on http://%s/\n", addr)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

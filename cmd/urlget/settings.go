@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/gateway"
 	"github.com/urlget/urlget/mirror"
 )
 
@@ -17,6 +18,8 @@ var settingFlags = map[string]string{
 	fetch.SettingProtocols:         "--proto",
 	fetch.SettingRedirectProtocols: "--proto-redir",
 	fetch.SettingRequireTLS:        "--ssl-reqd",
+	gateway.SettingAllowSend:       "--allow-send",
+	gateway.SettingAllowFile:       "--allow-file",
 }
 
 // flagHint is " (FLAG)" for setting, "" for a setting without a flag.

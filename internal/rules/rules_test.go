@@ -67,8 +67,7 @@ var libraryDirs = []string{"fetch", "mirror", "schemes", "transport", "gateway",
 // 32: errors are to carry typed fields that the command words).
 var flagDebt = map[string]int{
 	"fetch/retry.go":               2,
-	"gateway/send.go":              1,
-	"gateway/server.go":            2,
+	"gateway/server.go":            1, // curl's --request-target, in an example
 	"schemes/file/handler.go":      1,
 	"schemes/ftp/guess.go":         4,
 	"schemes/ftp/login.go":         2,
