@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -278,13 +279,13 @@ func TestPipelineSkipped(t *testing.T) {
 	if conns != 2 {
 		t.Errorf("%d connections, want 2 (the first parked for article 2)", conns)
 	}
-	time.Sleep(200 * time.Millisecond)
-	h.parking.mu.Lock()
-	left := len(h.parking.m)
-	h.parking.mu.Unlock()
-	if left != 0 {
-		t.Errorf("%d sessions still parked after parkTimeout", left)
-	}
+	// The timer's close has no event to wait on: polled, bounded by
+	// await.Timeout, far past the 50 ms parkTimeout.
+	await.Until(t, "no session parked after parkTimeout", func() bool {
+		h.parking.mu.Lock()
+		defer h.parking.mu.Unlock()
+		return len(h.parking.m) == 0
+	})
 }
 
 // TestAhead: the articles that may be sent ahead are those named next on
