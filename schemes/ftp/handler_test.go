@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -688,13 +689,17 @@ func TestCloseUnblocksRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() {
-		_, err := io.ReadAll(resp.Body)
-		done <- err
-	}()
-	time.Sleep(20 * time.Millisecond) // let the Read block (correct either way)
+	go readAllSilent(resp.Body, done)
+	await.Parked(t, "ftp.readAllSilent(") // the Read is blocked: now Close
 	resp.Body.Close()
 	if err := <-done; err == nil {
 		t.Error("read of an aborted body ended without error")
 	}
+}
+
+// readAllSilent reads r to its end and sends the error; a function of its
+// own, so that await.Parked can tell when its Read is blocked.
+func readAllSilent(r io.Reader, done chan<- error) {
+	_, err := io.ReadAll(r)
+	done <- err
 }

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -431,11 +432,15 @@ func TestCancelMidBody(t *testing.T) {
 	if _, err := io.ReadFull(resp.Body, make([]byte, 100)); err != nil {
 		t.Fatal(err)
 	}
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	start := time.Now()
-	_, err = io.Copy(io.Discard, resp.Body)
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("read took %v after cancel", time.Since(start))
+	// Cancel once the read is blocked waiting for the rest of the body.
+	copied := make(chan error, 1)
+	go copyBody(resp.Body, copied)
+	await.Parked(t, "http.copyBody(")
+	cancel()
+	select {
+	case err = <-copied:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the read went on 10 s after cancel")
 	}
 	var se *schemes.Error
 	if !errors.As(err, &se) || se.Kind != schemes.KindCanceled || se.Phase != "body" || !errors.Is(err, context.Canceled) {
@@ -443,9 +448,20 @@ func TestCancelMidBody(t *testing.T) {
 	}
 }
 
+// copyBody reads r to its end and sends the error; a function of its own,
+// so that await.Parked can tell when its Read is blocked.
+func copyBody(r io.Reader, copied chan<- error) {
+	_, err := io.Copy(io.Discard, r)
+	copied <- err
+}
+
 func TestHeaderTimeout(t *testing.T) {
 	release := make(chan struct{})
+	arrived := make(chan struct{}, 1)
 	e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/cancel" {
+			arrived <- struct{}{}
+		}
 		select {
 		case <-release:
 		case <-r.Context().Done():
@@ -460,10 +476,11 @@ func TestHeaderTimeout(t *testing.T) {
 	if !errors.As(err, &se) || se.Kind != schemes.KindTimeout || !se.Retryable || time.Since(start) > 5*time.Second {
 		t.Errorf("err = %#v after %v, want KindTimeout", err, time.Since(start))
 	}
-	// A canceled context is KindCanceled, before and during the request.
+	// A canceled context is KindCanceled, before and during the request
+	// (canceled once the server has it, waiting for its header).
+	r, _ = e.req("/cancel")
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	r.Timeout = 0
+	go func() { <-arrived; cancel() }()
 	if _, err := e.h.Fetch(ctx, r); schemes.KindOf(err) != schemes.KindCanceled {
 		t.Errorf("canceled during request: %v", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -182,6 +183,9 @@ func (d *bufferingDialer) Dial(ctx context.Context, scheme, host string, port in
 func TestWriteToSplices(t *testing.T) {
 	size := spliceMin + 1<<20 + 123
 	data := bigBody(size)
+	// fetched is closed once Fetch has returned, the head read: a server
+	// that waits for it sends the body in reads of its own.
+	fetched := make(chan struct{})
 	for _, tc := range []struct {
 		name    string
 		respond func(c net.Conn, target string)
@@ -191,10 +195,11 @@ func TestWriteToSplices(t *testing.T) {
 		plain   bool // the destination has no ReadFrom
 		spliced bool
 		size    int
+		split   bool // respond waits for fetched
 	}{
-		{name: "the head alone, then the body", spliced: true, size: size, respond: func(c net.Conn, _ string) {
+		{name: "the head alone, then the body", spliced: true, size: size, split: true, respond: func(c net.Conn, _ string) {
 			c.Write(headWith(data, size, 0))
-			time.Sleep(20 * time.Millisecond) // two reads for the client
+			<-fetched // two reads for the client
 			c.Write(data)
 		}},
 		{name: "the head with some of the body", spliced: true, size: size, respond: func(c net.Conn, _ string) {
@@ -266,6 +271,9 @@ func TestWriteToSplices(t *testing.T) {
 			h := &Handler{}
 			defer h.CloseIdleConnections()
 			resp, err := h.Fetch(context.Background(), r)
+			if tc.split {
+				close(fetched)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,22 +357,11 @@ func TestSplicedConnectionNotReused(t *testing.T) {
 			t.Errorf("step %d (%s): %d dials, want %d", i, step.path, d.count(), step.dials)
 		}
 		if step.closedAfter {
-			waitUntil(t, "the spliced connection closed", closed)
+			await.Until(t, "the spliced connection closed", closed)
 		} else if closed() {
 			t.Errorf("step %d (%s): a connection was closed", i, step.path)
 		}
 	}
-}
-
-// waitUntil polls cond for up to 10 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("%s: not within 10s", what)
 }
 
 // TestSpliceFailures: a spliced body fails as a read would: the server
