@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -87,19 +88,10 @@ func closedPort(t *testing.T) int {
 func checkGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
-		deadline := time.Now().Add(3 * time.Second)
-		for {
-			n := runtime.NumGoroutine()
-			if n <= before {
-				return
-			}
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<16)
-				t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-				return
-			}
-			runtime.Gosched()
-			time.Sleep(5 * time.Millisecond) // polling an exit, not ordering events
+		// The exits have no event to wait on: polled, bounded.
+		if !await.Poll(func() bool { return runtime.NumGoroutine() <= before }) {
+			buf := make([]byte, 1<<16)
+			t.Errorf("goroutine leak: %d before, %d after\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 		}
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -178,13 +179,7 @@ func lineServerOnce(c net.Conn) {
 // network stack.
 func waitReadable(t *testing.T, c net.Conn) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for peekSocket(c) == restQuiet {
-		if time.Now().After(deadline) {
-			t.Fatal("the peer's close never arrived")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the socket, not ordering events
-	}
+	await.Until(t, "the peer's close arrived", func() bool { return peekSocket(c) != restQuiet })
 }
 
 // TestPoolCancelIsolated: canceling the request that had a session
@@ -310,13 +305,7 @@ func TestPoolIdleTimeout(t *testing.T) {
 	defer p.CloseIdle()
 	s := dialSession(t, d, srv)
 	p.Keep(keyFor(t, d, false, "", "", srv.port()), s)
-	deadline := time.Now().Add(5 * time.Second)
-	for !s.closed.Load() {
-		if time.Now().After(deadline) {
-			t.Fatal("an idle session outlived the idle timeout by seconds")
-		}
-		time.Sleep(10 * time.Millisecond) // polling the sweep, not ordering events
-	}
+	await.Until(t, "an idle session closed by the sweep", s.closed.Load)
 	if p.Idle() != 0 {
 		t.Fatalf("idle %d after the sweep", p.Idle())
 	}
