@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/urlget/urlget/internal/await"
 )
 
 // TestAsURLGetProcess is not a test: it is urlget, main and all, when
@@ -93,12 +95,10 @@ func TestInterrupt(t *testing.T) {
 				st, err := os.Stat(name)
 				return err == nil && st.Size() >= sent
 			}
-			for deadline := time.Now().Add(10 * time.Second); !arrived(); time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					cmd.Wait()
-					t.Fatalf("no data arrived; stderr %q", stderr.String())
-				}
+			if !await.Poll(arrived) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("no data arrived; stderr %q", stderr.String())
 			}
 			cmd.Process.Signal(tc.sig)
 			done := make(chan error, 1)

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/mirror"
 )
 
@@ -161,14 +161,10 @@ func TestMirrorInterrupted(t *testing.T) {
 	done := make(chan int)
 	go func() { done <- run(ctx, []string{"mirror", srv.URL + "/", dst}, strings.NewReader(""), &out, &errb) }()
 	part := filepath.Join(dst, "big"+mirror.WorkSuffix)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if st, err := os.Stat(part); err == nil && st.Size() == 1000 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no data arrived")
-		}
-	}
+	await.Until(t, "the first 1000 bytes in "+part, func() bool {
+		st, err := os.Stat(part)
+		return err == nil && st.Size() == 1000
+	})
 	cancel(&interrupt{sig: syscall.SIGINT})
 	code := <-done
 	stderr := errb.String()

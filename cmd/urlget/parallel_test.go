@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/urlget/urlget/internal/await"
 )
 
 // reverseServer serves /0 ... /n-1 so that they finish in reverse order:
@@ -129,18 +131,23 @@ func TestParallelOutputsInInputOrder(t *testing.T) {
 	}
 }
 
-// countingServer answers every path after hold, counting the requests
-// under way at once (the most of them) and the connections opened.
-func countingServer(t *testing.T, hold time.Duration) (srv *httptest.Server, most, conns *atomic.Int64) {
+// countingServer answers every path, counting the requests under way at
+// once (the most of them) and the connections opened. With gather > 0,
+// the first requests wait until gather of them are under way at once, so
+// that a test of a bound sees it reached however the goroutines are
+// scheduled (not after a sleep long enough, one hopes, for them to meet);
+// then every request passes at once.
+func countingServer(t *testing.T, gather int64) (srv *httptest.Server, most, conns *atomic.Int64) {
 	t.Helper()
 	var now atomic.Int64
 	most, conns = new(atomic.Int64), new(atomic.Int64)
+	met := newMeeting(gather)
 	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cur := now.Add(1)
 		defer now.Add(-1)
 		for m := most.Load(); cur > m && !most.CompareAndSwap(m, cur); m = most.Load() {
 		}
-		time.Sleep(hold)
+		met.wait(cur)
 		w.Write([]byte(r.URL.Path))
 	}))
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
@@ -153,11 +160,40 @@ func countingServer(t *testing.T, hold time.Duration) (srv *httptest.Server, mos
 	return srv, most, conns
 }
 
+// meeting holds the first requests of a server until n of them are under
+// way at once, then lets every request through; bounded by await.Timeout,
+// so that a client that never has n under way is seen with fewer, late.
+type meeting struct {
+	n    int64
+	met  chan struct{}
+	once sync.Once
+}
+
+func newMeeting(n int64) *meeting {
+	m := &meeting{n: n, met: make(chan struct{})}
+	if n <= 0 {
+		m.once.Do(func() { close(m.met) })
+	}
+	return m
+}
+
+// wait is called by a request with cur requests under way, itself
+// included.
+func (m *meeting) wait(cur int64) {
+	if cur >= m.n {
+		m.once.Do(func() { close(m.met) })
+	}
+	select {
+	case <-m.met:
+	case <-time.After(await.Timeout):
+	}
+}
+
 // TestParallelBoundedAtN: 30 URLs with --parallel-max 3 keep exactly 3
 // requests under way at the server at the most, over 3 connections that
 // serve every URL (keep-alive through the Client's one pool).
 func TestParallelBoundedAtN(t *testing.T) {
-	srv, most, conns := countingServer(t, 20*time.Millisecond)
+	srv, most, conns := countingServer(t, 3)
 	dir := t.TempDir()
 	args := []string{"-Z", "--parallel-max", "3", "--output-dir", dir}
 	for k := range 30 {
@@ -184,13 +220,23 @@ func TestParallelBoundedAtN(t *testing.T) {
 // URLs' order (5, the refused connection, which finishes first — curl's
 // would be the 404's, which finishes last).
 func TestParallelFailureAmongSuccesses(t *testing.T) {
+	served := make(chan struct{}, 3)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow-missing" {
-			time.Sleep(200 * time.Millisecond)
+			// The 404 once the three others are answered (not after a
+			// sleep long enough, one hopes, for them).
+			for range 3 {
+				select {
+				case <-served:
+				case <-r.Context().Done():
+					return
+				}
+			}
 			http.NotFound(w, r)
 			return
 		}
 		w.Write([]byte("ok " + r.URL.Path))
+		served <- struct{}{}
 	}))
 	defer srv.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -238,13 +284,22 @@ func TestParallelFailureAmongSuccesses(t *testing.T) {
 // failure's. Without -Z, no URL after the failure is retrieved.
 func TestFailEarly(t *testing.T) {
 	var hits atomic.Int64
+	hanging := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		switch r.URL.Path {
 		case "/missing":
-			time.Sleep(50 * time.Millisecond) // the hanging one is under way
+			// The failure once the hanging one is under way.
+			select {
+			case <-hanging:
+			case <-r.Context().Done():
+				return
+			}
+			http.NotFound(w, r)
+		case "/gone":
 			http.NotFound(w, r)
 		case "/hang":
+			close(hanging)
 			select {
 			case <-r.Context().Done():
 			case <-time.After(10 * time.Second):
@@ -269,7 +324,7 @@ func TestFailEarly(t *testing.T) {
 	}
 
 	hits.Store(0)
-	_, stderr, code = urlget(t, "", "--fail-early", "--output-dir", dir, "-o", "m2", srv.URL+"/missing", "-o", "a2", srv.URL+"/a")
+	_, stderr, code = urlget(t, "", "--fail-early", "--output-dir", dir, "-o", "m2", srv.URL+"/gone", "-o", "a2", srv.URL+"/a")
 	if code != 3 || hits.Load() != 1 {
 		t.Fatalf("without -Z: exit %d, %d requests: %s", code, hits.Load(), stderr)
 	}
@@ -285,7 +340,12 @@ func TestParallelWindowBoundsWaitingOutputs(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		started.Add(1)
 		if r.URL.Path == "/0" {
-			time.Sleep(400 * time.Millisecond)
+			// The first URL is slow: it waits until the window's
+			// worth has started behind it (so the lower bound holds
+			// however the goroutines run), then a while longer, for a
+			// client that starts more to show it.
+			await.Poll(func() bool { return started.Load() >= int64(reorderWindow(n)) })
+			time.Sleep(100 * time.Millisecond)
 			whileSlow.Store(started.Load())
 		}
 		w.Write([]byte("x"))
@@ -423,19 +483,19 @@ func TestParallelMaxChecked(t *testing.T) {
 }
 
 // fakeFTP is a minimal FTP server on 127.0.0.1 for the parallel tests:
-// any login is accepted, every file /NAME holds "file NAME\n", and RETR
-// takes hold before it answers. It counts the logins (USER) and the most
-// RETRs under way at once.
+// any login is accepted, every file /NAME holds "file NAME\n", and the
+// first RETRs wait until gather of them are under way at once (meeting).
+// It counts the logins (USER) and the most RETRs under way at once.
 type fakeFTP struct {
 	addr         string
-	hold         time.Duration
+	met          *meeting
 	logins, most atomic.Int64
 	now          atomic.Int64
 }
 
-func newFakeFTP(t *testing.T, hold time.Duration) *fakeFTP {
+func newFakeFTP(t *testing.T, gather int64) *fakeFTP {
 	t.Helper()
-	f := &fakeFTP{hold: hold}
+	f := &fakeFTP{met: newMeeting(gather)}
 	f.addr = serveConns(t, f.serve)
 	return f
 }
@@ -486,7 +546,7 @@ func (f *fakeFTP) serve(c net.Conn) {
 			reply("150 here it comes")
 			d, err := data.Accept()
 			if err == nil {
-				time.Sleep(f.hold)
+				f.met.wait(cur)
 				io.WriteString(d, "file "+arg+"\n")
 				d.Close()
 			}
@@ -505,7 +565,7 @@ func (f *fakeFTP) serve(c net.Conn) {
 // --parallel-max 4 run 4 RETRs at once, over 4 logins that the pool hands
 // from one URL to the next, every file whole.
 func TestParallelFTPSharesLogins(t *testing.T) {
-	f := newFakeFTP(t, 20*time.Millisecond)
+	f := newFakeFTP(t, 4)
 	dir := t.TempDir()
 	args := []string{"-Z", "--parallel-max", "4", "-O", "--output-dir", dir}
 	for k := range 24 {
