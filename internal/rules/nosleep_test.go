@@ -1,0 +1,175 @@
+package rules
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sleepAllowed are the test functions (file, then the top-level function
+// or method the call is in, as "Type.Method") that may call time.Sleep,
+// each with the reason. A sleep is allowed only where it is the behaviour
+// under test (a sender slow on purpose, a reply later than a schedule)
+// and the test passes however long the scheduler makes it; a sleep that
+// orders events (sleep, then assert that something happened or has not
+// yet) is replaced by a channel, a hook, or internal/await (Until and
+// Poll for a condition with no event, Parked for "this goroutine is
+// blocked now").
+var sleepAllowed = map[string]string{
+	"transport/dialer_test.go: TestIdleTimeoutSlowTransfer":  "a sender slow on purpose (40 ms gaps under a 200 ms idle timeout): the behaviour under test",
+	"transport/splice_test.go: TestReadToSlowTransfer":       "a sender slow on purpose (40 ms gaps under a 200 ms idle timeout): the behaviour under test",
+	"fetch/retrylayer_test.go: slowReader.Read":              "a first attempt slower (300 ms) than RetryMaxTime (50 ms) that must still complete: the behaviour under test",
+	"fetch/copy_test.go: drip.Read":                          "a body that trickles for 2 s, so that progress is seen reported every 250 ms: the behaviour under test (bounds loose)",
+	"schemes/prospero/exchange_test.go: TestExchangeControl": "a reply (300 ms) later than the client's whole retransmission schedule (40 ms) after a wait packet: the behaviour under test",
+	"fetch/segments_test.go: paced.Read": "a server paced at 64 MiB/s so that a 16 MiB download takes 250 ms on one connection and the others get a byte " +
+		"before the first is done (Segments >= 2): a margin, not an order; left for the retry work that owns this file",
+	"cmd/urlget/segments_test.go: paced.Read": "as fetch/segments_test.go's paced: a margin for --segments to use at least two connections",
+	"cmd/urlget/parallel_test.go: TestParallelWindowBoundsWaitingOutputs": "the first URL stays slow 100 ms after the window's worth has started behind it " +
+		"(awaited), for a client that starts more to show it; passing does not depend on the length",
+	"schemes/nntp/pipeline_test.go: pipeServer.serve": "the fake waits up to 200 ms for the commands a pipelining client sends ahead before it answers; " +
+		"how many it records depends on them arriving in time (known to be timing-bound: the client's count of commands " +
+		"to send is not observable by the fake)",
+}
+
+// TestNoSleepInTests fails for each time.Sleep (called or referred to,
+// under whatever name the file imports "time" by) in a _test.go file of
+// the module outside sleepAllowed, and for an allow-list entry that no
+// longer matches a sleep, so that the list stays what is left. integration/
+// (real servers, a stack started outside the test) and bench/ are not
+// unit tests and are not checked.
+func TestNoSleepInTests(t *testing.T) {
+	root := moduleRoot(t)
+	fset := token.NewFileSet()
+	var offenders []string
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if de.IsDir() {
+			name := de.Name()
+			if rel != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
+				name == "testdata" || name == "vendor" || rel == "integration" || rel == "bench") {
+				return filepath.SkipDir
+			}
+			if rel != "." {
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, s := range sleeps(fset, f) {
+			key := rel + ": " + s.fn
+			if _, ok := sleepAllowed[key]; ok {
+				seen[key] = true
+				continue
+			}
+			offenders = append(offenders, fmt.Sprintf("%s:%d (in %s)", rel, s.line, s.fn))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(offenders) > 0 {
+		t.Errorf("time.Sleep in tests: wait for the event instead (a channel, a hook, internal/await), "+
+			"or, if the sleep is the behaviour under test, add it to sleepAllowed with the reason:\n\t%s",
+			strings.Join(offenders, "\n\t"))
+	}
+	var stale []string
+	for key := range sleepAllowed {
+		if !seen[key] {
+			stale = append(stale, key)
+		}
+	}
+	slices.Sort(stale)
+	if len(stale) > 0 {
+		t.Errorf("sleepAllowed names functions with no time.Sleep any more; remove them:\n\t%s", strings.Join(stale, "\n\t"))
+	}
+}
+
+// sleep is a use of time.Sleep: its line and the top-level function (or
+// "Type.Method") it is in, "" outside any.
+type sleep struct {
+	line int
+	fn   string
+}
+
+// sleeps returns the uses of time.Sleep in f.
+func sleeps(fset *token.FileSet, f *ast.File) []sleep {
+	var names []string // what f calls package time by
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path != "time" {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			names = append(names, "time")
+		case imp.Name.Name == ".":
+			names = append(names, ".")
+		case imp.Name.Name != "_":
+			names = append(names, imp.Name.Name)
+		}
+	}
+	var out []sleep
+	for _, d := range f.Decls {
+		fn := ""
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			fn = fd.Name.Name
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				fn = recvName(fd.Recv.List[0].Type) + "." + fn
+			}
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := n.X.(*ast.Ident); ok && n.Sel.Name == "Sleep" && slices.Contains(names, id.Name) {
+					out = append(out, sleep{fset.Position(n.Pos()).Line, fn})
+				}
+			case *ast.Ident:
+				if n.Name == "Sleep" && slices.Contains(names, ".") {
+					out = append(out, sleep{fset.Position(n.Pos()).Line, fn})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// recvName is a method receiver's type name, without * or type
+// parameters.
+func recvName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return "?"
+		}
+	}
+}
