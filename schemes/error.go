@@ -235,3 +235,9 @@ func (u *URL) SyntaxError(part, msg string) *Error {
 func SyntaxError(scheme, raw, part, msg string) *Error {
 	return &Error{Scheme: scheme, Phase: "parse", Kind: KindUsage, URL: RedactString(raw), Part: part, Msg: msg}
 }
+
+// ErrBodyWritten is the cause (Error.Err) of a failure whose reply body
+// was delivered anyway, as the caller asked (HTTP's error page under
+// curl's --fail-with-body): the caller has the bytes and reports the
+// failure, which is not retried.
+var ErrBodyWritten = errors.New("the error page was written")

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
-	httpscheme "github.com/urlget/urlget/schemes/http"
 )
 
 // makeDirs creates the missing directories of the output path name
@@ -50,7 +49,7 @@ func (o *options) planOutput(i int, loc schemes.Locator, dest string) (*outputPl
 // settle ends the download that went to p.work with err, and returns the
 // file the data is in and the error to report.
 func (p *outputPlan) settle(loc schemes.Locator, res *fetch.Result, err error) (string, error) {
-	if err != nil && errors.Is(err, httpscheme.ErrBodyWritten) {
+	if err != nil && errors.Is(err, schemes.ErrBodyWritten) {
 		// --fail-with-body: the error page is what the file holds, not a
 		// partial copy of the resource to continue.
 		var pk *fetch.PartialKept
@@ -64,7 +63,7 @@ func (p *outputPlan) settle(loc schemes.Locator, res *fetch.Result, err error) (
 	if !p.named {
 		return p.dest, err
 	}
-	if err != nil && !errors.Is(err, httpscheme.ErrBodyWritten) {
+	if err != nil && !errors.Is(err, schemes.ErrBodyWritten) {
 		os.Remove(p.work + fetch.PartSuffix)
 		os.Remove(p.work)
 		return p.dest, withoutPartial(err)

@@ -144,9 +144,9 @@ func (d *decoder) Close() error {
 	return d.body.Close()
 }
 
-// ErrBodyWritten is the cause of the error a FailWithBody body ends
-// with: the error page was delivered before it.
-var ErrBodyWritten = errors.New("the error page was written")
+// ErrBodyWritten is schemes.ErrBodyWritten, the cause of the error a
+// FailWithBody body ends with.
+var ErrBodyWritten = schemes.ErrBodyWritten
 
 // failBody is the error page of a status urlget fails on, for
 // FailWithBody: its end is err.
