@@ -66,8 +66,8 @@ func tlsError(parent context.Context, scheme, host string, err error) error {
 	_, _, done := schemes.ContextKind(parent, err)
 	switch {
 	case errors.As(err, &verr), errors.As(err, &uaerr), errors.As(err, &herr), errors.As(err, &cierr):
-		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host",
-			Msg: fmt.Sprintf("TLS certificate of %s is not trusted (use --cacert FILE, or -k to skip verification)", host),
+		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host", Setting: SettingTrust,
+			Msg: fmt.Sprintf("TLS certificate of %s is not trusted", host),
 			Err: err}
 	case done:
 		return dialError(parent, scheme, host+" (TLS handshake)", "", err)

@@ -119,9 +119,8 @@ func CheckPort(scheme string, port int, allow []int) error {
 		slices.Contains(r.owners, scheme) {
 		return nil
 	}
-	return &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindSafety, Part: "port",
-		Msg: fmt.Sprintf("port %d is reserved for %s; refusing to send %s requests there (use --allow-port %d to override)",
-			port, r.proto, scheme, port)}
+	return &schemes.Error{Scheme: scheme, Phase: "dial", Kind: schemes.KindSafety, Part: "port", Setting: SettingAllowPorts,
+		Msg: fmt.Sprintf("port %d is reserved for %s; refusing to send %s requests there", port, r.proto, scheme)}
 }
 
 // reservedFor reports whether port is on the restricted list and, if

@@ -19,7 +19,7 @@ func TestCheckPort(t *testing.T) {
 		{"gopher", 70, nil, schemes.KindOther, ""},
 		{"http", 80, nil, schemes.KindOther, ""},
 		{"http", 8080, nil, schemes.KindOther, ""},
-		{"gopher", 25, nil, schemes.KindSafety, "port 25 is reserved for smtp; refusing to send gopher requests there (use --allow-port 25 to override)"},
+		{"gopher", 25, nil, schemes.KindSafety, "port 25 is reserved for smtp; refusing to send gopher requests there"},
 		{"gopher", 25, []int{25}, schemes.KindOther, ""},
 		{"gopher", 25, []int{119}, schemes.KindSafety, ""},
 		{"http", 119, nil, schemes.KindSafety, "reserved for nntp"},

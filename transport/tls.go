@@ -22,13 +22,13 @@ func TLSConfig(caFile string, insecure bool, serverName string) (*tls.Config, er
 	}
 	pem, err := os.ReadFile(caFile)
 	if err != nil {
-		return nil, &schemes.Error{Phase: "tls", Kind: schemes.KindUsage,
-			Msg: fmt.Sprintf("cannot read --cacert file %s", caFile), Err: err}
+		return nil, &schemes.Error{Phase: "tls", Kind: schemes.KindUsage, Setting: SettingRoots,
+			Msg: fmt.Sprintf("cannot read the trusted certificates file %s", caFile), Err: err}
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pem) {
-		return nil, &schemes.Error{Phase: "tls", Kind: schemes.KindUsage,
-			Msg: fmt.Sprintf("--cacert file %s holds no PEM certificate", caFile)}
+		return nil, &schemes.Error{Phase: "tls", Kind: schemes.KindUsage, Setting: SettingRoots,
+			Msg: fmt.Sprintf("the trusted certificates file %s holds no PEM certificate", caFile)}
 	}
 	cfg.RootCAs = pool
 	return cfg, nil

@@ -98,7 +98,7 @@ func TestDialTLS(t *testing.T) {
 	// Without the CA the certificate is not trusted...
 	_, err = d.DialTLS(t.Context(), "nntps", "127.0.0.1", srv.port())
 	se := wantKind(t, err, schemes.KindSafety)
-	if !strings.Contains(se.Msg, "--cacert") || se.Phase != "tls" {
+	if se.Setting != SettingTrust || se.Phase != "tls" {
 		t.Errorf("error %+v", se)
 	}
 	// ...nor for another name...

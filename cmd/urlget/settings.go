@@ -4,6 +4,7 @@ import (
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/gateway"
 	"github.com/urlget/urlget/mirror"
+	"github.com/urlget/urlget/transport"
 )
 
 // settingFlags are this command's words for the library's settings
@@ -20,6 +21,9 @@ var settingFlags = map[string]string{
 	fetch.SettingRequireTLS:        "--ssl-reqd",
 	gateway.SettingAllowSend:       "--allow-send",
 	gateway.SettingAllowFile:       "--allow-file",
+	transport.SettingTrust:         "use --cacert FILE, or -k to skip verification",
+	transport.SettingRoots:         "--cacert",
+	transport.SettingAllowPorts:    "use --allow-port PORT to override",
 }
 
 // flagHint is " (FLAG)" for setting, "" for a setting without a flag.

@@ -84,9 +84,6 @@ var flagDebt = map[string]int{
 	"schemes/prospero/exchange.go": 4,
 	"schemes/telnet/handler.go":    2,
 	"schemes/wais/handler.go":      1,
-	"transport/errors.go":          1,
-	"transport/ports.go":           1,
-	"transport/tls.go":             2,
 }
 
 // TestLibraryNamesNoFlags: no string in a library package names a
