@@ -3,11 +3,7 @@ package rules
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,48 +42,20 @@ var sleepAllowed = map[string]string{
 // (real servers, a stack started outside the test) and bench/ are not
 // unit tests and are not checked.
 func TestNoSleepInTests(t *testing.T) {
-	root := moduleRoot(t)
-	fset := token.NewFileSet()
 	var offenders []string
 	seen := map[string]bool{}
-	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if de.IsDir() {
-			name := de.Name()
-			if rel != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
-				name == "testdata" || name == "vendor" || rel == "integration" || rel == "bench") {
-				return filepath.SkipDir
-			}
-			if rel != "." {
-				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
-					return filepath.SkipDir // another module
-				}
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		for _, s := range sleeps(fset, f) {
-			key := rel + ": " + s.fn
+	unit := func(rel string) bool {
+		return strings.HasSuffix(rel, "_test.go") && !under(rel, []string{"integration", "bench"})
+	}
+	for _, f := range parseModule(t, unit) {
+		for _, s := range sleeps(f.fset, f.file) {
+			key := f.rel + ": " + s.fn
 			if _, ok := sleepAllowed[key]; ok {
 				seen[key] = true
 				continue
 			}
-			offenders = append(offenders, fmt.Sprintf("%s:%d (in %s)", rel, s.line, s.fn))
+			offenders = append(offenders, fmt.Sprintf("%s:%d (in %s)", f.rel, s.line, s.fn))
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(offenders) > 0 {
 		t.Errorf("time.Sleep in tests: wait for the event instead (a channel, a hook, internal/await), "+

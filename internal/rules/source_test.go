@@ -23,9 +23,16 @@ type srcFile struct {
 }
 
 // sources parses every non-test .go file of the module under the given
-// top-level directories (all when none), skipping testdata, hidden
-// directories and other modules.
+// top-level directories (all when none).
 func sources(t *testing.T, dirs ...string) []srcFile {
+	t.Helper()
+	return parseModule(t, func(rel string) bool { return !strings.HasSuffix(rel, "_test.go") && under(rel, dirs) })
+}
+
+// parseModule parses every .go file of the module that keep accepts (by
+// its slash-separated path from the module root), skipping testdata,
+// hidden directories and other modules.
+func parseModule(t *testing.T, keep func(rel string) bool) []srcFile {
 	t.Helper()
 	root := moduleRoot(t)
 	var out []srcFile
@@ -47,7 +54,7 @@ func sources(t *testing.T, dirs ...string) []srcFile {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || !under(rel, dirs) {
+		if !strings.HasSuffix(rel, ".go") || !keep(rel) {
 			return nil
 		}
 		fset := token.NewFileSet()
@@ -62,7 +69,7 @@ func sources(t *testing.T, dirs ...string) []srcFile {
 		t.Fatal(err)
 	}
 	if len(out) == 0 {
-		t.Fatalf("no source found under %v", dirs)
+		t.Fatal("no source found")
 	}
 	return out
 }
