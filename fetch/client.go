@@ -12,7 +12,11 @@
 // Likewise c.Download(ctx, url, file, fetch.DownloadOptions{}) writes a
 // file safely, c.List(ctx, url) streams the entries of a directory, menu,
 // group or search, and c.Stat(ctx, url) describes a resource without
-// retrieving it. The examples run each of them on a file: URL.
+// retrieving it. Each is a thin wrapper over one request type: a Request
+// (a parsed URL, an Entry's Locator, and what to ask of it: a Method, a
+// byte to start at, a listing's word on it) carried out by Client.Do, or
+// into a file by Client.DownloadRequest. The examples run each of them on
+// a file: URL.
 //
 // A Client retrieves any URL of RFC 1738 by handing it to its scheme's
 // handler, and applies the policy that handlers leave to their caller —
@@ -223,104 +227,6 @@ func (c *Client) notify(format string, args ...any) {
 // Parse reads raw with the Client's registry.
 func (c *Client) Parse(raw string) (schemes.Locator, error) { return c.registry().Parse(raw) }
 
-// Get retrieves raw and returns the response with its body streaming from
-// the server. Failures before the body starts are retried as the Client
-// says; failures while reading the body are the caller's to handle (Download
-// handles them). An error's *schemes.Error names in URL the request that
-// failed: after redirects, the URL they led to (List, Stat and Download
-// alike), which is all a caller learns of where a failed request went.
-func (c *Client) Get(ctx context.Context, raw string) (*Response, error) {
-	loc, err := c.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return c.GetLocator(ctx, loc, Resume{})
-}
-
-// Resume asks for a resource from a byte offset, for data already held.
-type Resume struct {
-	Offset  int64           // bytes already held
-	Partial schemes.Partial // what is known of them, for the resume rule
-	// WantModTime asks for the server's modification time even where it
-	// costs a round trip (FTP MDTM): Download sets it for RemoteTime.
-	WantModTime bool
-	// Listed is what a listing said of the resource (Request.Listed).
-	Listed *schemes.Entry
-	// Exact asks for the stored bytes, no guessed text conversion
-	// (Request.Exact).
-	Exact bool
-	// IfModifiedSince asks for the resource only if it changed since
-	// (Request.IfModifiedSince).
-	IfModifiedSince time.Time
-}
-
-// GetLocator retrieves an already parsed URL, optionally resuming.
-func (c *Client) GetLocator(ctx context.Context, loc schemes.Locator, from Resume) (*Response, error) {
-	return c.do(ctx, loc, opFetch, from)
-}
-
-// List returns the entries of the container raw designates (a directory,
-// menu, group or search), streamed as the server sends them, with the same
-// retries, redirects and policy as Get. Close the Listing.
-func (c *Client) List(ctx context.Context, raw string) (*Response, error) {
-	loc, err := c.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return c.ListLocator(ctx, loc)
-}
-
-// ListLocator is List for an already parsed URL (an Entry's Locator).
-func (c *Client) ListLocator(ctx context.Context, loc schemes.Locator) (*Response, error) {
-	return c.do(ctx, loc, opList, Resume{})
-}
-
-// ListOptions ask a listing for more than its entries' names.
-type ListOptions struct {
-	// WantModTime asks for every entry's modification time even where it
-	// costs another request (Request.WantModTime: a Gopher+ menu's `$`).
-	WantModTime bool
-}
-
-// ListLocatorWith is ListLocator with options (a mirror's walk wants
-// times).
-func (c *Client) ListLocatorWith(ctx context.Context, loc schemes.Locator, opt ListOptions) (*Response, error) {
-	return c.do(ctx, loc, opList, Resume{WantModTime: opt.WantModTime})
-}
-
-// Stat describes the resource raw designates without retrieving it, for
-// schemes whose Caps include Stats; others fail with KindUnsupported.
-func (c *Client) Stat(ctx context.Context, raw string) (schemes.Entry, error) {
-	loc, err := c.Parse(raw)
-	if err != nil {
-		return schemes.Entry{}, err
-	}
-	return c.StatLocator(ctx, loc)
-}
-
-// StatLocator is Stat for an already parsed URL. The Entry's Locator is
-// the URL after redirects.
-func (c *Client) StatLocator(ctx context.Context, loc schemes.Locator) (schemes.Entry, error) {
-	resp, err := c.do(ctx, loc, opStat, Resume{})
-	if err != nil {
-		return schemes.Entry{}, err
-	}
-	resp.Close()
-	return resp.Entry(resp.URL), nil
-}
-
-// StatResponse is StatLocator with the whole Response, for a caller that
-// shows more of it than an Entry holds (urlget -I: the Head as the server
-// sent it, the Status). It has no Body or Listing to close.
-func (c *Client) StatResponse(ctx context.Context, loc schemes.Locator) (*Response, error) {
-	resp, err := c.do(ctx, loc, opStat, Resume{})
-	if err != nil {
-		return nil, err
-	}
-	resp.Close()
-	return resp, nil
-}
-
 // Explain returns the plan raw's handler would carry out, without I/O.
 func (c *Client) Explain(raw string) ([]string, error) {
 	loc, err := c.Parse(raw)
@@ -330,13 +236,13 @@ func (c *Client) Explain(raw string) ([]string, error) {
 	if err := c.allowed(loc); err != nil {
 		return nil, err
 	}
-	s, err := c.scheme(loc, opFetch)
+	s, err := c.scheme(loc, MethodGet)
 	if err != nil {
 		return nil, err
 	}
 	// The plan names the login the policy would give the handler (-u,
 	// netrc); its password is never shown.
-	return s.Handler.(schemes.Explainer).Explain(c.request(loc, Resume{}, c.credentialsFor(&chain{first: loc}, loc)))
+	return s.Handler.(schemes.Explainer).Explain(c.request(Request{URL: loc}, c.credentialsFor(&chain{first: loc}, loc)))
 }
 
 // Caps returns what the scheme of loc can do (0 for a scheme urlget only
@@ -346,27 +252,18 @@ func (c *Client) Caps(loc schemes.Locator) schemes.Caps {
 	return s.Caps
 }
 
-// op is what a call asks of a handler.
-type op int
-
-const (
-	opFetch op = iota
-	opList
-	opStat
-)
-
-// scheme returns the registered scheme of loc if it can do o.
-func (c *Client) scheme(loc schemes.Locator, o op) (schemes.Scheme, error) {
+// scheme returns the registered scheme of loc if it can do m.
+func (c *Client) scheme(loc schemes.Locator, m Method) (schemes.Scheme, error) {
 	g := loc.Generic()
 	s, ok := c.registry().Lookup(g.Scheme)
 	need, what := schemes.Retrieves, "retrieving"
-	switch o {
-	case opList:
+	switch m {
+	case MethodList:
 		need, what = schemes.Lists, "listing"
-	case opStat:
+	case MethodStat:
 		need, what = schemes.Stats, "describing (stat)"
 	}
-	if !ok || s.Handler == nil || (o != opFetch && !s.Caps.Has(need)) {
+	if !ok || s.Handler == nil || (m != MethodGet && !s.Caps.Has(need)) {
 		msg := fmt.Sprintf("%s %s: URLs is not supported", what, g.Scheme)
 		if ok && s.Handler == nil {
 			msg += " yet"
@@ -377,25 +274,27 @@ func (c *Client) scheme(loc schemes.Locator, o op) (schemes.Scheme, error) {
 	return s, c.requireTLS(s, loc)
 }
 
-func (c *Client) request(loc schemes.Locator, from Resume, creds schemes.Credentials) *schemes.Request {
+// request is the handler's request for r at r.URL (a hop of a redirect
+// chain, which follow sets), with creds, what the policy gives it there.
+func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request {
 	return &schemes.Request{
-		URL: loc, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(),
-		Offset: from.Offset, Partial: from.Partial, WantModTime: from.WantModTime,
-		Listed: from.Listed, Exact: from.Exact, IfModifiedSince: from.IfModifiedSince,
+		URL: r.URL, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(),
+		Offset: r.Offset, Partial: r.Partial, WantModTime: r.WantModTime,
+		Listed: r.Listed, Exact: r.Exact, IfModifiedSince: r.IfModifiedSince,
 		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS,
 	}
 }
 
-// do carries out o on loc with retries, following redirects under the
-// Client's policy, and scrubs every password it handled from the error.
-func (c *Client) do(ctx context.Context, loc schemes.Locator, o op, from Resume) (*Response, error) {
+// do carries out r with retries, following redirects under the Client's
+// policy, and scrubs every password it handled from the error.
+func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 	var resp *Response
 	err := c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
-		r, err := c.once(ctx, loc, o, from)
+		got, err := c.once(ctx, r)
 		if err == nil {
-			hold(r) // the caller reads it after this attempt returns
+			hold(got) // the caller reads it after this attempt returns
 		}
-		resp = r
+		resp = got
 		return err
 	}, nil)
 	if err != nil {
@@ -407,12 +306,12 @@ func (c *Client) do(ctx context.Context, loc schemes.Locator, o op, from Resume)
 // once is one attempt of do, without retries: for a caller that retries
 // itself (Download, which continues what it holds between attempts), so
 // that retries are made in one layer and --retry N means N+1 attempts.
-func (c *Client) once(ctx context.Context, loc schemes.Locator, o op, from Resume) (*Response, error) {
-	if err := c.allowed(loc); err != nil {
+func (c *Client) once(ctx context.Context, req Request) (*Response, error) {
+	if err := c.allowed(req.URL); err != nil {
 		return nil, err
 	}
-	ch := &chain{first: loc}
-	r, err := c.follow(ctx, loc, o, from, ch)
+	ch := &chain{first: req.URL}
+	r, err := c.follow(ctx, req, ch)
 	// Handlers name no URL: the errors of r's Body and Listing name
 	// r.URL, as follow names loc in the request's own (withURL).
 	named(r)
@@ -447,8 +346,9 @@ func (ch *chain) secret(s string) {
 	ch.mu.Unlock()
 }
 
-// follow does o on loc and follows redirects within the Client's limit.
-func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Resume, ch *chain) (*Response, error) {
+// follow does req and follows redirects within the Client's limit.
+func (c *Client) follow(ctx context.Context, req Request, ch *chain) (*Response, error) {
+	loc, m := req.URL, req.method()
 	limit := c.MaxRedirects
 	if limit == 0 {
 		limit = DefaultMaxRedirects
@@ -457,23 +357,24 @@ func (c *Client) follow(ctx context.Context, loc schemes.Locator, o op, from Res
 	var heads []string      // of the redirects followed (RedirectHeads)
 	resolutions := 0
 	for hops := 0; ; hops++ {
-		s, err := c.scheme(loc, o)
+		s, err := c.scheme(loc, m)
 		if err != nil {
 			return nil, err
 		}
 		if p := loc.Generic().Password; p != nil {
 			ch.secret(*p)
 		}
-		req := c.request(loc, from, c.credentialsFor(ch, loc))
-		req.OtherOrigin = originOf(loc) != originOf(ch.first) && !c.LocationTrusted
+		req.URL = loc
+		hreq := c.request(req, c.credentialsFor(ch, loc))
+		hreq.OtherOrigin = originOf(loc) != originOf(ch.first) && !c.LocationTrusted
 		var r *schemes.Response
-		switch o {
-		case opList:
-			r, err = s.Handler.(schemes.Lister).List(ctx, req)
-		case opStat:
-			r, err = s.Handler.(schemes.Stater).Stat(ctx, req)
+		switch m {
+		case MethodList:
+			r, err = s.Handler.(schemes.Lister).List(ctx, hreq)
+		case MethodStat:
+			r, err = s.Handler.(schemes.Stater).Stat(ctx, hreq)
 		default:
-			r, err = s.Handler.Fetch(ctx, req)
+			r, err = s.Handler.Fetch(ctx, hreq)
 		}
 		if err != nil {
 			return nil, withURL(err, loc)

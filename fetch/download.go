@@ -23,7 +23,11 @@ type DownloadOptions struct {
 	Resume bool
 	// RemoteTime gives the file the server's modification time, when the
 	// server tells it; without it the file has the time it was written,
-	// as with curl. A destination written in place keeps its times.
+	// as with curl. A destination written in place keeps its times. With a
+	// Request's Listed time, that one is the file's when the server tells
+	// none with the data (so no round trip is spent on one: FTP MDTM),
+	// unless the data's size differs from the listed one (the listing was
+	// of an older version).
 	RemoteTime bool
 	// Sync waits, before NAME.part is renamed to NAME, until its data is
 	// on disk (fsync(2)), so that NAME is whole even after a power loss
@@ -38,24 +42,6 @@ type DownloadOptions struct {
 	// an existing file). Sync costs what the disk needs to write the
 	// file: on a fast download to a slow disk, most of the time.
 	Sync bool
-	// Listed is what a listing of the resource's container said of it,
-	// for a caller that walked one (a mirror). Its Size, when known, is
-	// the size the data must have if the server announces none (checked
-	// before the rename, like an announced size), and handlers need not
-	// ask for one (FTP SIZE). With RemoteTime its ModTime is the file's
-	// time when the server tells none with the data, so no round trip is
-	// spent on one (FTP MDTM); it is not used when the data's size differs
-	// from the listed one (the listing was of an older version).
-	Listed *schemes.Entry
-	// Exact asks for the bytes as the server stores them: no text
-	// conversion guessed from the name (FTP TYPE I unless the URL says
-	// ;type=a), as a mirror needs.
-	Exact bool
-	// IfModifiedSince asks for the resource only if it changed after
-	// this time (HTTP If-Modified-Since; other schemes send it anyway).
-	// When the server says it did not, nothing is written, NAME is left
-	// as it is and Result.NotModified is set.
-	IfModifiedSince time.Time
 	// ResumePartOnly limits Resume to the work file: an existing NAME is
 	// never continued in place. For a caller whose NAME is always a
 	// complete copy, older perhaps but never partial (a mirror's).
@@ -77,7 +63,7 @@ type DownloadOptions struct {
 	Progress func(done, total int64)
 	// Segments, above 1, fetches a large file over that many connections
 	// at once (at most MaxSegments), each asking for a range of it (HTTP
-	// Range, FTP REST): see Client.DownloadLocator. 0 or 1 is one
+	// Range, FTP REST): see Client.Download. 0 or 1 is one
 	// connection, except that Resume continues a copy made in segments
 	// over as many as made it (over one with 1).
 	Segments int
@@ -186,17 +172,26 @@ type Result struct {
 // says why). LimitRate caps the connections together; Result.Segments
 // says how many carried data.
 func (c *Client) Download(ctx context.Context, raw, dest string, opt DownloadOptions) (*Result, error) {
-	loc, err := c.Parse(raw)
+	req, err := c.NewRequest(MethodGet, raw)
 	if err != nil {
 		return nil, err
 	}
-	return c.DownloadLocator(ctx, loc, dest, opt)
+	return c.DownloadRequest(ctx, req, dest, opt)
 }
 
-// DownloadLocator is Download for an already parsed URL. On failure after
-// the server answered it returns the Result so far (what arrived, the
-// media type, the URL after redirects) with the error; nil before that.
-func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest string, opt DownloadOptions) (*Result, error) {
+// DownloadRequest is Download for a Request (a parsed URL, and what to
+// ask of it: Listed, Exact, IfModifiedSince, WantModTime). Download sets
+// the Request's Offset and Partial from the file it continues, so req's
+// must be zero (else KindUsage), and its Method must be MethodGet. On
+// failure after the server answered it returns the Result so far (what
+// arrived, the media type, the URL after redirects) with the error; nil
+// before that.
+func (c *Client) DownloadRequest(ctx context.Context, req *Request, dest string, opt DownloadOptions) (*Result, error) {
+	loc := req.URL
+	if req.method() != MethodGet || req.Offset != 0 || req.Partial != (schemes.Partial{}) {
+		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
+			Msg: "a download is a get from byte 0 (its file says where to continue: DownloadOptions.Resume)"}
+	}
 	t, err := c.openTarget(loc, dest, opt.Resume, opt.ResumePartOnly, opt.WorkSuffix)
 	if err != nil {
 		return nil, err
@@ -204,7 +199,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 	t.hint = opt.ContinueHint
 	res := &Result{Path: dest, Offset: t.held}
 	rs := c.newRetries() // the download's, its ranges' included
-	err = c.retryUnder(ctx, rs, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, loc, t, res, opt, rs) }, func() string {
+	err = c.retryUnder(ctx, rs, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, *req, t, res, opt, rs) }, func() string {
 		if t.held == 0 {
 			return ""
 		}
@@ -214,7 +209,7 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 		return res, t.unchanged()
 	}
 	if err == nil {
-		stamp, mod := opt.fileTime(res)
+		stamp, mod := fileTime(req, opt, res)
 		err = t.commit(loc, stamp, opt.Sync, mod)
 	}
 	if err != nil {
@@ -229,12 +224,14 @@ func (c *Client) DownloadLocator(ctx context.Context, loc schemes.Locator, dest 
 // transfer makes one attempt: fetch from what is held, append, verify.
 // In segments, a range that fails is asked for again under rs, the
 // download's retries.
-func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, rs *retries) error {
+func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Result, opt DownloadOptions, rs *retries) error {
+	loc := req.URL
 	warm := c.warm(ctx, loc, t, opt)
 	defer warm.stop()
 	asked := time.Now()
-	resp, err := c.once(ctx, loc, opFetch, Resume{Offset: t.resumeAt(), Partial: t.partial, WantModTime: opt.RemoteTime && !opt.listedTime(),
-		Listed: opt.Listed, Exact: opt.Exact, IfModifiedSince: opt.IfModifiedSince})
+	req.Offset, req.Partial = t.resumeAt(), t.partial
+	req.WantModTime = req.WantModTime || opt.RemoteTime && !listedTime(&req)
+	resp, err := c.once(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -268,7 +265,7 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 		// The readying began with the first request: wait for it as long
 		// as that took, a second at least.
 		wait := max(time.Since(asked), time.Second)
-		return c.segmented(ctx, loc, t, res, opt, resp, n, rs, func(ctx context.Context) { warm.ready(ctx, wait) })
+		return c.segmented(ctx, req, t, res, opt, resp, n, rs, func(ctx context.Context) { warm.ready(ctx, wait) })
 	}
 	warm.stop()
 	if err := c.settleOffset(loc, t, resp.Offset); err != nil {
@@ -303,8 +300,8 @@ func (c *Client) transfer(ctx context.Context, loc schemes.Locator, t *target, r
 		want = "" // an earlier attempt sent the first bytes unsummed
 	}
 	size := resp.Size
-	if size < 0 && opt.Listed != nil {
-		size = opt.Listed.Size // the server announced none: the listing's
+	if size < 0 && req.Listed != nil {
+		size = req.Listed.Size // the server announced none: the listing's
 	}
 	return verify(loc, t.held, size, t.sum, want)
 }
@@ -391,20 +388,20 @@ func (c *Client) renderInto(loc schemes.Locator, t *target, resp *Response, res 
 	return nil
 }
 
-// listedTime says whether Listed gives the file a time.
-func (o DownloadOptions) listedTime() bool { return o.Listed != nil && !o.Listed.ModTime.IsZero() }
+// listedTime says whether req.Listed gives the file a time.
+func listedTime(req *Request) bool { return req.Listed != nil && !req.Listed.ModTime.IsZero() }
 
 // fileTime is whether the file gets a time of the server's (RemoteTime),
 // and which: the one the server gave with the data, else the listing's
 // when the data is the version listed.
-func (o DownloadOptions) fileTime(res *Result) (bool, time.Time) {
+func fileTime(req *Request, o DownloadOptions, res *Result) (bool, time.Time) {
 	switch {
 	case !o.RemoteTime:
 		return false, time.Time{}
 	case !res.ModTime.IsZero():
 		return true, res.ModTime
-	case o.listedTime() && (o.Listed.Size < 0 || o.Listed.Size == res.Size):
-		return true, o.Listed.ModTime
+	case listedTime(req) && (req.Listed.Size < 0 || req.Listed.Size == res.Size):
+		return true, req.Listed.ModTime
 	}
 	return false, time.Time{}
 }

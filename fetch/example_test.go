@@ -39,6 +39,48 @@ func ExampleClient_Get() {
 	// Output: 16 bytes: hello, RFC 1738
 }
 
+func ExampleClient_Do() {
+	dir, url := exampleFile("0123456789 the rest\n")
+	defer os.RemoveAll(dir)
+
+	var c fetch.Client
+	req, err := c.NewRequest(fetch.MethodGet, url)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req.Offset = 11 // the first 11 bytes are held already
+	resp, err := c.Do(context.Background(), req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Close()
+	rest, _ := io.ReadAll(resp.Body)
+	fmt.Printf("from byte %d of %d: %s", resp.Offset, resp.Size, rest)
+	// Output: from byte 11 of 20: the rest
+}
+
+func ExampleClient_Do_stat() {
+	dir, url := exampleFile("twelve bytes")
+	defer os.RemoveAll(dir)
+
+	var c fetch.Client
+	loc, err := c.Parse(url) // or an Entry's Locator, from a listing
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := c.Do(context.Background(), &fetch.Request{Method: fetch.MethodStat, URL: loc})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := resp.Entry() // a stat's Response has no body and is closed already
+	fmt.Println(e.Kind, e.Name, e.Size)
+	// Output: file greeting.txt 12
+}
+
 func ExampleClient_Download() {
 	dir, url := exampleFile("saved whole or not at all\n")
 	defer os.RemoveAll(dir)

@@ -21,7 +21,7 @@ import (
 // and every other consumer of io/fs work on it. It is safe for concurrent
 // use.
 //
-// Names. A directory of the FS is a listing (Client.ListLocator) of the
+// Names. A directory of the FS is a listing (Client.Do with MethodList) of the
 // URL the path leads to; its entries are named by their Entry.Name (the
 // protocol's own name: an FTP file name; for gopher, the selector's last
 // segment as the server spells it; for an index page, the link's last

@@ -146,7 +146,7 @@ func (f *fsFile) Read(p []byte) (int, error) {
 func (f *fsFile) start() error {
 	f.stop()
 	c, e := f.fsys.c, f.node.entry
-	from := Resume{Exact: true, Listed: &e}
+	from := Request{URL: e.Locator, Exact: true, Listed: &e}
 	if f.off > 0 && c.Caps(e.Locator).Has(schemes.Resumes) {
 		from.Offset = f.off
 		from.Partial.Record = &schemes.ResumeRecord{Size: e.Size}
@@ -157,7 +157,7 @@ func (f *fsFile) start() error {
 			from.Partial.Record.ModTime = e.ModTime
 		}
 	}
-	resp, err := c.GetLocator(f.fsys.ctx, e.Locator, from)
+	resp, err := c.Do(f.fsys.ctx, &from)
 	if err != nil {
 		return err
 	}

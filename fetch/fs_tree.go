@@ -126,10 +126,11 @@ func (t *fsTree) follow(ctx context.Context, c *Client, kid *fsKid) (schemes.Ent
 	e := kid.entry
 	e.Kind = schemes.EntryFile
 	if c.Caps(e.Locator).Has(schemes.Stats) {
-		st, err := c.StatLocator(ctx, e.Locator)
+		resp, err := c.Do(ctx, &Request{Method: MethodStat, URL: e.Locator})
 		if err != nil {
 			return schemes.Entry{}, err
 		}
+		st := resp.Entry()
 		if st.Kind == schemes.EntryDir {
 			e.Kind = schemes.EntryDir
 		}
@@ -145,7 +146,7 @@ func (t *fsTree) follow(ctx context.Context, c *Client, kid *fsKid) (schemes.Ent
 // (fsName, and for a crawl fsPlace.parentOf), the first of each name,
 // sorted by name.
 func readFSDir(ctx context.Context, c *Client, loc schemes.Locator) (fsKids, error) {
-	resp, err := c.ListLocator(ctx, loc)
+	resp, err := c.Do(ctx, &Request{Method: MethodList, URL: loc})
 	if err != nil {
 		return nil, err
 	}

@@ -197,7 +197,7 @@ func TestStreamErrorsNameTheURLOnce(t *testing.T) {
 		},
 		"Stream": func() error {
 			loc, _ := c.Parse(raw)
-			_, _, err := c.Stream(context.Background(), loc, &bytes.Buffer{}, nil)
+			_, _, err := c.Stream(context.Background(), &Request{URL: loc}, &bytes.Buffer{}, nil)
 			return err
 		},
 	}

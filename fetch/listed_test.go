@@ -38,7 +38,13 @@ func TestDownloadListed(t *testing.T) {
 			h := &fakeHandler{data: map[string]string{"x": "0123456789"}, noSize: tc.noSize, mod: tc.mod}
 			e := &schemes.Entry{Name: "x", Kind: schemes.EntryFile, Size: tc.listedSize, ModTime: listedTime, Precision: time.Minute}
 			start := time.Now().Add(-time.Second)
-			_, err := newClient(h).Download(context.Background(), "t:x", dest, DownloadOptions{RemoteTime: true, Listed: e})
+			c := newClient(h)
+			req, err := c.NewRequest(MethodGet, "t:x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Listed = e
+			_, err = c.DownloadRequest(context.Background(), req, dest, DownloadOptions{RemoteTime: true})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)
@@ -137,7 +143,12 @@ func TestDownloadNotModified(t *testing.T) {
 	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves,
 		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
 	c := &Client{Registry: r}
-	res, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{IfModifiedSince: time.Now()})
+	req, err := c.NewRequest("", "t:x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.IfModifiedSince = time.Now()
+	res, err := c.DownloadRequest(context.Background(), req, dest, DownloadOptions{})
 	if err != nil || !res.NotModified {
 		t.Fatalf("err %v, result %+v", err, res)
 	}

@@ -57,7 +57,7 @@ var transferPaths = []struct {
 			return "", err
 		}
 		var out bytes.Buffer
-		_, _, err = c.Stream(context.Background(), loc, &out, nil)
+		_, _, err = c.Stream(context.Background(), &Request{URL: loc}, &out, nil)
 		return out.String(), err
 	}},
 }
@@ -254,7 +254,7 @@ func TestRetryMaxTime(t *testing.T) {
 	c.Retries, c.RetryMaxTime = 1, 50*time.Millisecond
 	var out bytes.Buffer
 	loc, _ := c.Parse("t:x")
-	if _, n, err := c.Stream(context.Background(), loc, &out, nil); err != nil || n != 2 || out.String() != "ok" {
+	if _, n, err := c.Stream(context.Background(), &Request{URL: loc}, &out, nil); err != nil || n != 2 || out.String() != "ok" {
 		t.Fatalf("got %q (%d bytes), err %v", out.String(), n, err)
 	}
 }
@@ -284,7 +284,7 @@ func TestStreamNeverSendsBytesTwice(t *testing.T) {
 		c.Retries = 3
 		loc, _ := c.Parse("t:x")
 		var out bytes.Buffer
-		resp, n, err := c.Stream(context.Background(), loc, &out, nil)
+		resp, n, err := c.Stream(context.Background(), &Request{URL: loc}, &out, nil)
 		switch {
 		case noResume && (schemes.KindOf(err) != schemes.KindProtocol || !strings.Contains(err.Error(), "cannot be taken back") ||
 			out.String() != "0123" || n != 4 || h.fetches != 2):

@@ -29,13 +29,13 @@ import (
 // sessions shared), which returns the redirects it finds instead of
 // following them. Requests map to the contract so:
 //
-//   - GET is GetLocator. A document's bytes stream from the server with
+//   - GET is Do with MethodGet. A document's bytes stream from the server with
 //     Content-Type (MediaType: the gopher item type, Gopher+ view or WAIS
 //     type, else by name), Content-Length and Last-Modified where known,
 //     and Accept-Ranges where the scheme Resumes. A container (directory,
 //     menu, group, search) is 200 of ListingMediaType: JSON lines, each
 //     entry as `urlget --json` writes it, made as the listing streams.
-//   - HEAD is StatResponse where the scheme Stats; elsewhere a GET whose
+//   - HEAD is Do with MethodStat where the scheme Stats; elsewhere a GET whose
 //     transfer is stopped unread once the head is known.
 //   - Range "bytes=N-" or "bytes=N-M" is a resume where the scheme
 //     Resumes: 206 with Content-Range when it resumed at N, else 200 with
@@ -158,7 +158,7 @@ type exchange struct {
 func (x *exchange) answer() (*http.Response, error) {
 	ims := ifModifiedSince(x.req)
 	if x.caps.Has(schemes.Stats) && (x.head || !ims.IsZero() && !x.caps.Has(schemes.Conditional)) {
-		st, err := x.c.StatResponse(x.ctx, x.loc)
+		st, err := x.c.Do(x.ctx, &Request{Method: MethodStat, URL: x.loc})
 		switch {
 		case err != nil:
 			return x.failed(err)
@@ -171,7 +171,7 @@ func (x *exchange) answer() (*http.Response, error) {
 		}
 		ims = time.Time{} // changed: the GET need not ask again
 	}
-	var from Resume
+	from := Request{URL: x.loc}
 	if !ims.IsZero() {
 		from.WantModTime = true
 		if x.caps.Has(schemes.Conditional) {
@@ -185,7 +185,7 @@ func (x *exchange) answer() (*http.Response, error) {
 	if ranged && start > 0 && x.caps.Has(schemes.Resumes) {
 		from.Offset = start
 	}
-	r, err := x.c.GetLocator(x.ctx, x.loc, from)
+	r, err := x.c.Do(x.ctx, &from)
 	if err != nil {
 		return x.failed(err)
 	}

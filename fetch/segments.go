@@ -119,7 +119,7 @@ func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt D
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if r, err := c.once(ctx, loc, opStat, Resume{}); err == nil {
+			if r, err := c.once(ctx, Request{Method: MethodStat, URL: loc}); err == nil {
 				r.Close()
 			}
 		}()
@@ -229,7 +229,8 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 // warmed waits (a while at most) until the sessions warm readied are
 // idle, for the ranges to take them. A range that fails is asked for
 // again under rs, the download's retries.
-func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, res *Result, opt DownloadOptions, first *Response, n int, rs *retries, warmed func(context.Context)) error {
+func (c *Client) segmented(ctx context.Context, req Request, t *target, res *Result, opt DownloadOptions, first *Response, n int, rs *retries, warmed func(context.Context)) error {
+	loc := req.URL
 	size := first.Size
 	rec := recordOf(first.Response)
 	keep := len(t.spans) > 0 && first.Offset == t.resumeAt()
@@ -265,7 +266,7 @@ func (c *Client) segmented(ctx context.Context, loc schemes.Locator, t *target, 
 		at = first.URL // no redirect again for each range; never another origin's, which -u's login must not reach
 	}
 	s := &segRun{c: c, loc: at, t: t, size: size, rec: rec, done: slices.Clone(t.spans), warmed: warmed, retries: rs,
-		from: Resume{Partial: schemes.Partial{Record: &rec}, Exact: opt.Exact}}
+		req: Request{Partial: schemes.Partial{Record: &rec}, Exact: req.Exact}}
 	err := s.run(ctx, first, n, opt.Progress)
 	moved := s.moved.Load()
 	t.spans = s.done

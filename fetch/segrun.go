@@ -46,7 +46,7 @@ type segRun struct {
 	t    *target
 	size int64
 	rec  schemes.ResumeRecord // the remote, as the first response described it
-	from Resume               // a range request: the record, Exact
+	req  Request              // a range request: the record, Exact (URL and Offset are set per range)
 	// warmed waits for the sessions readied for the ranges (Client.warm)
 	// to be idle, so that a range takes one rather than dialing; ctx
 	// ends the wait.
@@ -291,9 +291,9 @@ func (s *segRun) open(ctx context.Context, sg *segment) (*Response, error) {
 	if sctx.Err() != nil { // taken over while it waited
 		return nil, sctx.Err()
 	}
-	from := s.from
-	from.Offset = start
-	r, err := s.c.once(sctx, s.loc, opFetch, from)
+	req := s.req
+	req.URL, req.Offset = s.loc, start
+	r, err := s.c.once(sctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -8,14 +8,18 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// Stream retrieves loc and copies its body to w (the command's standard
+// Stream retrieves req (MethodGet, from byte 0: Stream sets Offset and
+// Partial itself) and copies its body to w (the command's standard
 // output) with CopyBody's checks and limits, as one transfer that the
 // Client tries at most Retries+1 times, each attempt bounded by MaxTime,
 // like Download. A later attempt asks for the rest, after the bytes w
 // took, under the resume rule (the first response's record, as a partial
 // copy's); bytes that went to w cannot be taken back, so a server that
 // would send them again (or a different resource) ends the transfer
-// (KindProtocol).
+// (KindProtocol). w may be any writer: a terminal or another device, which
+// could refuse a splice(2) after the kernel took the bytes off the socket,
+// is written by copying (transport.SpliceSafe), so the caller need not
+// hide its file's ReadFrom.
 //
 // A response with no body to copy — a listing, or a URL resolved to a
 // scheme that is started by hand — is returned open, unread, for the
@@ -24,10 +28,17 @@ import (
 // last answer (its URL after redirects, its size and type). n counts the
 // bytes written to w by every attempt. On a failure the last answer's
 // Response comes with the error, nil when no server answered.
-func (c *Client) Stream(ctx context.Context, loc schemes.Locator, w io.Writer, progress func(done, total int64)) (resp *Response, n int64, err error) {
+func (c *Client) Stream(ctx context.Context, req *Request, w io.Writer, progress func(done, total int64)) (resp *Response, n int64, err error) {
+	loc := req.URL
+	if req.method() != MethodGet || req.Offset != 0 || req.Partial != (schemes.Partial{}) {
+		return nil, 0, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
+			Msg: "a stream is a get from byte 0 (later attempts continue after the bytes written)"}
+	}
 	var partial schemes.Partial
 	err = c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
-		r, err := c.once(ctx, loc, opFetch, Resume{Offset: n, Partial: partial})
+		try := *req
+		try.Offset, try.Partial = n, partial
+		r, err := c.once(ctx, try)
 		if err != nil {
 			return err
 		}

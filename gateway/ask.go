@@ -62,7 +62,7 @@ func (s *Server) askPage(w http.ResponseWriter, r *http.Request, loc schemes.Loc
 		return
 	}
 	defer done()
-	resp, err := s.c.GetLocator(ctx, ask, fetch.Resume{})
+	resp, err := s.c.Do(ctx, &fetch.Request{URL: ask})
 	if err == nil {
 		resp.Close()
 		err = errors.New("the server answered without asking its questions")

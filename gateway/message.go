@@ -253,7 +253,7 @@ func (s *Server) messagePage(ctx context.Context, w http.ResponseWriter, r *http
 	if resp.Offset != 0 {
 		resp.Close()
 		var err error
-		if resp, err = s.c.GetLocator(ctx, loc, fetch.Resume{}); err != nil {
+		if resp, err = s.c.Do(ctx, &fetch.Request{URL: loc}); err != nil {
 			s.errorPage(w, statusOf(err), loc.Redacted(), err)
 			return
 		}

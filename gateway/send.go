@@ -121,7 +121,7 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, loc, sub schemes
 	if ctx == nil {
 		return nil, nil
 	}
-	resp, err := s.once.GetLocator(ctx, sub, fetch.Resume{})
+	resp, err := s.once.Do(ctx, &fetch.Request{URL: sub})
 	if err != nil {
 		release()
 		s.errorPage(w, statusOf(err), loc.Redacted(), err)

@@ -314,11 +314,11 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	if !caps.Has(schemes.Resumes) {
 		ranged = false
 	}
-	var from fetch.Resume
+	req := &fetch.Request{URL: loc}
 	if ranged {
-		from.Offset = start
+		req.Offset = start
 	}
-	resp, err := s.c.GetLocator(ctx, loc, from)
+	resp, err := s.c.Do(ctx, req)
 	if err != nil {
 		if su := searchURL(loc); su != "" && schemes.KindOf(err) == schemes.KindUsage {
 			s.searchPage(w, loc, su, err) // asked without the words it wants
@@ -378,7 +378,7 @@ func (s *Server) upstream(w http.ResponseWriter, r *http.Request, loc schemes.Lo
 // GET would give where it is one (a directory's, or a message's except
 // to a proxy's client, which gets the message itself).
 func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Locator, proxy bool) {
-	resp, err := s.c.StatResponse(ctx, loc)
+	resp, err := s.c.Do(ctx, &fetch.Request{Method: fetch.MethodStat, URL: loc})
 	if err != nil {
 		w.WriteHeader(statusOf(err))
 		return

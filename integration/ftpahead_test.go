@@ -42,7 +42,7 @@ func TestFTPEPSVAhead(t *testing.T) {
 				locs = append(locs, loc)
 			}
 			for i, n := range names {
-				resp, err := c.GetLocator(schemes.WithNext(context.Background(), locs[i+1:]), locs[i], fetch.Resume{})
+				resp, err := c.Do(schemes.WithNext(context.Background(), locs[i+1:]), &fetch.Request{URL: locs[i]})
 				if err != nil {
 					t.Fatalf("%s: %v\n%s", n, err, trace.String())
 				}

@@ -149,7 +149,7 @@ func TestRedirectPolicyGopherMenu(t *testing.T) {
 			t.Fatalf("%q has no Locator", e.Title)
 		}
 		target, _ := e.Extra.Get("url")
-		resp, err := c.GetLocator(context.Background(), e.Locator, fetch.Resume{})
+		resp, err := c.Do(context.Background(), &fetch.Request{URL: e.Locator})
 		if strings.HasPrefix(target, "http:") {
 			if err != nil {
 				t.Errorf("%s: %v", target, err)

@@ -45,18 +45,17 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 		// work file is continued.
 		ResumePartOnly: true,
 		RemoteTime:     !j.compare,
-		Listed:         &listed,
-		Exact:          true,
 		WorkSuffix:     WorkSuffix,
-		// Without a listed time: the server sends the file only if it
-		// changed after the local copy's time.
-		IfModifiedSince: j.since,
-		ContinueHint:    "run the mirror again to continue it",
+		ContinueHint:   "run the mirror again to continue it",
 	}
+	// The bytes as stored, and what the listing said of them; without a
+	// listed time, the server sends the file only if it changed after the
+	// local copy's time.
+	req := &fetch.Request{URL: loc, Listed: &listed, Exact: true, IfModifiedSince: j.since}
 	if p := e.opt.Progress; p != nil {
 		opt.Progress = func(done, total int64) { p(j.rel, done, total) }
 	}
-	res, err := e.c.DownloadLocator(ctx, loc, e.local.path(dest), opt)
+	res, err := e.c.DownloadRequest(ctx, req, e.local.path(dest), opt)
 	if err != nil {
 		if fi, serr := e.local.stat(j.rel); serr == nil && fi.IsDir() {
 			// A directory of the same name took the place meanwhile (a

@@ -41,7 +41,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 	e.mu.Lock()
 	e.states = append(e.states, st)
 	e.mu.Unlock()
-	resp, err := e.c.ListLocatorWith(ctx, j.loc, fetch.ListOptions{WantModTime: true})
+	resp, err := e.c.Do(ctx, &fetch.Request{Method: fetch.MethodList, URL: j.loc, WantModTime: true})
 	if err != nil {
 		e.fail(j.rel, j.loc, err)
 		return
@@ -301,11 +301,12 @@ func (e *engine) follow(ctx context.Context, j dirJob, rel string, link schemes.
 		skip(fmt.Sprintf("symbolic link to %q, outside the mirrored tree", link.Target))
 		return
 	}
-	desc, err := e.c.StatLocator(ctx, target)
+	st, err := e.c.Do(ctx, &fetch.Request{Method: fetch.MethodStat, URL: target})
 	if err != nil {
 		e.fail(rel, link.Locator, fmt.Errorf("symbolic link to %q: %w", link.Target, err))
 		return
 	}
+	desc := st.Entry()
 	switch desc.Kind {
 	case schemes.EntryDir:
 		dirLoc, err := e.resolve(j.loc, link.Target, true)

@@ -29,7 +29,7 @@ func (o *options) headInto(ctx context.Context, c *fetch.Client, loc schemes.Loc
 		return true, &schemes.Error{Scheme: g.Scheme, Phase: "flags", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
 			Part: "scheme", Msg: fmt.Sprintf("-I: %s: URLs cannot be described without retrieving them (the scheme has no stat)", g.Scheme)}
 	}
-	resp, err := c.StatResponse(ctx, loc)
+	resp, err := c.Do(ctx, &fetch.Request{Method: fetch.MethodStat, URL: loc})
 	if err != nil {
 		rep.failedAt(err)
 		return true, err

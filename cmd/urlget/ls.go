@@ -69,7 +69,7 @@ func (o *options) checkLs() error {
 // --long it asks for every entry's time where that costs another request
 // (a Gopher+ menu's `$`), since the long form shows times.
 func (o *options) listInto(ctx context.Context, c *fetch.Client, loc schemes.Locator, stdout io.Writer, rep *report, je *jsonEntries) error {
-	resp, err := c.ListLocatorWith(ctx, loc, fetch.ListOptions{WantModTime: o.long})
+	resp, err := c.Do(ctx, &fetch.Request{Method: fetch.MethodList, URL: loc, WantModTime: o.long})
 	if err != nil {
 		rep.failedAt(err)
 		return err

@@ -344,7 +344,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		if err != nil {
 			return false, err
 		}
-		res, err := c.DownloadLocator(ctx, loc, out.work, fetch.DownloadOptions{
+		res, err := c.DownloadRequest(ctx, &fetch.Request{URL: loc}, out.work, fetch.DownloadOptions{
 			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress, Segments: o.segments,
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
@@ -369,12 +369,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		return false, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Msg: "-C - needs an output file (-o or -O) to continue"}
 	}
-	var w io.Writer = stdout
-	if f, ok := stdout.(*os.File); ok && !transport.SpliceSafe(f) {
-		// A terminal may refuse a splice after the bytes have left the
-		// socket: hide the file's ReadFrom so that bodies copy instead.
-		w = struct{ io.Writer }{f}
-	}
+	w := stdout // a terminal is never handed the socket (Client.Stream)
 	if o.stdoutTerminal && !o.forcedStdout(i) {
 		w = &binaryGuard{w: w} // as curl: no binary to a terminal unless -o -
 	}
@@ -385,7 +380,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	// Stream is the transfer with its retries: a body cut short is
 	// continued after the bytes stdout already took.
-	resp, n, err := c.Stream(ctx, loc, w, progress)
+	resp, n, err := c.Stream(ctx, &fetch.Request{URL: loc}, w, progress)
 	if resp == nil {
 		rep.failedAt(err)
 		return false, err

@@ -553,7 +553,7 @@ func checkLocators(t *testing.T, e *env, tg Target, entries []schemes.Entry) int
 		if !ok || ent.Locator == nil || ent.Kind != schemes.EntryFile {
 			continue
 		}
-		resp, err := e.c.GetLocator(context.Background(), ent.Locator, fetch.Resume{})
+		resp, err := e.c.Do(context.Background(), &fetch.Request{URL: ent.Locator})
 		if err != nil {
 			t.Errorf("%q: %s: %v", ent.Name, ent.Locator.Redacted(), err)
 			continue

@@ -1,0 +1,140 @@
+package fetch
+
+import (
+	"context"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Method is what a Request asks of the resource its URL designates.
+type Method string
+
+const (
+	// MethodGet retrieves the resource: its data, or, when the URL turns
+	// out to designate a container, its Listing. The empty Method is
+	// MethodGet.
+	MethodGet Method = "get"
+	// MethodList streams the entries of the container the URL designates
+	// (a directory, menu, group or search), for schemes whose Caps
+	// include Lists; others fail with KindUnsupported.
+	MethodList Method = "list"
+	// MethodStat describes the resource without retrieving it, for
+	// schemes whose Caps include Stats; others fail with KindUnsupported.
+	MethodStat Method = "stat"
+)
+
+// Request is one retrieval a Client carries out (Do, DownloadRequest,
+// Stream): which URL, what to ask of it, and from which byte. Make one
+// with NewRequest from a URL's text, or as a literal from a parsed URL
+// (an Entry's Locator). Everything the Client's policy decides
+// (credentials, TLS, retries, redirects) is the Client's, not the
+// Request's. A Client never modifies a Request; one may be done again.
+type Request struct {
+	// Method is what to ask; "" is MethodGet.
+	Method Method
+	// URL is the parsed URL (Client.Parse, or an Entry's Locator).
+	URL schemes.Locator
+	// Offset asks for the resource from this byte on (0: from its
+	// start), for a caller that holds the bytes before it; Partial says
+	// what is known of them, for the resume rule
+	// (schemes.Request.MayResume). A handler that may not resume sends
+	// the whole resource: the Response's Offset says where its Body
+	// starts. Download and Stream set both themselves.
+	Offset  int64
+	Partial schemes.Partial
+	// WantModTime asks for the server's modification time even where it
+	// costs a round trip (FTP MDTM); for MethodList, every entry's, even
+	// where each costs a request (a Gopher+ menu's `$`).
+	WantModTime bool
+	// Listed is what a listing of the resource's container said of it,
+	// for a caller that walked one (a mirror): a handler may take its
+	// Size instead of asking (FTP SIZE), and Download checks the data
+	// against it when the server announces no size and, with RemoteTime,
+	// gives the file its ModTime when the server tells none. It is never
+	// sent to the server.
+	Listed *schemes.Entry
+	// Exact asks for the bytes as the server stores them: no text
+	// conversion guessed from the name (FTP TYPE I unless the URL says
+	// ;type=a), as a mirror needs.
+	Exact bool
+	// IfModifiedSince asks for the resource only if it changed after this
+	// time (HTTP If-Modified-Since): the Response then has NotModified set
+	// and no Body, and Download writes nothing. Ignored with an Offset.
+	IfModifiedSince time.Time
+}
+
+// NewRequest parses raw with the Client's registry into a Request of
+// method.
+func (c *Client) NewRequest(method Method, raw string) (*Request, error) {
+	loc, err := c.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Request{Method: method, URL: loc}, nil
+}
+
+// method is r's Method, "" read as MethodGet.
+func (r *Request) method() Method {
+	if r.Method == "" {
+		return MethodGet
+	}
+	return r.Method
+}
+
+// Do carries out req and returns the response, with its Body (or, for a
+// container and MethodList, its Listing) streaming from the server.
+// Failures before the body starts are retried as the Client says, and
+// redirects and resolutions are followed under its policy; failures while
+// reading the body are the caller's to handle (Download and Stream handle
+// them). Close the Response: that also ends the attempt's MaxTime. A
+// MethodStat Response has no Body or Listing and is closed already: its
+// Entry describes the resource.
+//
+// An error's *schemes.Error names in URL the request that failed: after
+// redirects, the URL they led to, which is all a caller learns of where a
+// failed request went.
+func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
+	resp, err := c.do(ctx, *req)
+	if err != nil {
+		return nil, err
+	}
+	if req.method() == MethodStat {
+		resp.Close()
+	}
+	return resp, nil
+}
+
+// Entry describes the resource the Response came from, as a listing
+// would: its Locator is the URL after redirects.
+func (r *Response) Entry() schemes.Entry { return r.Response.Entry(r.URL) }
+
+// Get retrieves raw: Do with a MethodGet Request.
+func (c *Client) Get(ctx context.Context, raw string) (*Response, error) {
+	return c.doRaw(ctx, MethodGet, raw)
+}
+
+// List returns the entries of the container raw designates (a directory,
+// menu, group or search), streamed as the server sends them: Do with a
+// MethodList Request. Close the Response.
+func (c *Client) List(ctx context.Context, raw string) (*Response, error) {
+	return c.doRaw(ctx, MethodList, raw)
+}
+
+// Stat describes the resource raw designates without retrieving it: Do
+// with a MethodStat Request, and its Entry.
+func (c *Client) Stat(ctx context.Context, raw string) (schemes.Entry, error) {
+	resp, err := c.doRaw(ctx, MethodStat, raw)
+	if err != nil {
+		return schemes.Entry{}, err
+	}
+	return resp.Entry(), nil
+}
+
+func (c *Client) doRaw(ctx context.Context, m Method, raw string) (*Response, error) {
+	req, err := c.NewRequest(m, raw)
+	if err != nil {
+		return nil, err
+	}
+	return c.Do(ctx, req)
+}
