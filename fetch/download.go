@@ -192,6 +192,7 @@ func (c *Client) DownloadRequest(ctx context.Context, req *Request, dest string,
 		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Msg: "a download is a get from byte 0 (its file says where to continue: DownloadOptions.Resume)"}
 	}
+	ctx = c.withNext(ctx, req)
 	t, err := c.openTarget(loc, dest, opt.Resume, opt.ResumePartOnly, opt.WorkSuffix)
 	if err != nil {
 		return nil, err

@@ -62,7 +62,23 @@ type Request struct {
 	// time (HTTP If-Modified-Since): the Response then has NotModified set
 	// and no Body, and Download writes nothing. Ignored with an Offset.
 	IfModifiedSince time.Time
+	// Next are the URLs the caller will ask this Client for after this
+	// one, in order (the rest of a list of URLs, a mirror's batch of
+	// files): a handler whose scheme pipelines (Caps Pipelines: NNTP's
+	// article commands, FTP's next passive port) sends their requests
+	// ahead on its connection (schemes.WithNext), so that a run of
+	// requests costs a round trip or two rather than one each. Only the
+	// first MaxNext are passed on; other schemes ignore them. Requests
+	// sent ahead for URLs the caller then does not ask for are wasted,
+	// never wrong.
+	Next []schemes.Locator
 }
+
+// MaxNext is how many of a Request's Next a handler is told of: more than
+// a pipelining handler sends ahead (NNTP's window, 64), so that its window
+// stays full. A caller that batches requests for pipelining (a mirror's
+// files of one directory) needs batches no longer than this.
+const MaxNext = 128
 
 // NewRequest parses raw with the Client's registry into a Request of
 // method.
@@ -95,6 +111,7 @@ func (r *Request) method() Method {
 // redirects, the URL they led to, which is all a caller learns of where a
 // failed request went.
 func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
+	ctx = c.withNext(ctx, req)
 	resp, err := c.do(ctx, *req)
 	if err != nil {
 		return nil, err
@@ -137,4 +154,14 @@ func (c *Client) doRaw(ctx context.Context, m Method, raw string) (*Response, er
 		return nil, err
 	}
 	return c.Do(ctx, req)
+}
+
+// withNext is ctx naming req.Next, up to MaxNext, for a scheme that
+// pipelines (schemes.WithNext): the only place the contract's look-ahead
+// is filled, for every caller.
+func (c *Client) withNext(ctx context.Context, req *Request) context.Context {
+	if len(req.Next) == 0 || !c.Caps(req.URL).Has(schemes.Pipelines) {
+		return ctx
+	}
+	return schemes.WithNext(ctx, req.Next[:min(len(req.Next), MaxNext)])
 }

@@ -3,8 +3,10 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -23,6 +25,7 @@ func TestDoCarriesTheRequest(t *testing.T) {
 	}
 	req.Offset = 4
 	before := *req
+	before.Next = slices.Clone(req.Next)
 	for range 2 {
 		resp, err := c.Do(context.Background(), req)
 		if err != nil {
@@ -34,7 +37,7 @@ func TestDoCarriesTheRequest(t *testing.T) {
 			t.Fatalf("got %q at %d from %s after %d redirects", b, resp.Offset, resp.URL, resp.Redirects)
 		}
 	}
-	if *req != before {
+	if !reflect.DeepEqual(*req, before) {
 		t.Fatalf("the Request changed: %+v, was %+v", *req, before)
 	}
 	if want := []int64{4, 4, 4, 4}; !slices.Equal(h.offsets, want) {
@@ -102,4 +105,56 @@ func mustParse(t *testing.T, c *Client, raw string) schemes.Locator {
 		t.Fatal(err)
 	}
 	return loc
+}
+
+// nextSeen records what each request's context named as next.
+type nextSeen struct {
+	fakeHandler
+	seen [][]schemes.Locator
+}
+
+func (h *nextSeen) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	h.seen = append(h.seen, schemes.NextOf(ctx))
+	return h.fakeHandler.Fetch(ctx, req)
+}
+
+// TestNextReachesPipeliningHandlers: a Request's Next reaches the handler
+// (schemes.NextOf), at most MaxNext of them, only where the scheme
+// pipelines, through Do, DownloadRequest and Stream alike.
+func TestNextReachesPipeliningHandlers(t *testing.T) {
+	var next []schemes.Locator
+	for i := range MaxNext + 5 {
+		next = append(next, fakeLoc{&schemes.URL{Scheme: "t", Opaque: fmt.Sprint(i)}})
+	}
+	for _, caps := range []schemes.Caps{schemes.Retrieves, schemes.Retrieves | schemes.Pipelines} {
+		h := &nextSeen{fakeHandler: fakeHandler{data: map[string]string{"x": "data"}}}
+		r := schemes.NewRegistry()
+		r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: caps,
+			Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+		c := &Client{Registry: r}
+		req := &Request{URL: mustParse(t, c, "t:x"), Next: next}
+		if resp, err := c.Do(context.Background(), req); err != nil {
+			t.Fatal(err)
+		} else {
+			resp.Close()
+		}
+		if _, err := c.DownloadRequest(context.Background(), req, filepath.Join(t.TempDir(), "f"), DownloadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Stream(context.Background(), req, io.Discard, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if caps.Has(schemes.Pipelines) {
+			want = MaxNext
+		}
+		for i, seen := range h.seen {
+			if len(seen) != want || want > 0 && seen[0] != next[0] {
+				t.Errorf("caps %v, call %d: the handler was told of %d next URLs, want the first %d", caps, i, len(seen), want)
+			}
+		}
+		if len(h.seen) != 3 {
+			t.Fatalf("%d fetches, want 3", len(h.seen))
+		}
+	}
 }

@@ -34,6 +34,7 @@ func (c *Client) Stream(ctx context.Context, req *Request, w io.Writer, progress
 		return nil, 0, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Msg: "a stream is a get from byte 0 (later attempts continue after the bytes written)"}
 	}
+	ctx = c.withNext(ctx, req)
 	var partial schemes.Partial
 	err = c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
 		try := *req

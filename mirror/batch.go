@@ -3,17 +3,19 @@ package mirror
 import (
 	"context"
 
+	"github.com/urlget/urlget/fetch"
+
 	"github.com/urlget/urlget/schemes"
 )
 
 // pipelineBatch is the most files of one directory a worker takes at once
 // when the scheme pipelines (schemes.Pipelines: NNTP articles, FTP's
 // next passive port): it then fetches them one after another, each
-// request naming the ones after it, so that their requests go ahead on
-// its connection and the batch costs a round trip or two instead of one
-// or two per file. Larger than a handler's window (nntp.DefaultWindow,
-// 64) so that the window stays full through a batch.
-const pipelineBatch = 128
+// Request naming the ones after it (fetch.Request.Next), so that their
+// requests go ahead on its connection and the batch costs a round trip or
+// two instead of one or two per file. As many as a Request passes on
+// (fetch.MaxNext), so that a handler's window stays full through a batch.
+const pipelineBatch = fetch.MaxNext
 
 // takeFiles takes the next file for a worker on the directory *cur (see
 // fileQueue.pop) and, when the scheme pipelines, more of the same
@@ -34,18 +36,14 @@ func (e *engine) takeFiles(cur *string, on *bool) []fileJob {
 	return batch
 }
 
-// transferAll fetches a batch of files in order, each request telling the
-// handler which files come after it (schemes.WithNext).
+// transferAll fetches a batch of files in order, each Request naming the
+// files that come after it (fetch.Request.Next).
 func (e *engine) transferAll(ctx context.Context, batch []fileJob) {
-	if len(batch) == 1 {
-		e.transfer(ctx, batch[0])
-		return
-	}
 	next := make([]schemes.Locator, len(batch))
 	for i, j := range batch {
 		next[i] = j.entry.Locator
 	}
 	for i, j := range batch {
-		e.transfer(schemes.WithNext(ctx, next[i+1:]), j)
+		e.transfer(ctx, j, next[i+1:])
 	}
 }

@@ -408,7 +408,7 @@ func (e *engine) queueFile(ctx context.Context, j fileJob) {
 		f, _ := e.files.pop(&cur, &on)
 		e.files.leave(cur, &on)
 		e.mu.Unlock()
-		e.transfer(ctx, f)
+		e.transfer(ctx, f, nil)
 		e.mu.Lock()
 	}
 	e.files.push(j)

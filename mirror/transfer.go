@@ -27,7 +27,7 @@ type fileJob struct {
 // through NAME.urlget-part (continued from an earlier run's unless
 // Restart), checks it against the size the server or the listing gave,
 // gives it the remote time, and renames it to NAME.
-func (e *engine) transfer(ctx context.Context, j fileJob) {
+func (e *engine) transfer(ctx context.Context, j fileJob, next []schemes.Locator) {
 	begin := time.Now()
 	loc := j.entry.Locator
 	if err := e.local.ensureDir(dir(j.rel)); err != nil {
@@ -51,7 +51,7 @@ func (e *engine) transfer(ctx context.Context, j fileJob) {
 	// The bytes as stored, and what the listing said of them; without a
 	// listed time, the server sends the file only if it changed after the
 	// local copy's time.
-	req := &fetch.Request{URL: loc, Listed: &listed, Exact: true, IfModifiedSince: j.since}
+	req := &fetch.Request{URL: loc, Listed: &listed, Exact: true, IfModifiedSince: j.since, Next: next}
 	if p := e.opt.Progress; p != nil {
 		opt.Progress = func(done, total int64) { p(j.rel, done, total) }
 	}

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"context"
-
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
-// lookaheadURLs is how many of the URLs after the one being fetched a
-// request names (schemes.WithNext): more than a handler sends ahead
-// (nntp.DefaultWindow, 64), so that its window stays full.
-const lookaheadURLs = 128
-
-// lookahead tells a handler whose scheme pipelines (schemes.Pipelines:
-// NNTP) which URLs of the command come after the one it fetches, so that
-// it sends their requests ahead on its connection: 1,000 news:<id> URLs
-// then cost a round trip for every 64 rather than for each. The URLs are
-// parsed once, as the window reaches them.
+// lookahead finds the URLs of the command that come after the one being
+// fetched, for its Request's Next (fetch.Request.Next: a scheme that
+// pipelines, NNTP, sends their requests ahead, so that 1,000 news:<id>
+// URLs cost a round trip for every 64 rather than for each). The URLs are
+// parsed once, as the window (fetch.MaxNext) reaches them, and only for a
+// scheme that pipelines.
 type lookahead struct {
 	c    *fetch.Client
 	urls []string
@@ -27,23 +21,23 @@ func newLookahead(c *fetch.Client, urls []string) *lookahead {
 	return &lookahead{c: c, urls: urls, locs: map[int]schemes.Locator{}}
 }
 
-// context is ctx for the request of URL i: naming the URLs after it, up
-// to the first that does not parse, when its scheme pipelines.
-func (l *lookahead) context(ctx context.Context, i int) context.Context {
+// next are the URLs after URL i, up to the first that does not parse,
+// when its scheme pipelines; nil otherwise.
+func (l *lookahead) next(i int) []schemes.Locator {
 	loc := l.parse(i)
 	delete(l.locs, i)
 	if loc == nil || !l.c.Caps(loc).Has(schemes.Pipelines) {
-		return ctx
+		return nil
 	}
 	var next []schemes.Locator
-	for j := i + 1; j < len(l.urls) && j <= i+lookaheadURLs; j++ {
+	for j := i + 1; j < len(l.urls) && j <= i+fetch.MaxNext; j++ {
 		n := l.parse(j)
 		if n == nil {
 			break
 		}
 		next = append(next, n)
 	}
-	return schemes.WithNext(ctx, next)
+	return next
 }
 
 // parse is URL i parsed, nil when it does not parse.

@@ -1,20 +1,18 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"github.com/urlget/urlget/fetch"
-	"github.com/urlget/urlget/schemes"
 )
 
-// TestLookahead: the request of a URL whose scheme pipelines (news) names
-// the URLs after it, at most lookaheadURLs, up to one that does not
+// TestLookahead: the Request of a URL whose scheme pipelines (news) names
+// the URLs after it, at most fetch.MaxNext, up to one that does not
 // parse; a URL of another scheme names none.
 func TestLookahead(t *testing.T) {
 	many := []string{}
-	for i := range 2 * lookaheadURLs {
+	for i := range 2 * fetch.MaxNext {
 		many = append(many, fmt.Sprintf("news:a%d@x", i))
 	}
 	for _, tt := range []struct {
@@ -27,12 +25,12 @@ func TestLookahead(t *testing.T) {
 		{"the last", []string{"news:a@x", "news:b@x"}, 1, nil},
 		{"not a pipelining scheme", []string{"http://h/", "news:a@x"}, 0, nil},
 		{"up to one that does not parse", []string{"news:a@x", "news:b@x", "news:", "news:c@x"}, 0, []string{"news:b@x"}},
-		{"a window", many, 10, many[11 : 11+lookaheadURLs]},
+		{"a window", many, 10, many[11 : 11+fetch.MaxNext]},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l := newLookahead(&fetch.Client{}, tt.urls)
 			var got []string
-			for _, loc := range schemes.NextOf(l.context(context.Background(), tt.i)) {
+			for _, loc := range l.next(tt.i) {
 				got = append(got, loc.String())
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {

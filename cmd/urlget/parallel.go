@@ -159,7 +159,7 @@ func (o *options) startAll(run context.Context, c *fetch.Client, n int, src *par
 		go func() {
 			defer func() { <-busy }()
 			defer close(s.done)
-			s.err = o.retrieveOne(run, c, s.i, s.raw, s.out)
+			s.err = o.retrieveOne(run, c, s.i, s.raw, nil, s.out)
 			if s.err != nil && o.failEarly && run.Err() == nil {
 				select {
 				case <-firstDone:

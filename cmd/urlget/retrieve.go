@@ -83,7 +83,7 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 		if o.explain {
 			err = o.explainOne(client, raw, stdout)
 		} else {
-			err = o.retrieveOne(ahead.context(ctx, i), client, i, raw, stdout)
+			err = o.retrieveOne(ctx, client, i, raw, ahead.next(i), stdout)
 		}
 		if in := interruptedBy(ctx); in != nil {
 			// Ctrl-C: this URL's failure is the interrupt's doing, and
@@ -275,14 +275,14 @@ func outputError(loc schemes.Locator, msg string, err error) error {
 	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "output", Kind: schemes.KindLocal, URL: loc.Redacted(), Msg: msg, Err: err}
 }
 
-func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, stdout io.Writer) error {
+func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, next []schemes.Locator, stdout io.Writer) error {
 	start := time.Now()
 	rep := &report{URL: schemes.RedactString(raw), Input: schemes.RedactString(raw)}
 	var je *jsonEntries
 	if o.json {
 		je = &jsonEntries{w: stdout}
 	}
-	listing, err := o.retrieveInto(ctx, c, i, raw, stdout, rep, je)
+	listing, err := o.retrieveInto(ctx, c, i, raw, next, stdout, rep, je)
 	if err != nil {
 		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactedText(err)}
 		if interruptedBy(ctx) != nil {
@@ -309,7 +309,7 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 // it turned out to be a listing (whose entries je, when set, has streamed
 // into the --json report). With --json a body for stdout goes there
 // before its report, which then starts on a line of its own.
-func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, stdout io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
+func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, next []schemes.Locator, stdout io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
 	loc, err := c.Parse(raw)
 	if err != nil {
 		return false, err
@@ -344,7 +344,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		if err != nil {
 			return false, err
 		}
-		res, err := c.DownloadRequest(ctx, &fetch.Request{URL: loc}, out.work, fetch.DownloadOptions{
+		res, err := c.DownloadRequest(ctx, &fetch.Request{URL: loc, Next: next}, out.work, fetch.DownloadOptions{
 			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress, Segments: o.segments,
 			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
@@ -380,7 +380,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	// Stream is the transfer with its retries: a body cut short is
 	// continued after the bytes stdout already took.
-	resp, n, err := c.Stream(ctx, &fetch.Request{URL: loc}, w, progress)
+	resp, n, err := c.Stream(ctx, &fetch.Request{URL: loc, Next: next}, w, progress)
 	if resp == nil {
 		rep.failedAt(err)
 		return false, err
