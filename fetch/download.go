@@ -42,6 +42,16 @@ type DownloadOptions struct {
 	// an existing file). Sync costs what the disk needs to write the
 	// file: on a fast download to a slow disk, most of the time.
 	Sync bool
+	// ServerName names the file after the server's suggestion
+	// (Result.SuggestedName: HTTP's Content-Disposition; curl's -J), in
+	// NAME's directory, when the server gives one; NAME otherwise. A
+	// suggestion that is not one plain file name (schemes.SafeName) fails
+	// as KindSafety; a file of the suggested name is never replaced: the
+	// download then fails as KindLocal with fs.ErrExist in its chain.
+	// Either way the data is dropped. Not with Resume (KindUsage): the name
+	// is not known until the server answers. A destination written in
+	// place keeps its name. Result.Path is the file's name.
+	ServerName bool
 	// ResumePartOnly limits Resume to the work file: an existing NAME is
 	// never continued in place. For a caller whose NAME is always a
 	// complete copy, older perhaps but never partial (a mirror's).
@@ -192,6 +202,10 @@ func (c *Client) DownloadRequest(ctx context.Context, req *Request, dest string,
 		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Msg: "a download is a get from byte 0 (its file says where to continue: DownloadOptions.Resume)"}
 	}
+	if opt.ServerName && opt.Resume {
+		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
+			Setting: SettingServerName, Msg: "a name the server chooses cannot be continued: no Resume with ServerName"}
+	}
 	ctx = c.withNext(ctx, req)
 	t, err := c.openTarget(loc, dest, opt.Resume, opt.ResumePartOnly, opt.WorkSuffix)
 	if err != nil {
@@ -209,9 +223,20 @@ func (c *Client) DownloadRequest(ctx context.Context, req *Request, dest string,
 	if err == nil && res.NotModified {
 		return res, t.unchanged()
 	}
-	if err == nil {
+	if err == nil || errors.Is(err, schemes.ErrBodyWritten) && t.mode == intoPart && t.held > 0 {
+		// Complete, or a server's error page the caller asked to have
+		// written (the http handler's FailWithBody, curl's
+		// --fail-with-body): that page is the file, not a partial copy.
+		res.Path = t.dest
+		if nerr := finalName(loc, t, res, opt); nerr != nil {
+			t.held = 0 // not a partial copy of any name to continue: dropped
+			return res, t.fail(nerr)
+		}
 		stamp, mod := fileTime(req, opt, res)
-		err = t.commit(loc, stamp, opt.Sync, mod)
+		if cerr := t.commit(loc, stamp && err == nil, opt.Sync, mod); cerr != nil {
+			return res, t.fail(cerr)
+		}
+		return res, err
 	}
 	if err != nil {
 		if res.URL == nil {

@@ -105,7 +105,8 @@ var syncFile = (*os.File).Sync
 
 // commit finishes a download that is complete and checked: the file gets
 // the server's time if asked, is made durable if asked (durable), and
-// NAME.part becomes NAME; then the lock is released.
+// NAME.part becomes NAME, or t.as, a name the server chose, which it
+// never replaces (linkNew); then the lock is released.
 func (t *target) commit(loc schemes.Locator, stamp, durable bool, mod time.Time) error {
 	defer t.close()
 	if t.mode == inPlace {
@@ -128,6 +129,9 @@ func (t *target) commit(loc schemes.Locator, stamp, durable bool, mod time.Time)
 		os.Remove(t.part) // empty: it only held the lock
 		return nil
 	}
+	if t.as != "" && t.as != t.dest {
+		return t.linkNew(loc)
+	}
 	if err := os.Rename(t.part, t.dest); err != nil {
 		return localError(loc, "rename", err)
 	}
@@ -137,7 +141,7 @@ func (t *target) commit(loc schemes.Locator, stamp, durable bool, mod time.Time)
 // fail settles what a failed download leaves, and says how to go on:
 //
 //   - data that is wrong (a checksum mismatch), unwanted (past
-//     MaxFileSize) or not a partial copy (a listing) is dropped: NAME.part
+//     MaxFileSize) or not a partial copy (a listing, an error page) is dropped: NAME.part
 //     removed, a continued NAME restored to its length before this run;
 //   - otherwise NAME.part, or the NAME being continued, keeps what
 //     arrived, and the error says to continue with -C -;
@@ -148,7 +152,9 @@ func (t *target) fail(err error) error {
 	if t.mode == inPlace {
 		return err
 	}
-	unwanted := errors.Is(err, errTooLarge) || t.listing
+	// An error page the caller asked to have written (ErrBodyWritten) is
+	// no part of a partial copy being continued in place.
+	unwanted := errors.Is(err, errTooLarge) || t.listing || errors.Is(err, schemes.ErrBodyWritten)
 	if errors.Is(err, errCorrupt) || (unwanted && t.wrote > 0) {
 		if t.mode == appendDest {
 			t.restore()

@@ -39,6 +39,7 @@ type target struct {
 	mode targetMode
 	dest string   // NAME, as the caller named it
 	part string   // NAME.part
+	as   string   // what NAME.part becomes instead of NAME: a name the server chose (DownloadOptions.ServerName)
 	f    *os.File // the file written: NAME.part, NAME, or the in-place destination
 	// lock is NAME.part, open and flocked for the whole download: the one
 	// lock of the target, whatever file is written.

@@ -62,9 +62,9 @@ func TestRemoteNameChecksTheContract(t *testing.T) {
 	}{
 		{"f.txt", "", 0},
 		{"", "the URL has no file name", schemes.KindUsage},
-		{"..", `".." is not a file name`, schemes.KindSafety},
-		{"../x", `"../x" would leave the current directory`, schemes.KindSafety},
-		{"a\x00b", "would leave the current directory", schemes.KindSafety},
+		{"..", `".." is not a plain file name`, schemes.KindSafety},
+		{"../x", `"../x" is not a plain file name`, schemes.KindSafety},
+		{"a\x00b", "could leave the current directory", schemes.KindSafety},
 	} {
 		got, err := remoteName(brokenName{schemestest.Loc{U: u}, tc.name})
 		switch {

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
@@ -340,16 +339,14 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	progress := o.set.progress(tr.progress()) // -Z: the set's one line
 	if dest != "" {
 		rep.Output = &dest
-		out, err := o.planOutput(i, loc, dest)
-		if err != nil {
-			return false, err
-		}
-		res, err := c.DownloadRequest(ctx, &fetch.Request{URL: loc, Next: next}, out.work, fetch.DownloadOptions{
+		res, err := c.DownloadRequest(ctx, &fetch.Request{URL: loc, Next: next}, dest, fetch.DownloadOptions{
 			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress, Segments: o.segments,
-			Render: func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
+			ServerName: o.serverName(i),
+			Render:     func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
 		})
-		// -J names the file now; --fail-with-body's page is the file.
-		dest, err = out.settle(loc, res, err)
+		if res != nil && res.Path != "" {
+			dest = res.Path // -J: the server's name
+		}
 		if res != nil { // what is known of a failed download too
 			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
 			rep.status, rep.redirects = res.Status, res.Redirects
@@ -467,11 +464,16 @@ func (o *options) fillReport(rep *report, loc schemes.Locator, n, size int64, ty
 // urlget write outside the current directory.
 func remoteName(loc schemes.Locator) (string, error) {
 	name := loc.LocalName()
-	kind, err := schemes.KindSafety, checkLocalName(name)
-	if name == "" {
+	var kind schemes.Kind
+	var err error
+	if _, ok := schemes.SafeName(name); name == "" {
 		// Nothing to name the file after is the user's to fix, not a
 		// name that was refused.
 		kind, err = schemes.KindUsage, errors.New("the URL has no file name")
+	} else if !ok {
+		// LocalName's contract says this never happens: a library
+		// user's Locator may break it.
+		kind, err = schemes.KindSafety, fmt.Errorf("%q is not a plain file name; it could leave the current directory", name)
 	}
 	if err != nil {
 		g := loc.Generic()
@@ -479,17 +481,4 @@ func remoteName(loc schemes.Locator) (string, error) {
 			Part: "path", Msg: fmt.Sprintf("-O: %v; name the file with -o", err)}
 	}
 	return name, nil
-}
-
-// checkLocalName accepts only a plain file name: no directory part, not
-// "." or "..", no NUL, so a server or URL cannot make urlget write outside
-// the current directory.
-func checkLocalName(name string) error {
-	switch {
-	case name == "." || name == "..":
-		return fmt.Errorf("%q is not a file name", name)
-	case strings.ContainsAny(name, "/\x00") || (os.PathSeparator != '/' && strings.ContainsRune(name, os.PathSeparator)):
-		return fmt.Errorf("%q would leave the current directory", name)
-	}
-	return nil
 }

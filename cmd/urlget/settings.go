@@ -19,6 +19,7 @@ var settingFlags = map[string]string{
 	fetch.SettingProtocols:         "--proto",
 	fetch.SettingRedirectProtocols: "--proto-redir",
 	fetch.SettingRequireTLS:        "--ssl-reqd",
+	fetch.SettingServerName:        "-J; name the file with -o",
 	gateway.SettingAllowSend:       "--allow-send",
 	gateway.SettingAllowFile:       "--allow-file",
 	transport.SettingTrust:         "use --cacert FILE, or -k to skip verification",
