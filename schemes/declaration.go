@@ -48,6 +48,11 @@ type Name struct {
 	// Opaque says its URLs do not use RFC 1738 §3.1's "//" syntax
 	// (news:id, mailto:addr).
 	Opaque bool
+	// HostPrefixes are the host name prefixes that make a URL written
+	// without a scheme ("ftp.example.org/pub") one of this scheme's, as
+	// curl guesses ("ftp." for ftp); "" claims every other host (curl's
+	// http). Registry.SchemeForHost picks the longest that matches.
+	HostPrefixes []string
 }
 
 // UsesOption reports whether the declaration reads the common option.

@@ -3,6 +3,7 @@ package schemes
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Scheme describes one URL scheme: how to parse it and, when urlget
@@ -100,6 +101,26 @@ func (r *Registry) Map(f func(Scheme) Scheme) *Registry {
 func (r *Registry) Declared(name string) (Name, bool) {
 	n, ok := r.names[name]
 	return n, ok
+}
+
+// SchemeForHost is the scheme a URL written without one takes from its
+// host name (lower case): the registered scheme whose declared
+// HostPrefixes has the longest prefix of host ("" matching any), or ""
+// when none claims it.
+func (r *Registry) SchemeForHost(host string) string {
+	best, bestLen := "", -1
+	for _, name := range r.Names() { // sorted: the same answer each time
+		n, ok := r.names[name]
+		if !ok {
+			continue
+		}
+		for _, p := range n.HostPrefixes {
+			if strings.HasPrefix(host, p) && len(p) > bestLen {
+				best, bestLen = name, len(p)
+			}
+		}
+	}
+	return best
 }
 
 // Names returns the registered scheme names, sorted.

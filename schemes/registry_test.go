@@ -111,3 +111,40 @@ func catchPanic(f func()) (msg string) {
 	f()
 	return ""
 }
+
+// TestSchemeForHost: the longest declared host prefix wins, "" claims any
+// host no other prefix does, and a registry where none claims a host
+// names no scheme.
+func TestSchemeForHost(t *testing.T) {
+	decl := func(names ...Name) Declaration {
+		return Declaration{Names: names, New: func(Values) ([]Scheme, error) {
+			var out []Scheme
+			for _, n := range names {
+				out = append(out, Scheme{Name: n.Name, Parse: func(u *URL) (Locator, error) { return nil, nil }})
+			}
+			return out, nil
+		}}
+	}
+	r, err := Build([]Declaration{
+		decl(Name{Name: "web", HostPrefixes: []string{""}}),
+		decl(Name{Name: "files", HostPrefixes: []string{"ftp."}}),
+		decl(Name{Name: "deep", HostPrefixes: []string{"ftp.deep."}}),
+	}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for host, want := range map[string]string{
+		"example.org": "web", "ftp.example.org": "files", "ftp.deep.example.org": "deep", "": "web",
+	} {
+		if got := r.SchemeForHost(host); got != want {
+			t.Errorf("SchemeForHost(%q) = %q, want %q", host, got, want)
+		}
+	}
+	r, err = Build([]Declaration{decl(Name{Name: "files", HostPrefixes: []string{"ftp."}})}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.SchemeForHost("example.org"); got != "" {
+		t.Errorf("no catch-all: SchemeForHost = %q, want none", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -45,14 +46,11 @@ func TestCurlFlagHints(t *testing.T) {
 	}
 }
 
+// TestGuessScheme: a URL without a scheme takes the one the declarations'
+// host prefixes give its host (schemes.Name.HostPrefixes), curl's guess.
 func TestGuessScheme(t *testing.T) {
-	known := func(s string) bool {
-		switch s {
-		case "http", "https", "ftp", "gopher", "nntp", "news", "file", "mailto":
-			return true
-		}
-		return false
-	}
+	reg := fetch.DefaultRegistry()
+	known := func(s string) bool { _, ok := reg.Lookup(s); return ok }
 	for _, c := range []struct{ raw, want, scheme string }{
 		{"example.org/file", "http://example.org/file", "http"},
 		{"ftp.example.org/pub/x", "ftp://ftp.example.org/pub/x", "ftp"},
@@ -73,7 +71,7 @@ func TestGuessScheme(t *testing.T) {
 		{"/etc/passwd", "", ""},
 		{"<URL:ftp://h/>", "", ""},
 	} {
-		got, scheme, ok := guessScheme(c.raw, known)
+		got, scheme, ok := guessScheme(c.raw, known, reg.SchemeForHost)
 		if c.want == "" {
 			if ok || got != c.raw {
 				t.Errorf("guessScheme(%q) = %q, %v; want it kept", c.raw, got, ok)

@@ -8,22 +8,17 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// guessPrefixes are the host name prefixes that pick a scheme for a URL
-// written without one, as curl guesses (its "ftp." → ftp, else http),
-// with the schemes of RFC 1738 that curl lacks: "gopher." → gopher, and
-// "news." or "nntp." → nntp (news: URLs name no host, so a host is
-// reached with nntp:). Any other host is http.
-var guessPrefixes = []struct{ prefix, scheme string }{
-	{"ftp.", "ftp"}, {"gopher.", "gopher"}, {"news.", "nntp"}, {"nntp.", "nntp"},
-}
-
 // guessScheme returns raw with a scheme guessed from its host name when
-// raw has none, as curl does for "example.org/file"; ok is false when raw
-// has a scheme already: a known one, or any followed by "//" (which
-// fails later as unsupported, rather than becoming a host). The
-// retrieval command guesses; `urlget parse`, canon and same do not,
-// since they report the URL as written.
-func guessScheme(raw string, known func(scheme string) bool) (guessed, scheme string, ok bool) {
+// raw has none, as curl does for "example.org/file": the scheme forHost
+// names (the declarations' host prefixes, schemes.Name.HostPrefixes:
+// curl's "ftp." → ftp and any other host → http, with the schemes of RFC
+// 1738 that curl lacks, "gopher." → gopher and "news." or "nntp." →
+// nntp). ok is false when raw has a scheme already: a known one, or any
+// followed by "//" (which fails later as unsupported, rather than
+// becoming a host), or when no scheme claims the host. The retrieval
+// command guesses; `urlget parse`, canon and same do not, since they
+// report the URL as written.
+func guessScheme(raw string, known func(scheme string) bool, forHost func(host string) string) (guessed, scheme string, ok bool) {
 	if s, rest, found := strings.Cut(raw, ":"); found && isSchemeName(s) &&
 		(known(strings.ToLower(s)) || strings.HasPrefix(rest, "//")) {
 		return raw, "", false
@@ -38,13 +33,8 @@ func guessScheme(raw string, known func(scheme string) bool) (guessed, scheme st
 	if i := strings.LastIndexByte(host, '@'); i >= 0 {
 		host = host[i+1:]
 	}
-	host = strings.ToLower(host)
-	scheme = "http"
-	for _, g := range guessPrefixes {
-		if strings.HasPrefix(host, g.prefix) && known(g.scheme) {
-			scheme = g.scheme
-			break
-		}
+	if scheme = forHost(strings.ToLower(host)); scheme == "" {
+		return raw, "", false
 	}
 	return scheme + "://" + raw, scheme, true
 }
@@ -85,7 +75,7 @@ func schemeGuesser(c *fetch.Client) func(raw string) string {
 	}
 	known := func(s string) bool { return names[s] }
 	return func(raw string) string {
-		guessed, scheme, ok := guessScheme(raw, known)
+		guessed, scheme, ok := guessScheme(raw, known, c.Registry.SchemeForHost)
 		if !ok {
 			return raw
 		}

@@ -10,7 +10,7 @@ func Declaration() schemes.Declaration {
 	both := []string{"ftp", "ftps"}
 	return schemes.Declaration{
 		Names: []schemes.Name{
-			{Name: "ftp", Port: 21, OwnPorts: []int{20}},
+			{Name: "ftp", Port: 21, OwnPorts: []int{20}, HostPrefixes: []string{"ftp."}},
 			{Name: "ftps", Of: "ftp", TLS: true, Port: 990, OwnPorts: []int{989}},
 		},
 		Options: []schemes.Option{

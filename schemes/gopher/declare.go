@@ -16,7 +16,7 @@ func Declaration() schemes.Declaration {
 	both := []string{"gopher", "gophers"}
 	return schemes.Declaration{
 		Names: []schemes.Name{
-			{Name: "gopher", Port: 70},
+			{Name: "gopher", Port: 70, HostPrefixes: []string{"gopher."}},
 			{Name: "gophers", Of: "gopher", TLS: true, Port: 7070},
 		},
 		Options: []schemes.Option{

@@ -13,7 +13,10 @@ import (
 func Declaration() schemes.Declaration {
 	both := []string{"http", "https"}
 	return schemes.Declaration{
-		Names: []schemes.Name{{Name: "http", Port: 80}, {Name: "https", Of: "http", TLS: true, Port: 443}},
+		Names: []schemes.Name{
+			{Name: "http", Port: 80, HostPrefixes: []string{""}}, // curl's guess for any host no other scheme claims
+			{Name: "https", Of: "http", TLS: true, Port: 443},
+		},
 		Options: []schemes.Option{
 			{Name: "location", Short: "L", Kind: schemes.Bool, Schemes: both,
 				Help: "http: follow redirects (urlget always does, up to the redirect limit; accepted for curl's command lines)"},

@@ -13,7 +13,8 @@ func Declaration() schemes.Declaration {
 	return schemes.Declaration{
 		Names: []schemes.Name{
 			{Name: "news", Port: 119, OwnPorts: []int{563}, Opaque: true},
-			{Name: "nntp", Port: 119},
+			// news: URLs name no host: a host is reached with nntp:.
+			{Name: "nntp", Port: 119, HostPrefixes: []string{"news.", "nntp."}},
 			{Name: "nntps", Of: "nntp", TLS: true, Port: 563},
 		},
 		Options: []schemes.Option{
