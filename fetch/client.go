@@ -81,8 +81,22 @@ type Client struct {
 	// Conns keeps idle protocol sessions (FTP control connections, NNTP,
 	// WAIS) between requests, each under a key of its dialer, TLS
 	// settings, server and login; nil means a transport.Pool of the
-	// Client's own with the default limits. Clients may share one.
+	// Client's own with the default limits (MaxIdleConnsPerHost raises
+	// them). Clients may share one.
 	Conns schemes.Conns
+	// MaxIdleConnsPerHost bounds the idle connections the Client's own
+	// pool (the one used when Conns is nil) keeps per server and login:
+	// FTP, NNTP and WAIS sessions, and HTTP keep-alive connections per
+	// host, which the http handler keeps by the same limits. 0 means
+	// transport.DefaultMaxIdlePerKey (16). A caller that runs N requests
+	// to one server at once, N above that, sets it to N, so that every
+	// connection they give back is kept for the next request rather than
+	// closed (and, for FTP, logged in again). The idle connections of all
+	// servers together are bounded by the larger of it and
+	// transport.DefaultMaxIdle. It is read when the pool is first used;
+	// a Conns of the caller's has its own limits (transport.Pool's
+	// MaxIdlePerKey), which the http handler follows likewise.
+	MaxIdleConnsPerHost int
 	// Trace receives the protocol exchange; nil discards it.
 	Trace schemes.Trace
 	// TLS, if set, is the TLS configuration of every connection the
@@ -170,6 +184,9 @@ type Client struct {
 	MaxFileSize int64
 
 	pool transport.Pool // Conns when nil
+	// sizePool gives pool its limits (MaxIdleConnsPerHost) before its
+	// first use: a Pool's fields must not change once it is in use.
+	sizePool sync.Once
 	// tlsDialers keeps the copy of the Dialer that carries TLS (dialer).
 	tlsDialers tlsDialers
 	// keepRedirects returns a redirect or resolution a handler found,
@@ -208,6 +225,11 @@ func (c *Client) conns() schemes.Conns {
 	if c.Conns != nil {
 		return c.Conns
 	}
+	c.sizePool.Do(func() {
+		if n := c.MaxIdleConnsPerHost; n > 0 {
+			c.pool.MaxIdlePerKey, c.pool.MaxIdle = n, max(n, transport.DefaultMaxIdle)
+		}
+	})
 	return &c.pool
 }
 

@@ -12,7 +12,12 @@ type Options struct {
 	// Parallel is how many listings and transfers run at once (-P); 0
 	// means 4. A mirror reads one server, so it is also the most
 	// connections the run opens to it: FTP keeps one login per
-	// connection for the whole run.
+	// connection for the whole run, as long as the Client keeps that
+	// many idle. Run does not change the Client it is given: above the
+	// Client's default of 16 (transport.DefaultMaxIdlePerKey), set its
+	// MaxIdleConnsPerHost (or its Conns' limit) to Parallel, or the
+	// connections given back past 16 are closed and made again (an FTP
+	// login, an HTTP keep-alive connection) for later files.
 	Parallel int
 	// Delete removes local files and directories the remote no longer
 	// has, after every transfer has ended, and only in directories whose

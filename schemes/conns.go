@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net"
 	"reflect"
+	"time"
 )
 
 // Conns keeps idle protocol sessions between requests, so that the next
@@ -53,6 +54,27 @@ type Conns interface {
 	// most one new connection for a stale one, whatever the pool holds;
 	// the request's own retries are the fetch Client's (Retries).
 	Use(ctx context.Context, key ConnKey, cost func(Session) int, dial DialFunc, use UseFunc) error
+}
+
+// IdleLimits bound the idle connections a Conns keeps: PerKey under one
+// ConnKey, Total under all keys together, each for Timeout at most.
+type IdleLimits struct {
+	PerKey  int
+	Total   int
+	Timeout time.Duration
+}
+
+// IdleLimiter is implemented by a Conns that says how many idle
+// connections it keeps (transport.Pool does). A handler that keeps idle
+// connections outside Conns, in a pool of its own (the http handler's
+// net/http Transports, whose keep-alive connections net/http must own),
+// sizes that pool by the request's Conns' IdleLimits when it has them, so
+// that a caller who sizes its Conns for N requests at once to one server
+// has N kept for every scheme, not only for the sessions Conns holds
+// itself. The values are the limits in force, and do not change while
+// the Conns is in use; one of 0 or less leaves the handler's default.
+type IdleLimiter interface {
+	IdleLimits() IdleLimits
 }
 
 // DialFunc makes a new session for a request: it connects, greets, and

@@ -8,13 +8,16 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// Default limits of a Pool, also the limits the http handler gives the
-// net/http Transports it keeps, so that every scheme's idle connections
+// Default limits of a Pool. The http handler gives the net/http
+// Transports it keeps the limits of the request's Pool (IdleLimits), these
+// when a request carries none, so that every scheme's idle connections
 // live by the same rules.
 const (
 	// DefaultMaxIdlePerKey is as many idle sessions per server and login
 	// as a mirror's parallel transfers (urlget mirror -P) may need at
-	// once, so that none of them logs in again.
+	// once, so that none of them logs in again. A caller that runs more
+	// requests to one server at once raises it (MaxIdlePerKey, or
+	// fetch.Client.MaxIdleConnsPerHost for a Client's own Pool).
 	DefaultMaxIdlePerKey = 16
 	// DefaultMaxIdle bounds the idle sessions of all servers together: a
 	// gateway that reaches many servers keeps no more descriptors than
@@ -61,7 +64,10 @@ type Pool struct {
 	timer *time.Timer // runs sweep while anything is idle
 }
 
-var _ schemes.Conns = (*Pool)(nil)
+var (
+	_ schemes.Conns       = (*Pool)(nil)
+	_ schemes.IdleLimiter = (*Pool)(nil)
+)
 
 // idleSession is a session at rest and when it was kept.
 type idleSession struct {
@@ -73,6 +79,13 @@ func (p *Pool) maxPerKey() int { return cmpDefault(p.MaxIdlePerKey, DefaultMaxId
 func (p *Pool) maxTotal() int  { return cmpDefault(p.MaxIdle, DefaultMaxIdle) }
 func (p *Pool) timeout() time.Duration {
 	return cmpDefault(p.IdleTimeout, DefaultIdleTimeout)
+}
+
+// IdleLimits implements schemes.IdleLimiter: the Pool's limits, defaults
+// applied, which the http handler gives the keep-alive connections of the
+// requests that carry this Pool.
+func (p *Pool) IdleLimits() schemes.IdleLimits {
+	return schemes.IdleLimits{PerKey: p.maxPerKey(), Total: p.maxTotal(), Timeout: p.timeout()}
 }
 
 func cmpDefault[T int | time.Duration](v, def T) T {

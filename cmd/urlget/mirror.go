@@ -114,6 +114,7 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitCode(err)
 	}
 	defer client.CloseIdleConnections()
+	keepIdle(client, m.parallel)
 	r := &mirrorOutput{o: o, m: m, con: con, stdout: stdout, enc: json.NewEncoder(stdout), ctx: ctx}
 	opt := m.options()
 	opt.Events = r.event

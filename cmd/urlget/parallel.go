@@ -15,12 +15,21 @@ import (
 // defaultParallelMax is -Z's number of transfers at once when
 // --parallel-max is not given. curl's is 50; ours is the pool's idle
 // sessions per server (transport.DefaultMaxIdlePerKey, also the http
-// handler's idle connections per host), so that every session a transfer
-// gives back is kept for the next URL: with more, sessions past 16 would
-// be closed and logged in again for each URL, and FTP servers commonly
-// refuse more sessions than that from one address (vsftpd's max_per_ip,
-// pure-ftpd's -c) anyway.
+// handler's idle connections per host), as FTP servers commonly refuse
+// more sessions than that from one address (vsftpd's max_per_ip,
+// pure-ftpd's -c). A larger --parallel-max keeps as many (keepIdle).
 const defaultParallelMax = transport.DefaultMaxIdlePerKey
+
+// keepIdle has c keep n idle connections per server, for n transfers at
+// once (-Z, a mirror's -P), so that every connection a transfer gives
+// back — an FTP login, an HTTP keep-alive connection — is kept for the
+// next URL rather than closed and made again. A smaller n leaves the
+// Client's default (16), which already keeps every one.
+func keepIdle(c *fetch.Client, n int) {
+	if n > transport.DefaultMaxIdlePerKey {
+		c.MaxIdleConnsPerHost = n
+	}
+}
 
 // maxParallel bounds --parallel-max: each transfer holds a connection or
 // two (an FTP data connection), and descriptors are finite.
@@ -82,10 +91,7 @@ type slot struct {
 // are aborted, as curl does.
 func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdin io.Reader, stdout io.Writer) int {
 	n := o.parallelMax
-	if n > transport.DefaultMaxIdlePerKey && c.Conns == nil {
-		// Keep every session the transfers give back, as the default does.
-		c.Conns = &transport.Pool{MaxIdlePerKey: n, MaxIdle: max(n, transport.DefaultMaxIdle)}
-	}
+	keepIdle(c, n)
 	src, err := o.parallelURLs(c, stdin)
 	if err != nil {
 		o.con.say(err.Error())

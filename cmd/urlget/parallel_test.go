@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/internal/await"
+	"github.com/urlget/urlget/transport"
 )
 
 // reverseServer serves /0 ... /n-1 so that they finish in reverse order:
@@ -140,7 +141,7 @@ func TestParallelOutputsInInputOrder(t *testing.T) {
 func countingServer(t *testing.T, gather int64) (srv *httptest.Server, most, conns *atomic.Int64) {
 	t.Helper()
 	var now atomic.Int64
-	most, conns = new(atomic.Int64), new(atomic.Int64)
+	most = new(atomic.Int64)
 	met := newMeeting(gather)
 	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cur := now.Add(1)
@@ -150,6 +151,13 @@ func countingServer(t *testing.T, gather int64) (srv *httptest.Server, most, con
 		met.wait(cur)
 		w.Write([]byte(r.URL.Path))
 	}))
+	return srv, most, startCounting(t, srv)
+}
+
+// startCounting starts srv, counting the connections it accepts.
+func startCounting(t *testing.T, srv *httptest.Server) (conns *atomic.Int64) {
+	t.Helper()
+	conns = new(atomic.Int64)
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			conns.Add(1)
@@ -157,7 +165,7 @@ func countingServer(t *testing.T, gather int64) (srv *httptest.Server, most, con
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return srv, most, conns
+	return conns
 }
 
 // meeting holds the first requests of a server until n of them are under
@@ -211,6 +219,53 @@ func TestParallelBoundedAtN(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 30 {
 		t.Errorf("%d files, want 30", len(entries))
+	}
+}
+
+// TestParallelKeepsEveryConnection: -Z with a --parallel-max above the
+// default idle connections per host (16) keeps every HTTP keep-alive
+// connection the transfers give back, as it keeps FTP logins. n URLs of
+// server a, held until all n are under way, are redirected to server b,
+// which holds them until all n are there: by then every connection to a
+// is idle at once. n more URLs of a, held the same way, then need n
+// connections at once: every one kept, none made again.
+func TestParallelKeepsEveryConnection(t *testing.T) {
+	n := transport.DefaultMaxIdlePerKey + 8
+	b := newMeeting(int64(n))
+	var atB atomic.Int64
+	srvB := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.wait(atB.Add(1))
+		w.Write([]byte(r.URL.Path))
+	}))
+	t.Cleanup(srvB.Close)
+	rounds := map[string]*meeting{"first": newMeeting(int64(n)), "second": newMeeting(int64(n))}
+	in := map[string]*atomic.Int64{"first": new(atomic.Int64), "second": new(atomic.Int64)}
+	srvA := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		round, k, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		rounds[round].wait(in[round].Add(1))
+		if round == "first" {
+			// No body: net/http keeps the connection as it reads the head.
+			w.Header().Set("Location", srvB.URL+"/"+k)
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		w.Write([]byte(r.URL.Path))
+	}))
+	conns := startCounting(t, srvA)
+	dir := t.TempDir()
+	args := []string{"-Z", "--parallel-max", strconv.Itoa(n), "-L", "--output-dir", dir}
+	// A URL of the second round starts only once one of the first has
+	// ended, after b let them all go.
+	for _, round := range []string{"first", "second"} {
+		for k := range n {
+			args = append(args, "-o", round+strconv.Itoa(k), fmt.Sprintf("%s/%s/%d", srvA.URL, round, k))
+		}
+	}
+	if _, stderr, code := urlget(t, "", args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if c := conns.Load(); c != int64(n) {
+		t.Errorf("%d connections to a for two rounds of %d URLs at once: want %d, every one kept", c, n, n)
 	}
 }
 

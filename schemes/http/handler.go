@@ -22,8 +22,10 @@ const DefaultUserAgent = "urlget/0.1"
 // large body on a plain connection is spliced from the socket by the
 // body's WriteTo, past net/http's buffer (splice.go).
 //
-// It keeps one http.Transport per Dialer, TLS config and scheme, so the
-// requests of a fetch run (which shares one Dialer) reuse connections. That
+// It keeps one http.Transport per Dialer, TLS config, scheme and idle
+// limits (those of the request's Conns, schemes.IdleLimiter), so the
+// requests of a fetch run (which shares one Dialer) reuse connections, and
+// as many stay idle per host as the run's Conns keeps sessions. That
 // cache is its only state; the Handler is safe for concurrent use and must
 // not be copied after first use. It never follows redirects: a 3xx comes
 // back as Response.Redirect for the fetch client to follow.

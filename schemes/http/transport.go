@@ -27,29 +27,42 @@ const maxTransports = 8
 // connections carry no login (credentials go with each request), so the
 // login is not part of the key. The requests of one fetch run
 // (redirects, retries, recursive retrievals) reuse connections.
+//
+// The idle limits are part of the key too: a Transport's cannot change
+// once it is in use, and a request whose Conns keeps more idle sessions
+// (schemes.IdleLimiter: a Client sized for many requests at once) must
+// find as many keep-alive connections kept.
 type transports struct {
 	mu    sync.Mutex
-	m     map[schemes.ConnKey]*http.Transport
-	order []schemes.ConnKey // oldest first, for eviction
+	m     map[transportKey]*http.Transport
+	order []transportKey // oldest first, for eviction
 }
 
-// get returns the transport for req's Dialer and scheme,
+// transportKey is what the Transport of a request depends on.
+type transportKey struct {
+	conn   schemes.ConnKey
+	limits schemes.IdleLimits
+}
+
+// get returns the transport for req's Dialer, scheme and idle limits,
 // making it if needed. A Dialer whose dynamic value cannot be a map key (a
 // struct holding a func, say) gets a fresh transport each time, closed by
 // the caller.
 func (c *transports) get(req *schemes.Request, scheme string) (t *http.Transport, cached bool) {
 	d := req.Dialer
-	k, ok := schemes.NewConnKey(req, scheme, "", 0, scheme == "https", "", "")
+	lim := idleLimits(req.Conns)
+	ck, ok := schemes.NewConnKey(req, scheme, "", 0, scheme == "https", "", "")
 	if !ok {
-		return newTransport(d, scheme), false
+		return newTransport(d, scheme, lim), false
 	}
+	k := transportKey{conn: ck, limits: lim}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t := c.m[k]; t != nil {
 		return t, true
 	}
 	if c.m == nil {
-		c.m = map[schemes.ConnKey]*http.Transport{}
+		c.m = map[transportKey]*http.Transport{}
 	}
 	if len(c.order) >= maxTransports {
 		old := c.order[0]
@@ -57,10 +70,31 @@ func (c *transports) get(req *schemes.Request, scheme string) (t *http.Transport
 		c.m[old].CloseIdleConnections()
 		delete(c.m, old)
 	}
-	t = newTransport(d, scheme)
+	t = newTransport(d, scheme, lim)
 	c.m[k] = t
 	c.order = append(c.order, k)
 	return t, true
+}
+
+// idleLimits are the limits conns states (schemes.IdleLimiter), each
+// that it leaves at 0 or less the default of a transport.Pool; a request
+// without Conns gets the defaults too, as it always has: net/http keeps
+// connections whatever the request.
+func idleLimits(conns schemes.Conns) schemes.IdleLimits {
+	var lim schemes.IdleLimits
+	if l, ok := conns.(schemes.IdleLimiter); ok {
+		lim = l.IdleLimits()
+	}
+	if lim.PerKey <= 0 {
+		lim.PerKey = transport.DefaultMaxIdlePerKey
+	}
+	if lim.Total <= 0 {
+		lim.Total = transport.DefaultMaxIdle
+	}
+	if lim.Timeout <= 0 {
+		lim.Timeout = transport.DefaultIdleTimeout
+	}
+	return lim
 }
 
 // closeIdle closes every cached transport's idle connections.
@@ -84,8 +118,10 @@ func (c *transports) closeIdle() {
 // "http/1.1" by ALPN, which is all this Transport ever spoke, so handing
 // TLS to the Dialer loses nothing.
 //
-// Each connection is dialed in a trace scope of its own (see dialer).
-func newTransport(d schemes.Dialer, scheme string) *http.Transport {
+// It keeps idle connections within lim, as the request's Conns keeps its
+// sessions. Each connection is dialed in a trace scope of its own (see
+// dialer).
+func newTransport(d schemes.Dialer, scheme string, lim schemes.IdleLimits) *http.Transport {
 	dl := &dialer{d: d, scheme: scheme}
 	return &http.Transport{
 		// A proxy only for the requests Fetch found a forwarding proxy
@@ -101,9 +137,9 @@ func newTransport(d schemes.Dialer, scheme string) *http.Transport {
 		DisableCompression:     true,
 		ForceAttemptHTTP2:      false,
 		ReadBufferSize:         readBuffer, // the size splice.go relies on
-		MaxIdleConnsPerHost:    transport.DefaultMaxIdlePerKey,
-		MaxIdleConns:           transport.DefaultMaxIdle,
-		IdleConnTimeout:        transport.DefaultIdleTimeout,
+		MaxIdleConnsPerHost:    lim.PerKey,
+		MaxIdleConns:           lim.Total,
+		IdleConnTimeout:        lim.Timeout,
 		MaxResponseHeaderBytes: 1 << 20,
 	}
 }
