@@ -20,8 +20,11 @@ type Config struct {
 	// Go type: {"nntp-server": "news.example", "ascii": true}. An option
 	// not given has its default.
 	Options schemes.Options
-	// OptionName spells an option's name in error messages (a command
-	// line says "--ascii"); nil says "option ascii".
+	// OptionName spells an option's name in messages (a command line
+	// says "--ascii"), and a setting of the caller's that a handler's
+	// message names (schemes.Words.Setting: "--ssl-reqd" for
+	// schemes.SettingRequireTLS); nil, or "" for one, says "option ascii"
+	// and "fetch.RequireTLS".
 	OptionName func(option string) string
 	// Override are schemes whose handler the caller built itself (a
 	// telnet session on buffers), registered in place of the declared

@@ -64,9 +64,10 @@ func (d Declaration) Has(scheme string) bool {
 }
 
 // Build returns a registry of the schemes decls declare, each built by
-// its New from opts (name spells options in messages, see ValuesOf). An
-// option in opts that no declaration (nor the common set) has, or a value
-// of the wrong type, is a KindUsage error, as is a value New refuses.
+// its New from opts (name spells options and settings in messages, see
+// ValuesOf). An option in opts that no declaration (nor the common set)
+// has, or a value of the wrong type, is a KindUsage error, as is a value
+// New refuses.
 // override are schemes built by the caller (a handler configured in
 // code), registered in place of the declared scheme of the same name.
 // Register's checks apply to every scheme, and a declaration whose New

@@ -89,6 +89,39 @@ func TestBuildOverride(t *testing.T) {
 	}
 }
 
+// TestWords: a handler's words name options and settings as its caller
+// does, and as the library does where the caller has no word for one
+// (no name function, or "" from it).
+func TestWords(t *testing.T) {
+	caller := func(s string) string {
+		if s == SettingRequireTLS {
+			return "" // a setting the caller has no word for
+		}
+		return "<" + s + ">"
+	}
+	for _, tc := range []struct {
+		name                func(string) string
+		wait, max, requires string
+	}{
+		{nil, "option wait", "option max", "fetch.RequireTLS"},
+		{caller, "<wait>", "<max>", "fetch.RequireTLS"},
+	} {
+		w := testDeclaration(new(Values)).ValuesOf(nil, tc.name).Words()
+		if got := w.Option("wait"); got != tc.wait {
+			t.Errorf("Option(wait) = %q, want %q", got, tc.wait)
+		}
+		if got := w.Option(OptionMax); got != tc.max {
+			t.Errorf("Option(max) = %q, want %q", got, tc.max)
+		}
+		if got := w.Setting(SettingRequireTLS); got != tc.requires {
+			t.Errorf("Setting(RequireTLS) = %q, want %q", got, tc.requires)
+		}
+	}
+	if got := (Words{}).Setting(SettingCredentials); got != "fetch.Credentials" {
+		t.Errorf("the zero Words say %q", got)
+	}
+}
+
 // TestBuildChecksDeclarations: a New that builds a name it does not
 // declare is a programming error.
 func TestBuildChecksDeclarations(t *testing.T) {

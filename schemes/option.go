@@ -113,8 +113,10 @@ type Values struct {
 }
 
 // ValuesOf returns d's values from opts. name says how the caller spells
-// an option in messages ("--ascii" on a command line); nil spells it
-// "option NAME".
+// an option in messages ("--ascii" on a command line), and a setting of
+// its own that a message names (Words.Setting: "--ssl-reqd" for
+// SettingRequireTLS); nil, or "" for one, spells them as the library does
+// ("option ascii", "fetch.RequireTLS").
 func (d Declaration) ValuesOf(opts Options, name func(option string) string) Values {
 	v := Values{set: opts, opts: map[string]Option{}, name: name}
 	for _, o := range append(append([]Option{}, commonOptions...), d.Options...) {
@@ -158,11 +160,42 @@ func (v Values) Duration(option string) time.Duration {
 
 // Name is how the caller spells option in messages, so that an error
 // about a value names the setting the person gave.
-func (v Values) Name(option string) string {
-	if v.name != nil {
-		return v.name(option)
+func (v Values) Name(option string) string { return v.Words().Option(option) }
+
+// Words are the caller's words for options and settings, which a handler
+// keeps for the messages of its requests.
+func (v Values) Words() Words { return Words{name: v.name} }
+
+// Words spell options and settings in a handler's messages as its caller
+// names them — a command line says "--search" and "--ssl-reqd" — so that
+// the library's messages name no command's flags. A handler built from
+// Values keeps them (Values.Words); the zero Words, a handler's built in
+// code, spell them as the library does: "option search",
+// "fetch.RequireTLS".
+type Words struct{ name func(string) string }
+
+// Option is how the caller names option, one of the declaration's options
+// or a common one: "--search" on a command line, else "option search".
+func (w Words) Option(option string) string {
+	if w.name != nil {
+		if s := w.name(option); s != "" {
+			return s
+		}
 	}
 	return "option " + option
+}
+
+// Setting is how the caller names setting, one of its own settings that a
+// handler's message tells a person of (SettingRequireTLS,
+// transport.SettingIdleTimeout): "--ssl-reqd" on a command line, else the
+// setting as the library names it, "fetch.RequireTLS".
+func (w Words) Setting(setting string) string {
+	if w.name != nil {
+		if s := w.name(setting); s != "" {
+			return s
+		}
+	}
+	return setting
 }
 
 // UsageError is the error of a value the declaration cannot use: a

@@ -95,8 +95,17 @@ func (s *schemeFlags) options(common schemes.Options) schemes.Options {
 }
 
 // flagOf spells an option as the person typed it: its short form when it
-// has one ("-H"), else "--NAME".
+// has one ("-H"), else "--NAME". The handlers ask it for the library's
+// settings their messages name as well (schemes.Words.Setting:
+// schemes.SettingRequireTLS, ...), which it words as settingFlags do; ""
+// for a setting without a flag of urlget's leaves the library's word.
 func (s *schemeFlags) flagOf(option string) string {
+	if f, ok := settingFlags[option]; ok {
+		return f
+	}
+	if strings.Contains(option, ".") {
+		return "" // a setting ("pkg.Field"), never an option's name
+	}
 	if c, ok := s.short[option]; ok {
 		return "-" + c
 	}

@@ -4,12 +4,13 @@ import (
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/gateway"
 	"github.com/urlget/urlget/mirror"
+	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
 
 // settingFlags are this command's words for the library's settings
-// (schemes.Error.Setting, mirror.Event.Setting): the library's messages
-// name no flag, and the command adds its own.
+// (schemes.Error.Setting, mirror.Event.Setting, schemes.Words.Setting):
+// the library's messages name no flag, and the command adds its own.
 var settingFlags = map[string]string{
 	mirror.SettingMaxDepth:         "--max-depth",
 	mirror.SettingMaxListings:      "--max-listings",
@@ -25,6 +26,13 @@ var settingFlags = map[string]string{
 	transport.SettingTrust:         "use --cacert FILE, or -k to skip verification",
 	transport.SettingRoots:         "--cacert",
 	transport.SettingAllowPorts:    "use --allow-port PORT to override",
+	// Settings that handlers' messages name in the caller's words
+	// (schemes.Words.Setting, asked through flagOf).
+	schemes.SettingCredentials:      "--user",
+	schemes.SettingNetrc:            "--netrc",
+	schemes.SettingMaxTime:          "--timeout",
+	transport.SettingConnectTimeout: "--connect-timeout",
+	transport.SettingIdleTimeout:    "--idle-timeout",
 }
 
 // flagHint is " (FLAG)" for setting, "" for a setting without a flag.

@@ -66,24 +66,8 @@ var libraryDirs = []string{"fetch", "mirror", "schemes", "transport", "gateway",
 // flagDebt is where the library still names flags, file by file (issue
 // 32: errors are to carry typed fields that the command words).
 var flagDebt = map[string]int{
-	"fetch/retry.go":               2,
-	"gateway/server.go":            1, // curl's --request-target, in an example
-	"schemes/file/handler.go":      1,
-	"schemes/ftp/guess.go":         4,
-	"schemes/ftp/login.go":         2,
-	"schemes/ftp/tls.go":           2,
-	"schemes/gopher/ask.go":        2,
-	"schemes/gopher/handler.go":    3,
-	"schemes/http/decode.go":       2,
-	"schemes/mailto/handler.go":    4,
-	"schemes/mailto/smtp.go":       1,
-	"schemes/nntp/errors.go":       1,
-	"schemes/nntp/fetch.go":        1,
-	"schemes/nntp/handler.go":      4,
-	"schemes/prospero/access.go":   1,
-	"schemes/prospero/exchange.go": 4,
-	"schemes/telnet/handler.go":    2,
-	"schemes/wais/handler.go":      1,
+	"fetch/retry.go":    2,
+	"gateway/server.go": 1, // curl's --request-target, in an example
 }
 
 // TestLibraryNamesNoFlags: no string in a library package names a

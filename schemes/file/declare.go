@@ -12,7 +12,7 @@ func Declaration() schemes.Declaration {
 				Help: "refuse file: URLs on other hosts instead of using ftp"},
 		},
 		New: func(v schemes.Values) ([]schemes.Scheme, error) {
-			return Schemes(&Handler{NoFTP: v.Bool("no-file-ftp")}), nil
+			return Schemes(&Handler{NoFTP: v.Bool("no-file-ftp"), words: v.Words()}), nil
 		},
 	}
 }

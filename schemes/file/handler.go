@@ -28,6 +28,10 @@ type Handler struct {
 	// NoFTP refuses file URLs on another host (KindUnsupported) instead of
 	// redirecting them to ftp (the --no-file-ftp flag).
 	NoFTP bool
+
+	// words name the no-file-ftp option in the refusal as the caller
+	// does (the declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -189,7 +193,7 @@ func (h *Handler) remote(f *URL, tr schemes.Trace) (*schemes.Response, error) {
 
 func (h *Handler) noFTPError(f *URL) error {
 	return &schemes.Error{Scheme: "file", Phase: "redirect", Kind: schemes.KindUnsupported, Part: "host",
-		Msg: fmt.Sprintf("host %q is not this machine, and --no-file-ftp forbids retrieving %s instead", f.Host, f.FTP())}
+		Msg: fmt.Sprintf("host %q is not this machine, and %s forbids retrieving %s instead", f.Host, h.words.Option("no-file-ftp"), f.FTP())}
 }
 
 // isLocal reports whether f names this machine: the RFC 1738 special forms,

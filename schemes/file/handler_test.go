@@ -277,21 +277,30 @@ func TestFetchRemote(t *testing.T) {
 		t.Errorf("Explain = %q, %v", plan, err)
 	}
 
-	h := &Handler{NoFTP: true}
-	for name, call := range map[string]func() error{
-		"Fetch":   func() error { _, err := h.Fetch(context.Background(), req); return err },
-		"Explain": func() error { _, err := h.Explain(req); return err },
-		"List":    func() error { _, err := h.List(context.Background(), req); return err },
-		"Stat":    func() error { _, err := h.Stat(context.Background(), req); return err },
-	} {
-		err := call()
-		var e *schemes.Error
-		if !errors.As(err, &e) || e.Kind != schemes.KindUnsupported || e.Kind.ExitCode() != 8 {
-			t.Errorf("%s with NoFTP: err = %v, want KindUnsupported", name, err)
-			continue
-		}
-		if !strings.Contains(e.Error(), "--no-file-ftp") {
-			t.Errorf("%s with NoFTP: message %q does not name --no-file-ftp", name, e)
+	// The refusal names the option as the caller does: a handler built
+	// in code as the library does, one built from the declaration in the
+	// caller's words.
+	d := Declaration()
+	built, err := d.New(d.ValuesOf(schemes.Options{"no-file-ftp": true}, func(o string) string { return "--" + o }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for h, says := range map[*Handler]string{{NoFTP: true}: "option no-file-ftp", built[0].Handler.(*Handler): "--no-file-ftp"} {
+		for name, call := range map[string]func() error{
+			"Fetch":   func() error { _, err := h.Fetch(context.Background(), req); return err },
+			"Explain": func() error { _, err := h.Explain(req); return err },
+			"List":    func() error { _, err := h.List(context.Background(), req); return err },
+			"Stat":    func() error { _, err := h.Stat(context.Background(), req); return err },
+		} {
+			err := call()
+			var e *schemes.Error
+			if !errors.As(err, &e) || e.Kind != schemes.KindUnsupported || e.Kind.ExitCode() != 8 {
+				t.Errorf("%s with NoFTP: err = %v, want KindUnsupported", name, err)
+				continue
+			}
+			if !strings.Contains(e.Error(), "and "+says+" forbids") {
+				t.Errorf("%s with NoFTP: message %q does not name %s", name, e, says)
+			}
 		}
 	}
 }

@@ -32,7 +32,7 @@ func Declaration() schemes.Declaration {
 // password falls back to $URLGET_EMAIL and $EMAIL in the handler itself.
 func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 	h := &Handler{AnonPassword: v.String("ftp-anon-password"), ExplicitTLS: v.Bool("ftp-ssl"),
-		NoPipeline: v.Bool(schemes.OptionNoPipeline)}
+		NoPipeline: v.Bool(schemes.OptionNoPipeline), words: v.Words()}
 	switch {
 	case v.Bool("ascii") && v.Bool("binary"):
 		return nil, v.UsageError("ascii", v.Name("ascii")+" and "+v.Name("binary")+

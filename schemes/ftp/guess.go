@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // textSuffixes are the name endings guessed to be text when a URL has no
@@ -54,9 +56,9 @@ func (h *Handler) transferType(loc *URL, offset int64, exact bool) xferType {
 	case exact:
 		return xferType{t: 'i'} // Request.Exact: the stored bytes, no guess
 	case h.DefaultType == 'a':
-		return xferType{t: 'a', note: "--ascii: TYPE A"}
+		return xferType{t: 'a', note: h.words.Option("ascii") + ": TYPE A"}
 	case h.DefaultType == 'i':
-		return xferType{t: 'i', note: "--binary: TYPE I"}
+		return xferType{t: 'i', note: h.words.Option("binary") + ": TYPE I"}
 	}
 	if guessType(loc.Name) == 'i' {
 		return xferType{t: 'i', guessed: true,
@@ -70,20 +72,21 @@ func (h *Handler) transferType(loc *URL, offset int64, exact bool) xferType {
 }
 
 // bySystem settles the guess for a name that looks like text from the
-// server's SYST reply (rp; ok false when the server gave none). Between
+// server's SYST reply (rp; ok false when the server gave none); words
+// name the ascii and binary options in its note. Between
 // systems with the same line ends, TYPE A and TYPE I give the same text
 // and only TYPE I gives the exact bytes, the ones curl, wget and the
 // mirror get: so TYPE I from a UNIX server and from one that does not
 // say (almost always a UNIX one). Another system (VMS, Windows_NT, MVS,
 // OS/400, …) stores text its own way, which TYPE A turns into lines.
-func (tt xferType) bySystem(name string, rp reply, ok bool) xferType {
+func (tt xferType) bySystem(name string, rp reply, ok bool, words schemes.Words) xferType {
 	tt.askSystem = false
 	sys := systemName(rp)
 	switch {
 	case !ok || sys == "":
 		tt.t = 'i'
 		tt.note = fmt.Sprintf("no ;type=: %q looks like text, but the server does not name its system (SYST: %s), "+
-			"so TYPE I: the exact bytes (;type=a or --ascii asks for text in TYPE A)", name, clip(rp.String()))
+			"so TYPE I: the exact bytes (;type=a or %s asks for text in TYPE A)", name, clip(rp.String()), words.Option("ascii"))
 	case strings.EqualFold(sys, "UNIX"):
 		tt.t = 'i'
 		tt.note = fmt.Sprintf("no ;type=: the server is UNIX (SYST), so TYPE I: the exact bytes (%q looks like "+
@@ -91,7 +94,7 @@ func (tt xferType) bySystem(name string, rp reply, ok bool) xferType {
 	default:
 		tt.t = 'a'
 		tt.note = fmt.Sprintf("no ;type=: %q looks like text and the server is %s (SYST), whose text is stored "+
-			"its own way, so TYPE A: lines ending in LF (;type=i or --binary for the exact bytes)", name, sys)
+			"its own way, so TYPE A: lines ending in LF (;type=i or %s for the exact bytes)", name, sys, words.Option("binary"))
 	}
 	return tt
 }

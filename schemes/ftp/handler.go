@@ -44,6 +44,10 @@ type Handler struct {
 	// noAhead holds the servers ("host:port") that did not answer an
 	// EPSV sent ahead.
 	noAhead sync.Map
+	// words name options and settings in messages as the caller does
+	// (the declaration's Values): who chose a TYPE, what requires TLS,
+	// where a password can come from.
+	words schemes.Words
 }
 
 var (

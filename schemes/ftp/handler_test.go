@@ -48,6 +48,11 @@ func newEnv(t *testing.T) *tenv {
 	return e
 }
 
+// callerWords are a caller's own words for options and settings
+// ("<ascii>"), which a handler built from the declaration's Values uses
+// in its messages.
+var callerWords = Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()
+
 func (e *tenv) req(t *testing.T, raw string) *schemes.Request {
 	t.Helper()
 	g, err := schemes.Parse(raw)
@@ -458,14 +463,23 @@ func TestErrors(t *testing.T) {
 			t.Errorf("msg %q", se.Msg)
 		}
 	})
-	t.Run("no password, no terminal", func(t *testing.T) {
-		f := newFake(t)
-		_, _, err := newEnv(t).get(t, strings.Replace(f.url("f"), "127.0.0.1", "bob@127.0.0.1", 1))
-		se := kindCode(t, err, schemes.KindPermission, 0, false)
-		if !strings.Contains(se.Msg, "--user") || !strings.Contains(se.Msg, "--netrc") {
-			t.Errorf("msg %q", se.Msg)
-		}
-	})
+	// The settings that supply a password, in the caller's words: the
+	// library's, or a command line's.
+	for words, want := range map[*schemes.Words]string{
+		{}:           "(give it with fetch.Credentials bob:PASSWORD, fetch.Netrc or in the URL)",
+		&callerWords: "(give it with <fetch.Credentials> bob:PASSWORD, <fetch.Netrc> or in the URL)",
+	} {
+		t.Run("no password, no terminal", func(t *testing.T) {
+			f := newFake(t)
+			e := newEnv(t)
+			e.h.words = *words
+			_, _, err := e.get(t, strings.Replace(f.url("f"), "127.0.0.1", "bob@127.0.0.1", 1))
+			se := kindCode(t, err, schemes.KindPermission, 0, false)
+			if !strings.Contains(se.Msg, want) {
+				t.Errorf("msg %q, want %q", se.Msg, want)
+			}
+		})
+	}
 }
 
 func TestEmptyPasswordIsSent(t *testing.T) {

@@ -79,8 +79,8 @@ func checkLines(loc *URL, lg login) error {
 
 // doLogin sends USER and, when the server asks (331), PASS. A user with no
 // password is prompted for one at the terminal; with no terminal the error
-// names the flags that supply it.
-func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg login) error {
+// names the settings that supply it, in the caller's words.
+func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg login, words schemes.Words) error {
 	rp, err := c.cmd("USER " + lg.User)
 	if err != nil {
 		return ioError(loc, "login", err)
@@ -105,7 +105,8 @@ func (c *ctrl) doLogin(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		if perr != nil {
 			return &schemes.Error{Scheme: loc.u.Scheme, Phase: "login", Kind: schemes.KindPermission,
 				Part: "password", Msg: fmt.Sprintf("server wants a password for %s and there is no terminal to ask "+
-					"(give it with --user %s:PASSWORD, --netrc or in the URL)", lg.User, lg.User), Err: perr}
+					"(give it with %s %s:PASSWORD, %s or in the URL)", lg.User, words.Setting(schemes.SettingCredentials), lg.User,
+					words.Setting(schemes.SettingNetrc)), Err: perr}
 		}
 		pass = p
 	}

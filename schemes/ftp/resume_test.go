@@ -134,13 +134,13 @@ func TestTypeChoice(t *testing.T) {
 		{name: ";type=i on a UNIX server", path: "f.txt;type=i", syst: "215 UNIX Type: L8",
 			cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I", why: "the URL's ;type=i: TYPE I"},
 		{name: "--ascii", path: "f.bin", def: 'a', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"}, body: "a\nb\n", mode: "A",
-			why: "--ascii: TYPE A"},
+			why: "option ascii: TYPE A"},
 		{name: "--ascii on a UNIX server", path: "f.txt", def: 'a', syst: "215 UNIX Type: L8",
 			cmds: []string{"TYPE A", "EPSV", "RETR f.txt"}, body: "a\nb\n", mode: "A"},
 		{name: "--ascii is never resumed", path: "f.bin", def: 'a', offset: 2, cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
 			body: "a\nb\n", mode: "A", why: "cannot resume a TYPE A transfer"},
 		{name: "--binary", path: "f.txt", def: 'i', cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire,
-			mode: "I", why: "--binary: TYPE I"},
+			mode: "I", why: "option binary: TYPE I"},
 		{name: ";type=i wins over --ascii", path: "f.txt;type=i", def: 'a',
 			cmds: []string{"TYPE I", "SIZE f.txt", "EPSV", "RETR f.txt"}, body: wire, mode: "I"},
 		{name: ";type=a wins over --binary", path: "f.bin;type=a", def: 'i', cmds: []string{"TYPE A", "EPSV", "RETR f.bin"},
@@ -178,5 +178,36 @@ func TestTypeChoice(t *testing.T) {
 				t.Errorf("Explain %q, want %q", plan[4:len(plan)-1], want)
 			}
 		})
+	}
+}
+
+// TestTypeNotesNameOptions: the trace's notes on who chose a TYPE name
+// the ascii and binary options as the caller does — the library's words
+// for a Handler built in code, the caller's for one built from the
+// declaration's Values (urlget's: its flags) — never a flag of their own.
+func TestTypeNotesNameOptions(t *testing.T) {
+	loc, err := parse(t, "ftp://h/f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for words, want := range map[*schemes.Words][]string{
+		{}:           {"option ascii: TYPE A", "option binary: TYPE I", "(;type=a or option ascii asks", "(;type=i or option binary for"},
+		&callerWords: {"<ascii>: TYPE A", "<binary>: TYPE I", "(;type=a or <ascii> asks", "(;type=i or <binary> for"},
+	} {
+		h := &Handler{words: *words}
+		var got []string
+		for _, def := range []byte{'a', 'i'} {
+			h.DefaultType = def
+			got = append(got, h.transferType(loc, 0, false).note)
+		}
+		h.DefaultType = 0
+		guess := h.transferType(loc, 0, false)
+		got = append(got, guess.bySystem("f.txt", reply{}, false, *words).note,
+			guess.bySystem("f.txt", reply{Code: 215, Lines: []string{"215 VMS"}}, true, *words).note)
+		for i, w := range want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("note %q, want %q", got[i], w)
+			}
+		}
 	}
 }

@@ -30,7 +30,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		if err != nil {
 			return nil, err
 		}
-		tt = tt.bySystem(loc.Name, rp, ok)
+		tt = tt.bySystem(loc.Name, rp, ok, h.words)
 	}
 	if tt.note != "" {
 		c.tr.Info(tt.note)

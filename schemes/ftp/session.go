@@ -75,7 +75,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		if rp.Code != 234 {
 			e := c.replyError(loc, "tls", "AUTH TLS", rp)
 			if e.Kind != schemes.KindBusy {
-				e.Kind, e.Msg = schemes.KindSafety, "server refused TLS ("+c.redact(rp.String())+") and "+tlsFlag(req)+" requires it"
+				e.Kind, e.Msg = schemes.KindSafety, "server refused TLS ("+c.redact(rp.String())+") and "+h.requiredBy(req)+" requires it"
 			}
 			return nil, e
 		}
@@ -83,7 +83,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 			return nil, err
 		}
 	}
-	if err := c.doLogin(ctx, loc, req, lg); err != nil {
+	if err := c.doLogin(ctx, loc, req, lg, h.words); err != nil {
 		return nil, err
 	}
 	if useTLS {

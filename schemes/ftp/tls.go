@@ -15,12 +15,14 @@ import (
 // gives only to schemes claiming the TLS capability).
 func (h *Handler) explicitTLS(req *schemes.Request) bool { return h.ExplicitTLS || req.RequireTLS }
 
-// tlsFlag names what required TLS, for the error when a server refuses it.
-func tlsFlag(req *schemes.Request) string {
+// requiredBy names what required TLS, in the caller's words, for the
+// error when a server refuses it: the request's RequireTLS, else the
+// Handler's ftp-ssl option.
+func (h *Handler) requiredBy(req *schemes.Request) string {
 	if req.RequireTLS {
-		return "--ssl-reqd"
+		return h.words.Setting(schemes.SettingRequireTLS)
 	}
-	return "--ftp-ssl"
+	return h.words.Option("ftp-ssl")
 }
 
 // newSessions is the TLS session cache of one control connection and its

@@ -2,6 +2,7 @@ package ftp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -12,13 +13,14 @@ import (
 
 // askTLS are the two ways an ftp: URL gets AUTH TLS: the Handler's
 // --ftp-ssl, or the request's --ssl-reqd (Request.RequireTLS, which the
-// fetch Client sets for every scheme claiming the TLS capability).
+// fetch Client sets for every scheme claiming the TLS capability); says
+// is how the library's messages name it, callers in callerWords.
 var askTLS = []struct {
-	flag string
-	set  func(h *Handler, req *schemes.Request)
+	flag, says, callers string
+	set                 func(h *Handler, req *schemes.Request)
 }{
-	{"--ftp-ssl", func(h *Handler, _ *schemes.Request) { h.ExplicitTLS = true }},
-	{"--ssl-reqd", func(_ *Handler, req *schemes.Request) { req.RequireTLS = true }},
+	{"--ftp-ssl", "option ftp-ssl", "<ftp-ssl>", func(h *Handler, _ *schemes.Request) { h.ExplicitTLS = true }},
+	{"--ssl-reqd", "fetch.RequireTLS", "<fetch.RequireTLS>", func(_ *Handler, req *schemes.Request) { req.RequireTLS = true }},
 }
 
 func TestExplicitTLS(t *testing.T) {
@@ -113,6 +115,8 @@ func TestImplicitTLS(t *testing.T) {
 	}
 }
 
+// TestTLSRefused: a refused AUTH TLS is a safety error that names what
+// required TLS, as the library does or in the caller's words.
 func TestTLSRefused(t *testing.T) {
 	for _, ask := range askTLS {
 		t.Run(ask.flag, func(t *testing.T) {
@@ -121,11 +125,15 @@ func TestTLSRefused(t *testing.T) {
 			req := e.req(t, f.url("f.bin"))
 			ask.set(e.h, req)
 			_, err := e.h.Fetch(context.Background(), req)
-			if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), ask.flag+" requires it") {
-				t.Errorf("err %v, want a safety error naming %s", err, ask.flag)
+			if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), ask.says+" requires it") {
+				t.Errorf("err %v, want a safety error naming %s", err, ask.says)
 			}
 			if c := f.commands(); len(c) != 1 || c[0] != "AUTH TLS" {
 				t.Errorf("commands %q: no login may follow a refused AUTH TLS", c)
+			}
+			e.h.words = callerWords
+			if _, err := e.h.Fetch(context.Background(), req); !strings.Contains(fmt.Sprint(err), ask.callers+" requires it") {
+				t.Errorf("err %v, want a safety error naming %s", err, ask.callers)
 			}
 		})
 	}

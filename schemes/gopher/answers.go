@@ -72,7 +72,7 @@ func (h *Handler) formAnswers(ctx context.Context, g *URL, qs []question, prompt
 		}
 		return f.answers, nil
 	}
-	vals, err := answerForm(ctx, qs, h.Form, prompt)
+	vals, err := answerForm(ctx, qs, h.Form, prompt, h.words)
 	if err != nil {
 		return nil, fail(err.Error())
 	}

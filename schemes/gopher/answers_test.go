@@ -140,13 +140,19 @@ func (t *secretTrace) Secret(s string) { t.secrets = append(t.secrets, s) }
 
 // TestFormMissingAnswerCarriesForm: the command's failure for a question
 // nobody answered (no terminal, no --form) keeps its exit status and
-// message, and carries the questions.
+// message, naming the options in the caller's words, and carries the
+// questions.
 func TestFormMissingAnswerCarriesForm(t *testing.T) {
-	s := newFakeServer(t, askReply)
-	_, err := fetch(t, &Handler{}, s.url("/0/form.txt%09%09?"))
-	if f := formOfErr(t, err); !reflect.DeepEqual(f.Questions, questionsWant) ||
-		!strings.Contains(err.Error(), `form question 2 (AskP: "Password?") has no answer: give one with --form "Password?=VALUE"`) {
-		t.Errorf("err %v, questions %#v", err, f.Questions)
+	for words, want := range map[*schemes.Words]string{
+		{}:           `has no answer: give one with option form "Password?=VALUE" or option form-json FILE`,
+		&callerWords: `has no answer: give one with <form> "Password?=VALUE" or <form-json> FILE`,
+	} {
+		s := newFakeServer(t, askReply)
+		_, err := fetch(t, &Handler{words: *words}, s.url("/0/form.txt%09%09?"))
+		if f := formOfErr(t, err); !reflect.DeepEqual(f.Questions, questionsWant) ||
+			!strings.Contains(err.Error(), `form question 2 (AskP: "Password?") `+want) {
+			t.Errorf("err %v, questions %#v", err, f.Questions)
+		}
 	}
 }
 

@@ -79,8 +79,8 @@ func (a Answers) lookup(i int, q question) (string, bool) {
 
 // answerForm fills the form: each question's value from ans, else from
 // prompt (nil: no terminal), else its default. A question with no value
-// from any of them fails with KindUsage naming --form.
-func answerForm(ctx context.Context, qs []question, ans Answers, prompt schemes.Prompter) ([]string, error) {
+// from any of them fails naming the form and form-json options in words.
+func answerForm(ctx context.Context, qs []question, ans Answers, prompt schemes.Prompter, words schemes.Words) ([]string, error) {
 	vals := make([]string, len(qs))
 	for i, q := range qs {
 		if q.Kind == "Note" {
@@ -104,8 +104,8 @@ func answerForm(ctx context.Context, qs []question, ans Answers, prompt schemes.
 			vals[i] = q.Default
 			continue
 		}
-		return nil, fmt.Errorf("form question %d (%s: %q) has no answer: give one with --form %q or --form-json FILE",
-			i+1, q.Kind, q.Prompt, q.Prompt+"=VALUE")
+		return nil, fmt.Errorf("form question %d (%s: %q) has no answer: give one with %s %q or %s FILE",
+			i+1, q.Kind, q.Prompt, words.Option("form"), q.Prompt+"=VALUE", words.Option("form-json"))
 	}
 	return vals, nil
 }

@@ -39,7 +39,7 @@ func Declaration() schemes.Declaration {
 // newSchemes builds the handler from the option values. A search given
 // as "" searches for nothing; no search at all asks for the words.
 func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
-	h := &Handler{Views: v.Bool("views"), Unstuff: v.Bool("gopher-unstuff")}
+	h := &Handler{Views: v.Bool("views"), Unstuff: v.Bool("gopher-unstuff"), words: v.Words()}
 	if v.Has("search") {
 		s := v.String("search")
 		h.Search = &s

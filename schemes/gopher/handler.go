@@ -36,6 +36,10 @@ type Handler struct {
 	// would corrupt their ".." lines. Gopher+ `+-1` replies are always
 	// unstuffed.
 	Unstuff bool
+
+	// words name the search and form options in messages and plans as
+	// the caller does (the declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -184,7 +188,7 @@ func (h *Handler) search(ctx context.Context, g *URL, prompt schemes.Prompter) (
 		}
 	}
 	return nil, &schemes.Error{Scheme: g.u.Scheme, Phase: "request", Kind: schemes.KindUsage, Part: "search",
-		Msg: "type 7 (search) item without a search string: give one with --search WORDS or in the URL (%09words)"}
+		Msg: "type 7 (search) item without a search string: give one with " + h.words.Option("search") + " WORDS or in the URL (%09words)"}
 }
 
 // attributes sends line (a "!" request) and parses the attribute blocks
@@ -550,7 +554,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	}
 	search := g.Search
 	if search == nil && g.Type == '7' {
-		s := "<search: --search WORDS>"
+		s := "<search: " + h.words.Option("search") + " WORDS>"
 		if h.Search != nil {
 			s = *h.Search
 		}
@@ -571,7 +575,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		return append(plan, "ask the +ASK questions (--form NAME=VALUE, or the terminal)", conn, "send "+quoteLine(line)), nil
+		return append(plan, "ask the +ASK questions ("+h.words.Option("form")+" NAME=VALUE, or the terminal)", conn, "send "+quoteLine(line)), nil
 	}
 	line, err := requestLine(g, search, g.Plus)
 	if err != nil {

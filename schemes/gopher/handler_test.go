@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -95,6 +96,11 @@ func (s *fakeServer) requests() []string {
 func (s *fakeServer) url(path string) string {
 	return "gopher://" + s.ln.Addr().String() + path
 }
+
+// callerWords are a caller's own words for options and settings
+// ("<form>"), which a handler built from the declaration's Values uses in
+// its messages.
+var callerWords = Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()
 
 func mustParse(t *testing.T, raw string) *URL {
 	t.Helper()
@@ -519,8 +525,8 @@ func TestFormPromptsAndMissingAnswer(t *testing.T) {
 	}
 	// No terminal and no --form for a question without default: exit 2.
 	_, err := fetch(t, &Handler{}, s.url("/0/form.txt%09%09?"))
-	if k := schemes.KindOf(err); k != schemes.KindUsage || !strings.Contains(err.Error(), "--form") {
-		t.Errorf("err %v (kind %v), want usage naming --form", err, k)
+	if k := schemes.KindOf(err); k != schemes.KindUsage || !strings.Contains(err.Error(), "option form") {
+		t.Errorf("err %v (kind %v), want usage naming the form option", err, k)
 	}
 }
 
@@ -532,11 +538,28 @@ func TestExplain(t *testing.T) {
 		"gopher://h/7/s":               `connect h:70|send "/s\tw\r\n"`,
 		"gophers://h/9/b":              `connect h:` + strconv.Itoa(schemes.DefaultPort("gophers")) + ` (TLS)|send "/b\r\n"`,
 		"gopher://h/hURL:http://x/":    `redirect to http://x/`,
-		"gopher://h/0/f%09%09?":        `connect h:70|send "/f\t!\r\n"|ask the +ASK questions (--form NAME=VALUE, or the terminal)|connect h:70|send "/f\t+\t1\r\n+-1\r\n<answers, one a line>\r\n.\r\n"`,
+		"gopher://h/0/f%09%09?":        `connect h:70|send "/f\t!\r\n"|ask the +ASK questions (option form NAME=VALUE, or the terminal)|connect h:70|send "/f\t+\t1\r\n+-1\r\n<answers, one a line>\r\n.\r\n"`,
 	} {
 		plan, err := (&Handler{Search: &words}).Explain(&schemes.Request{URL: mustParse(t, raw)})
 		if err != nil || strings.Join(plan, "|") != want {
 			t.Errorf("%s: %q %v, want %s", raw, plan, err, want)
+		}
+	}
+}
+
+// TestSearchNamesOption: a type 7 item with no search words, and no
+// terminal to ask, fails naming the search option as the caller does;
+// the plan shows the words as missing the same way.
+func TestSearchNamesOption(t *testing.T) {
+	for words, name := range map[*schemes.Words]string{{}: "option search", &callerWords: "<search>"} {
+		h := &Handler{words: *words}
+		_, err := fetch(t, h, "gopher://127.0.0.1:1/7/s")
+		if !strings.Contains(fmt.Sprint(err), "give one with "+name+" WORDS or in the URL") {
+			t.Errorf("err %v, want it to name %s", err, name)
+		}
+		plan, err := h.Explain(&schemes.Request{URL: mustParse(t, "gopher://h/7/s")})
+		if err != nil || !strings.Contains(strings.Join(plan, "|"), `send "/s\t<search: `+name+` WORDS>\r\n"`) {
+			t.Errorf("plan %q, %v", plan, err)
 		}
 	}
 }

@@ -183,18 +183,25 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestDecodeFailures: a coding urlget cannot decode, or bytes that do not
+// decode, fail as protocol errors naming the Decode option as the caller
+// does (the library's words for a Handler built in code).
 func TestDecodeFailures(t *testing.T) {
+	callerWords := Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()
 	for _, tc := range []struct {
 		coding, body, want string
+		words              schemes.Words
 	}{
-		{"compress", "x", `Content-Encoding "compress", which urlget cannot decode`},
-		{"gzip", "not gzip at all", "cannot decode the body"},
+		{"compress", "x", `Content-Encoding "compress", which urlget cannot decode (option compressed decodes gzip`, schemes.Words{}},
+		{"gzip", "not gzip at all", "cannot decode the body (option compressed): ", schemes.Words{}},
+		{"compress", "x", `which urlget cannot decode (<compressed> decodes gzip`, callerWords},
+		{"gzip", "not gzip at all", "cannot decode the body (<compressed>): ", callerWords},
 	} {
 		e := newEnv(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", tc.coding)
 			io.WriteString(w, tc.body)
 		}, false)
-		e.h.Decode = true
+		e.h.Decode, e.h.words = true, tc.words
 		resp, _, err := e.fetch("/f")
 		if err == nil {
 			_, err = io.ReadAll(resp.Body)

@@ -40,7 +40,7 @@ func Declaration() schemes.Declaration {
 // newSchemes builds the handler from the option values.
 func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 	h := &Handler{UserAgent: v.String("user-agent"), Referer: v.String("referer"),
-		Decode: v.Bool("compressed"), FailWithBody: v.Bool("fail-with-body")}
+		Decode: v.Bool("compressed"), FailWithBody: v.Bool("fail-with-body"), words: v.Words()}
 	if fields := v.Strings("header"); len(fields) > 0 {
 		h.Header = http.Header{}
 		for _, arg := range fields {

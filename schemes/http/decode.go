@@ -48,9 +48,10 @@ func contentCodings(resp *http.Response) []string {
 }
 
 // decoded wraps body in the decoders of codings, last applied first. A
-// coding it does not know is a protocol error naming it.
-func decoded(loc *URL, body io.ReadCloser, codings []string) (io.ReadCloser, error) {
-	d := &decoder{body: body, loc: loc, r: body}
+// coding it does not know is a protocol error naming it. option is the
+// Handler's Decode option in the caller's words, for the failures.
+func decoded(loc *URL, body io.ReadCloser, codings []string, option string) (io.ReadCloser, error) {
+	d := &decoder{body: body, loc: loc, r: body, option: option}
 	for i := len(codings) - 1; i >= 0; i-- {
 		switch codings[i] {
 		case "gzip", "x-gzip":
@@ -67,7 +68,7 @@ func decoded(loc *URL, body io.ReadCloser, codings []string) (io.ReadCloser, err
 			d.r, d.closers = z.IOReadCloser(), append(d.closers, z.IOReadCloser())
 		default:
 			return nil, &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol,
-				Msg: fmt.Sprintf("the body has Content-Encoding %q, which urlget cannot decode (--compressed decodes gzip, deflate, br and zstd)", codings[i])}
+				Msg: fmt.Sprintf("the body has Content-Encoding %q, which urlget cannot decode (%s decodes gzip, deflate, br and zstd)", codings[i], option)}
 		}
 	}
 	return d, nil
@@ -115,6 +116,7 @@ type decoder struct {
 	loc     *URL
 	r       io.Reader
 	closers []io.Closer
+	option  string // the Decode option in the caller's words
 }
 
 // Read returns decoded bytes. The body's own errors (a broken connection)
@@ -133,7 +135,7 @@ func (d *decoder) Read(p []byte) (int, error) {
 		err = errors.New("the coded body ended early")
 	}
 	return n, &schemes.Error{Scheme: d.loc.g.Scheme, Phase: "body", Kind: schemes.KindProtocol,
-		Msg: "cannot decode the body (--compressed)", Err: err}
+		Msg: "cannot decode the body (" + d.option + ")", Err: err}
 }
 
 // Close closes the decoders and then the body.

@@ -55,6 +55,9 @@ type Handler struct {
 	FailWithBody bool
 
 	cache transports
+	// words name the compressed option in a decoding failure as the
+	// caller does (the declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -179,7 +182,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 func (h *Handler) decodedBody(ctx context.Context, loc *URL, x *exchange) (io.ReadCloser, error) {
 	body := x.body(ctx, loc)
 	if cs := contentCodings(x.resp); h.Decode && len(cs) > 0 {
-		return decoded(loc, body, cs)
+		return decoded(loc, body, cs, h.words.Option("compressed"))
 	}
 	return body, nil
 }

@@ -17,7 +17,8 @@ func Declaration() schemes.Declaration {
 				Help: "mailto: print the message instead of sending it; mirror: print what would be fetched, skipped and deleted, and change nothing"},
 		},
 		New: func(v schemes.Values) ([]schemes.Scheme, error) {
-			return Schemes(&Handler{Server: v.String("smtp-server"), From: v.String("from"), DryRun: v.Bool("dry-run")}), nil
+			return Schemes(&Handler{Server: v.String("smtp-server"), From: v.String("from"), DryRun: v.Bool("dry-run"),
+				words: v.Words()}), nil
 		},
 	}
 }

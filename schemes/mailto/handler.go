@@ -60,6 +60,9 @@ type Handler struct {
 	// now and messageID make dry runs reproducible in tests.
 	now       func() time.Time
 	messageID string
+	// words name options and settings in messages and plans as the
+	// caller does (the declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -160,7 +163,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	}
 	plan = append(plan, "connect "+net.JoinHostPort(srv.host, strconv.Itoa(srv.port))+" (SMTP submission)", "EHLO")
 	if req.RequireTLS {
-		plan = append(plan, "STARTTLS (required: --ssl-reqd)")
+		plan = append(plan, "STARTTLS (required: "+h.words.Setting(schemes.SettingRequireTLS)+")")
 	} else {
 		plan = append(plan, "STARTTLS if the server offers it")
 	}
@@ -213,15 +216,15 @@ type server struct {
 
 // server reads Server or $URLGET_SMTP.
 func (h *Handler) server(m *URL) (server, error) {
-	v := h.Server
-	src := "--smtp-server"
+	opt := h.words.Option("smtp-server")
+	v, src := h.Server, opt
 	if v == "" {
 		v, src = h.getenv("URLGET_SMTP"), "URLGET_SMTP"
 	}
 	if v == "" {
 		return server{}, &schemes.Error{Scheme: "mailto", Phase: "config", Kind: schemes.KindUsage,
-			Part: "smtp-server", Msg: "no SMTP server to send the message through: use --smtp-server HOST[:PORT] " +
-				"or set URLGET_SMTP=HOST[:PORT] (port 587 by default), or --dry-run to print the message"}
+			Part: "smtp-server", Msg: "no SMTP server to send the message through: use " + opt + " HOST[:PORT] " +
+				"or set URLGET_SMTP=HOST[:PORT] (port 587 by default), or " + h.words.Option("dry-run") + " to print the message"}
 	}
 	s := server{host: v, port: DefaultSubmissionPort}
 	if host, port, err := net.SplitHostPort(v); err == nil {

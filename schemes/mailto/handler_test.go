@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -48,6 +49,11 @@ func request(t *testing.T, raw string) *schemes.Request {
 
 // testHandler is a dry-run Handler with a fixed clock and Message-ID and
 // no environment.
+// callerWords are a caller's own words for options and settings
+// ("<smtp-server>"), which a handler built from the declaration's Values
+// uses in its messages.
+var callerWords = Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()
+
 func testHandler(stdin string) *Handler {
 	return &Handler{
 		From: "Urlget Tester <tester@example.org>", DryRun: true, Stdin: strings.NewReader(stdin),
@@ -114,7 +120,8 @@ func TestFetchErrors(t *testing.T) {
 		{"CR in from", "mailto:a@example.com", "me@example.org\r\nBcc: x@y", "", schemes.KindSafety, "From"},
 		{"invalid addresses named", "mailto:a@@example.com,b@example.com,c@[x", "", "", schemes.KindUsage, `"a@@example.com", "c@[x"`},
 		{"invalid from", "mailto:a@example.com", "not an address", "", schemes.KindUsage, `"not an address"`},
-		{"no server", "mailto:a@example.com", "", "-", schemes.KindUsage, "--smtp-server"},
+		{"no server", "mailto:a@example.com", "", "-", schemes.KindUsage,
+			"use option smtp-server HOST[:PORT] or set URLGET_SMTP=HOST[:PORT] (port 587 by default), or option dry-run to print"},
 		{"bad server", "mailto:a@example.com", "", "host:port", schemes.KindUsage, "HOST[:PORT]"},
 	}
 	for _, tt := range tests {
@@ -356,15 +363,35 @@ func TestSendStartTLSAndAuth(t *testing.T) {
 	}
 }
 
+// TestRequireTLSWithoutStartTLS: a server without STARTTLS, when the
+// request requires TLS, is a safety error naming the setting as the
+// caller does.
 func TestRequireTLSWithoutStartTLS(t *testing.T) {
-	_, port := fakeSMTP(t, nil)
+	for words, name := range map[*schemes.Words]string{{}: "fetch.RequireTLS", &callerWords: "<fetch.RequireTLS>"} {
+		_, port := fakeSMTP(t, nil)
+		h := testHandler("")
+		h.DryRun, h.Server, h.words = false, "127.0.0.1:"+strconv.Itoa(port), *words
+		req := request(t, "mailto:joe@example.com?body=x")
+		req.RequireTLS = true // --ssl-reqd
+		_, err := h.Fetch(context.Background(), req)
+		if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "does not offer STARTTLS and "+name+" requires it") {
+			t.Fatalf("err = %v, want a safety error about STARTTLS naming %s", err, name)
+		}
+	}
+}
+
+// TestNoServerInCallersWords: the error for no submission server names
+// the options as the caller does.
+func TestNoServerInCallersWords(t *testing.T) {
 	h := testHandler("")
-	h.DryRun, h.Server = false, "127.0.0.1:"+strconv.Itoa(port)
-	req := request(t, "mailto:joe@example.com?body=x")
-	req.RequireTLS = true // --ssl-reqd
-	_, err := h.Fetch(context.Background(), req)
-	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "STARTTLS") {
-		t.Fatalf("err = %v, want a safety error about STARTTLS", err)
+	h.DryRun, h.words = false, callerWords
+	_, err := h.Fetch(context.Background(), request(t, "mailto:a@example.com"))
+	if want := "use <smtp-server> HOST[:PORT] or set URLGET_SMTP=HOST[:PORT] (port 587 by default), or <dry-run> to print"; !strings.Contains(fmt.Sprint(err), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	h.Server = "host:port"
+	if _, err := h.Fetch(context.Background(), request(t, "mailto:a@example.com")); !strings.Contains(fmt.Sprint(err), `<smtp-server> "host:port": want HOST[:PORT]`) {
+		t.Errorf("err = %v, want the option named", err)
 	}
 }
 
@@ -402,8 +429,12 @@ func TestExplain(t *testing.T) {
 		t.Errorf("plan without --ssl-reqd:\n%s", text)
 	}
 	req.RequireTLS = true
-	if plan, _ = h.Explain(req); !strings.Contains(strings.Join(plan, "\n"), "STARTTLS (required: --ssl-reqd)") {
+	if plan, _ = h.Explain(req); !strings.Contains(strings.Join(plan, "\n"), "STARTTLS (required: fetch.RequireTLS)") {
 		t.Errorf("plan with Request.RequireTLS:\n%s", strings.Join(plan, "\n"))
+	}
+	h.words = callerWords
+	if plan, _ = h.Explain(req); !strings.Contains(strings.Join(plan, "\n"), "STARTTLS (required: <fetch.RequireTLS>)") {
+		t.Errorf("plan with Request.RequireTLS in the caller's words:\n%s", strings.Join(plan, "\n"))
 	}
 }
 

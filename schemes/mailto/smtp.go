@@ -187,7 +187,7 @@ func (h *Handler) openSMTP(ctx context.Context, req *schemes.Request, m *URL, sr
 		sess.traced = append(sess.traced, upper)
 	case req.RequireTLS:
 		return nil, &schemes.Error{Scheme: "mailto", Phase: "starttls", Kind: schemes.KindSafety, Part: "smtp-server",
-			Msg: fmt.Sprintf("%s does not offer STARTTLS and --ssl-reqd requires it", srv.host)}
+			Msg: fmt.Sprintf("%s does not offer STARTTLS and %s requires it", srv.host, h.words.Setting(schemes.SettingRequireTLS))}
 	default:
 		tr.Info("the server does not offer STARTTLS: sending in clear")
 	}

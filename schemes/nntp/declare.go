@@ -31,7 +31,7 @@ func Declaration() schemes.Declaration {
 // newSchemes builds the handler from the option values: -I and --body
 // together, or neither, retrieve the whole article.
 func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
-	h := &Handler{Server: v.String("nntp-server"), Max: v.Int(schemes.OptionMax)}
+	h := &Handler{Server: v.String("nntp-server"), Max: v.Int(schemes.OptionMax), words: v.Words()}
 	if v.Bool(schemes.OptionNoPipeline) {
 		h.Window = 1
 	}

@@ -227,7 +227,7 @@ func (h *Handler) startTLS(ctx context.Context, req *schemes.Request, c *conn, p
 	s := c.s
 	refused := func(why string) *schemes.Error {
 		return &schemes.Error{Scheme: p.scheme, Phase: "starttls", Kind: schemes.KindSafety, Part: "host",
-			Msg: p.host + " " + why + " and --ssl-reqd requires TLS"}
+			Msg: p.host + " " + why + " and " + p.words.Setting(schemes.SettingRequireTLS) + " requires TLS"}
 	}
 	if has, known := s.has("STARTTLS"); known && !has {
 		return refused("does not offer STARTTLS")
@@ -265,7 +265,7 @@ func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *p
 	s := c.s
 	r, err := s.greet()
 	if err == errUnexpected {
-		return replyError(p.scheme, "greeting", r)
+		return p.replyError("greeting", r)
 	}
 	if err == nil {
 		err = s.capabilities()
@@ -280,7 +280,7 @@ func (h *Handler) setup(ctx context.Context, req *schemes.Request, c *conn, p *p
 	}
 	if err == nil && p.eager {
 		if r, err = s.authinfo(p.user, p.pass); err == errUnexpected {
-			return replyError(p.scheme, "authinfo", r)
+			return p.replyError("authinfo", r)
 		}
 	}
 	if err != nil {
@@ -311,7 +311,7 @@ func (h *Handler) command(ctx context.Context, c *conn, p *plan, phase, line str
 	}
 	ar, err := s.authinfo(p.user, p.pass)
 	if err == errUnexpected {
-		return ar, replyError(p.scheme, "authinfo", ar)
+		return ar, p.replyError("authinfo", ar)
 	}
 	if err != nil {
 		return ar, h.connError(ctx, p, "authinfo", err)
@@ -352,7 +352,7 @@ func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Respo
 				return nil, err
 			}
 			if r.Code != 211 {
-				return nil, replyError(p.scheme, "group", r)
+				return nil, p.replyError("group", r)
 			}
 			c.s.group = p.group
 		}
@@ -371,7 +371,7 @@ func (h *Handler) article(ctx context.Context, c *conn, p *plan) (*schemes.Respo
 		if r.Code/100 != 4 {
 			c.s.broken = true // a 2xx of another kind may be followed by data
 		}
-		return nil, replyError(p.scheme, phase, r)
+		return nil, p.replyError(phase, r)
 	}
 	c.s.conn.SetDeadline(time.Time{}) // req.Timeout covers the wait for the reply only
 	typ := "message/rfc822"

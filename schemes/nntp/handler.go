@@ -73,6 +73,9 @@ type Handler struct {
 	Window int
 
 	parking parking // connections with pipelined replies waiting
+	// words name options and settings in messages and plans as the
+	// caller does (the declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -120,6 +123,9 @@ type plan struct {
 	eager    bool // credentials from the URL: authenticate before asking
 	haveCred bool
 	creds    schemes.Credentials
+	// words name options and settings in errors and the plan as the
+	// caller does (the Handler's).
+	words schemes.Words
 
 	gen *schemes.URL // the request URL's generic parts (its credentials, for entry Locators)
 
@@ -138,7 +144,7 @@ type plan struct {
 
 // resolve builds the plan for req.
 func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
-	p := &plan{}
+	p := &plan{words: h.words}
 	var g *schemes.URL
 	switch loc := req.URL.(type) {
 	case *NewsURL:
@@ -191,7 +197,8 @@ func (h *Handler) resolve(req *schemes.Request) (*plan, error) {
 
 // newsServer fills in the server of a news: URL from Server or NNTPSERVER.
 func (h *Handler) newsServer(p *plan) error {
-	s, from := h.Server, "--nntp-server"
+	opt := h.words.Option("nntp-server")
+	s, from := h.Server, opt
 	if s == "" {
 		getenv := h.Getenv
 		if getenv == nil {
@@ -201,7 +208,7 @@ func (h *Handler) newsServer(p *plan) error {
 	}
 	if s == "" {
 		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, Part: "host",
-			Msg: "news: URLs name no server: give one with --nntp-server host[:port] or the NNTPSERVER environment variable"}
+			Msg: "news: URLs name no server: give one with " + opt + " host[:port] or the NNTPSERVER environment variable"}
 	}
 	host, port, err := splitServer(s)
 	if err != nil {
@@ -289,13 +296,13 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	}
 	lines := []string{conn, "read greeting (200 or 201)", "CAPABILITIES"}
 	if p.starttls {
-		lines = append(lines, "STARTTLS (required: --ssl-reqd), then CAPABILITIES again")
+		lines = append(lines, "STARTTLS (required: "+p.words.Setting(schemes.SettingRequireTLS)+"), then CAPABILITIES again")
 	}
 	lines = append(lines, "MODE READER (only if the server announces MODE-READER, or no capabilities)")
 	if p.eager {
 		lines = append(lines, "AUTHINFO USER "+p.user, "AUTHINFO PASS "+schemes.Redacted)
 	} else {
-		lines = append(lines, "(on 480: AUTHINFO USER/PASS with --user or netrc credentials, then the command again)")
+		lines = append(lines, "(on 480: AUTHINFO USER/PASS with "+p.words.Setting(schemes.SettingCredentials)+" or netrc credentials, then the command again)")
 	}
 	switch p.op {
 	case opArticle:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,11 @@ import (
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
+
+// callerWords are a caller's own words for options and settings
+// ("<nntp-server>"), which a handler built from the declaration's Values
+// uses in its messages.
+var callerWords = Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()
 
 func checkKind(t *testing.T, err error, kind schemes.Kind, code int) *schemes.Error {
 	t.Helper()
@@ -360,17 +366,20 @@ func TestAuthFromURLIsEager(t *testing.T) {
 func TestAuthErrors(t *testing.T) {
 	f := authServer(t)
 	raw := fmt.Sprintf("nntp://127.0.0.1:%d/local.test/1", f.port())
-	_, _, err := fetchAll(t, &Handler{}, raw, nil, nil)
-	e := checkKind(t, err, schemes.KindPermission, 480)
-	if !strings.Contains(e.Msg, "--user") || e.Kind.ExitCode() != 4 {
-		t.Errorf("480 without credentials: %v", e)
+	// A 480 says where a login comes from, in the caller's words.
+	for words, name := range map[*schemes.Words]string{{}: "fetch.Credentials", &callerWords: "<fetch.Credentials>"} {
+		_, _, err := fetchAll(t, &Handler{words: *words}, raw, nil, nil)
+		e := checkKind(t, err, schemes.KindPermission, 480)
+		if !strings.Contains(e.Msg, "(give a user and password with "+name+", netrc, or in the URL)") || e.Kind.ExitCode() != 4 {
+			t.Errorf("480 without credentials: %v", e)
+		}
 	}
 	bad := func(string, string, int) (string, string, bool) { return "reader", "wrong", true }
-	_, _, err = fetchAll(t, &Handler{}, raw, nil, bad)
+	_, _, err := fetchAll(t, &Handler{}, raw, nil, bad)
 	checkKind(t, err, schemes.KindPermission, 481)
 	raw = fmt.Sprintf("nntp://reader:nope@127.0.0.1:%d/local.test/1", f.port())
 	_, _, err = fetchAll(t, &Handler{}, raw, nil, nil)
-	e = checkKind(t, err, schemes.KindPermission, 481)
+	e := checkKind(t, err, schemes.KindPermission, 481)
 	if strings.Contains(e.Error(), "nope") {
 		t.Errorf("password in error %q", e)
 	}
@@ -406,10 +415,17 @@ func TestSafetyBeforeConnecting(t *testing.T) {
 func TestNewsServerSetting(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	req := &schemes.Request{URL: locate(t, "news:local.test"), Dialer: fakeDialer{}}
-	_, err := (&Handler{Getenv: noEnv}).Fetch(context.Background(), req)
-	e := checkKind(t, err, schemes.KindUsage, 0)
-	if !strings.Contains(e.Msg, "--nntp-server") || !strings.Contains(e.Msg, "NNTPSERVER") {
-		t.Errorf("message %q does not say how to set a server", e.Msg)
+	// The option is named as the caller does.
+	for words, name := range map[*schemes.Words]string{{}: "option nntp-server", &callerWords: "<nntp-server>"} {
+		_, err := (&Handler{Getenv: noEnv, words: *words}).Fetch(context.Background(), req)
+		e := checkKind(t, err, schemes.KindUsage, 0)
+		if !strings.Contains(e.Msg, "give one with "+name+" host[:port] or the NNTPSERVER environment variable") {
+			t.Errorf("message %q does not say how to set a server", e.Msg)
+		}
+		_, err = (&Handler{Server: "h:x", words: *words}).Explain(req)
+		if e := checkKind(t, err, schemes.KindUsage, 0); !strings.HasPrefix(e.Msg, name+` "h:x": `) {
+			t.Errorf("%v does not name %s", e, name)
+		}
 	}
 	for _, tc := range []struct {
 		server, env, want string
@@ -429,7 +445,7 @@ func TestNewsServerSetting(t *testing.T) {
 	}
 	for _, bad := range []string{"h:0", "h:x", "h:70000", "a b", ":119"} {
 		_, err := (&Handler{Server: bad}).Explain(req)
-		if e := checkKind(t, err, schemes.KindUsage, 0); !strings.Contains(e.Msg, "--nntp-server") {
+		if e := checkKind(t, err, schemes.KindUsage, 0); !strings.Contains(e.Msg, "option nntp-server") {
 			t.Errorf("%q: %v", bad, e)
 		}
 	}
@@ -717,12 +733,24 @@ func TestStartTLS(t *testing.T) {
 	f = tlsServer(t, srv, false)
 	h = &Handler{Server: fmt.Sprintf("127.0.0.1:%d", f.port())}
 	_, err = h.Fetch(context.Background(), &schemes.Request{URL: locate(t, "news:a@x"), Dialer: fakeDialer{cli}, Conns: conns(h), RequireTLS: true})
-	checkKind(t, err, schemes.KindSafety, 0)
+	if e := checkKind(t, err, schemes.KindSafety, 0); !strings.Contains(e.Msg, "does not offer STARTTLS and fetch.RequireTLS requires TLS") {
+		t.Errorf("refusal %q does not name the setting", e.Msg)
+	}
 	checkCommands(t, f, "CAPABILITIES")
 	for _, requireTLS := range []bool{false, true} {
 		plan, _ := h.Explain(&schemes.Request{URL: locate(t, "news:a@x"), RequireTLS: requireTLS})
 		if got := strings.Contains(strings.Join(plan, "\n"), "STARTTLS"); got != requireTLS {
 			t.Errorf("RequireTLS %v: plan %q", requireTLS, plan)
+		}
+	}
+	// The plan names what requires TLS, and where a login comes from, as
+	// the caller does.
+	h.words = callerWords
+	plan, _ := h.Explain(&schemes.Request{URL: locate(t, "news:a@x"), RequireTLS: true})
+	for _, want := range []string{"STARTTLS (required: <fetch.RequireTLS>), then CAPABILITIES again",
+		"(on 480: AUTHINFO USER/PASS with <fetch.Credentials> or netrc credentials, then the command again)"} {
+		if !slices.Contains(plan, want) {
+			t.Errorf("plan %q lacks %q", plan, want)
 		}
 	}
 }

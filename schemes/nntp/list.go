@@ -75,7 +75,7 @@ func (h *Handler) listGroups(ctx context.Context, c *conn, p *plan) (*schemes.Re
 		if i == 0 && (r.Code == 500 || r.Code == 501 || r.Code == 503) {
 			continue
 		}
-		return nil, replyError(p.scheme, "list", r)
+		return nil, p.replyError("list", r)
 	}
 	c.s.conn.SetDeadline(time.Time{}) // req.Timeout covers the wait for the reply only
 	b := c.s.block(h.maxBytes())

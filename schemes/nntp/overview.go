@@ -87,7 +87,7 @@ func (h *Handler) selectGroup(ctx context.Context, c *conn, p *plan) (groupReply
 		return groupReply{}, err
 	}
 	if r.Code != 211 {
-		return groupReply{}, replyError(p.scheme, "group", r)
+		return groupReply{}, p.replyError("group", r)
 	}
 	c.s.group = p.group
 	g, err := parseGroupReply(r.Text)
@@ -143,7 +143,7 @@ func (h *Handler) overviewReader(ctx context.Context, c *conn, p *plan, start, h
 		case 500, 501, 503: // unknown command, syntax, not available
 			continue
 		}
-		return nil, replyError(p.scheme, "over", r)
+		return nil, p.replyError("over", r)
 	}
 	return h.headOverview(ctx, c, p, start, high), nil
 }
@@ -198,7 +198,7 @@ func (h *Handler) headOverview(ctx context.Context, c *conn, p *plan, start, hig
 			case 423, 430:
 				continue
 			default:
-				return schemes.Entry{}, replyError(p.scheme, "head", r)
+				return schemes.Entry{}, p.replyError("head", r)
 			}
 			hdr, err := h.readHeaders(c)
 			if err != nil {

@@ -89,10 +89,11 @@ func methodURL(m []string, defHost, defHsoname string) (url, why string) {
 }
 
 // localURL is the file: URL of a LOCAL access method (notes §7), when
-// allowed and the server is this host; why says otherwise.
-func localURL(m []string, server, hsoname string, allowed bool) (url, why string) {
+// allowed and the server is this host; why says otherwise, naming the
+// option that allows it in words.
+func localURL(m []string, server, hsoname string, allowed bool, words schemes.Words) (url, why string) {
 	if !allowed {
-		return "", "LOCAL names a file on the server's own host (--prospero-local uses it when that is this host)"
+		return "", "LOCAL names a file on the server's own host (" + words.Option("prospero-local") + " uses it when that is this host)"
 	}
 	if !thisHost(server) {
 		return "", "LOCAL names a file on " + server + ", which is not this host"

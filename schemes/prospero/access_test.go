@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 func TestMethodURL(t *testing.T) {
@@ -47,13 +49,22 @@ func TestLocalURL(t *testing.T) {
 		{"::1", "/x", "/srv/other;1", true, "file:///srv/other%3B1", ""},
 		{"LOCALHOST", "/x", "", true, "file:///x", ""},
 		{name, "/x", "", true, "file:///x", ""},
-		{"127.0.0.1", "/x", "", false, "", "--prospero-local"},
+		{"127.0.0.1", "/x", "", false, "", "(option prospero-local uses it when that is this host)"},
 		{"192.0.2.1", "/x", "", true, "", "not this host"},
 		{"127.0.0.1", "x", "", true, "", "not absolute"},
 	} {
-		url, why := localURL([]string{"LOCAL", "", "", "", tt.path}, tt.server, tt.hsoname, tt.allowed)
+		url, why := localURL([]string{"LOCAL", "", "", "", tt.path}, tt.server, tt.hsoname, tt.allowed, schemes.Words{})
 		if url != tt.url || !strings.Contains(why, tt.why) {
 			t.Errorf("%s %s %v: %q (%q), want %q (%q)", tt.server, tt.hsoname, tt.allowed, url, why, tt.url, tt.why)
 		}
 	}
+	// The option that allows it, as the caller names it.
+	if _, why := localURL([]string{"LOCAL"}, "127.0.0.1", "/x", false, callerWords); !strings.Contains(why, "(<prospero-local> uses it") {
+		t.Errorf("why %q, want the option in the caller's words", why)
+	}
 }
+
+// callerWords are a caller's own words for options and settings
+// ("<prospero-local>"), which a handler built from the declaration's
+// Values uses in its messages.
+var callerWords = Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()

@@ -11,7 +11,7 @@ func Declaration() schemes.Declaration {
 				Help: "prospero: use the LOCAL access method (a file: URL) when the server is this host"},
 		},
 		New: func(v schemes.Values) ([]schemes.Scheme, error) {
-			return Schemes(&Handler{Local: v.Bool("prospero-local")}), nil
+			return Schemes(&Handler{Local: v.Bool("prospero-local"), words: v.Words()}), nil
 		},
 	}
 }

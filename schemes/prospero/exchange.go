@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
 )
 
 // The ISI client's retry schedule (prospero-notes §3): a first timeout of
@@ -50,6 +51,9 @@ type ardpClient struct {
 	// local lists this host's networks, for the directed broadcast
 	// addresses a redirect may not name; nil: localNetworks.
 	local func() []netip.Prefix
+	// words name the settings that bound an exchange, in its timeouts'
+	// errors, as the caller does.
+	words schemes.Words
 }
 
 func (a *ardpClient) exchange(ctx context.Context, cid uint16, msg []byte) ([]byte, error) {
@@ -228,7 +232,8 @@ func (a *ardpClient) follow(ctx context.Context, to netip.AddrPort, redirects *i
 // kept sending (duplicates, waits, a trickle).
 func (a *ardpClient) tooLong() error {
 	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, Retryable: true,
-		Msg: fmt.Sprintf("no complete reply within %v, urlget's bound on one ARDP exchange (--timeout sets another)", a.limit)}
+		Msg: fmt.Sprintf("no complete reply within %v, urlget's bound on one ARDP exchange (%s sets another)", a.limit,
+			a.words.Setting(schemes.SettingMaxTime))}
 }
 
 // silent is the end of the user's bound on waiting for a packet: the
@@ -242,16 +247,18 @@ func (a *ardpClient) silent(packets, sends int) error {
 	}
 	switch {
 	case packets == 0 && a.firstReply > 0:
-		msg = fmt.Sprintf("no reply from the server within %v (--connect-timeout, which bounds the wait for a "+
-			"datagram server's first packet; the request was sent %s)", a.firstReply, sent)
+		msg = fmt.Sprintf("no reply from the server within %v (%s, which bounds the wait for a "+
+			"datagram server's first packet; the request was sent %s)", a.firstReply, a.words.Setting(transport.SettingConnectTimeout), sent)
 	case packets == 0:
-		msg = fmt.Sprintf("no reply from the server within %v (--idle-timeout; the request was sent %s)", a.idle, sent)
+		msg = fmt.Sprintf("no reply from the server within %v (%s; the request was sent %s)", a.idle,
+			a.words.Setting(transport.SettingIdleTimeout), sent)
 	default:
 		unit := "packets"
 		if packets == 1 {
 			unit = "packet"
 		}
-		msg = fmt.Sprintf("the server fell silent for %v after %d %s (--idle-timeout)", a.idle, packets, unit)
+		msg = fmt.Sprintf("the server fell silent for %v after %d %s (%s)", a.idle, packets, unit,
+			a.words.Setting(transport.SettingIdleTimeout))
 	}
 	return &schemes.Error{Scheme: "prospero", Phase: "resolve", Kind: schemes.KindTimeout, Retryable: true, Msg: msg}
 }

@@ -40,6 +40,10 @@ type Handler struct {
 	cid   atomic.Uint32 // the last connection id used
 	first time.Duration // the ARDP first timeout; 0: firstTimeout (tests shorten it)
 	limit time.Duration // one exchange's bound; 0: exchangeTimeout (tests shorten it)
+	// words name options and settings in messages as the caller does
+	// (the declaration's Values): the LOCAL method's option, the
+	// timeouts that ended an exchange.
+	words schemes.Words
 }
 
 var (
@@ -157,7 +161,7 @@ func (r *resolution) ask(ctx context.Context, srv server, commands ...string) (*
 	for _, l := range commands {
 		tr.Sent(l)
 	}
-	a := &ardpClient{c: c, note: tr.Info, first: r.h.first, limit: r.h.limit, redial: func(ctx context.Context, to netip.AddrPort) (net.Conn, error) {
+	a := &ardpClient{c: c, note: tr.Info, first: r.h.first, limit: r.h.limit, words: r.h.words, redial: func(ctx context.Context, to netip.AddrPort) (net.Conn, error) {
 		return r.req.Dialer.DialDatagram(tctx, "prospero", to.Addr().String(), int(to.Port()))
 	}}
 	// The Dialer's timeouts, which the socket carries: connecting a UDP
@@ -340,7 +344,7 @@ func (r *resolution) pick(ctx context.Context, srv server, hsoname string, metho
 			return r.contents(ctx, srv, hsoname)
 		}
 		if m[0] == methodLocal {
-			u, why := localURL(m, srv.host, hsoname, r.h.Local)
+			u, why := localURL(m, srv.host, hsoname, r.h.Local, r.h.words)
 			if u != "" {
 				return r.resolved(m, u), nil
 			}

@@ -39,5 +39,6 @@ func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 	if pace < 0 {
 		return nil, v.UsageError("telnet-pace", fmt.Sprintf("%s %v: want 0 or a positive number of seconds", v.Name("telnet-pace"), pace.Seconds()), nil)
 	}
-	return Schemes(&Handler{Terminal: v.Bool(schemes.OptionTerminal), Login: v.Bool("login"), Idle: idle, Pace: pace}), nil
+	return Schemes(&Handler{Terminal: v.Bool(schemes.OptionTerminal), Login: v.Bool("login"), Idle: idle, Pace: pace,
+		words: v.Words()}), nil
 }

@@ -75,6 +75,10 @@ type Handler struct {
 	// servers that discard input typed ahead, as login(1) does at its
 	// prompts; 0 streams the input as it comes.
 	Pace time.Duration
+
+	// words name the login option in messages as the caller does (the
+	// declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -274,7 +278,7 @@ func (h *Handler) credentials(ctx context.Context, loc *URL, req *schemes.Reques
 	}
 	if l.user == "" {
 		return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindUsage,
-			Part: "user", Msg: "--login needs a user: put it in the URL (telnet://user:password@host/) or use -u USER:PASSWORD"}
+			Part: "user", Msg: h.words.Option("login") + " needs a user: put it in the URL (telnet://user:password@host/) or use -u USER:PASSWORD"}
 	}
 	if !hasPass && req.Prompt != nil {
 		p, err := req.Prompt(ctx, fmt.Sprintf("Password for %s@%s: ", l.user, g.Host), true)
@@ -284,7 +288,7 @@ func (h *Handler) credentials(ctx context.Context, loc *URL, req *schemes.Reques
 	}
 	if !hasPass {
 		return nil, &schemes.Error{Scheme: "telnet", Phase: "login", Kind: schemes.KindUsage,
-			Part: "password", Msg: "--login needs a password: put it in the URL or use -u USER:PASSWORD"}
+			Part: "password", Msg: h.words.Option("login") + " needs a password: put it in the URL or use -u USER:PASSWORD"}
 	}
 	for part, v := range map[string]string{"user": l.user, "password": l.password} {
 		if strings.ContainsAny(v, "\r\n\x00") {

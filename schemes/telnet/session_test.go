@@ -343,12 +343,25 @@ func TestExplain(t *testing.T) {
 	}
 }
 
+// TestLoginNeedsCredentials: Login without a user or password is a usage
+// error naming the login option as the caller does; a line break in one
+// is refused.
 func TestLoginNeedsCredentials(t *testing.T) {
-	h := &Handler{Login: true, Stderr: io.Discard}
-	_, err := h.Fetch(context.Background(), request(t, "telnet://127.0.0.1:1/"))
-	if schemes.KindOf(err) != schemes.KindUsage {
-		t.Fatalf("err = %v, want usage", err)
+	callerWords := Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()
+	for words, want := range map[*schemes.Words][]string{
+		{}:           {"option login needs a user: put it in the URL", "option login needs a password: put it in the URL"},
+		&callerWords: {"<login> needs a user: put it in the URL", "<login> needs a password: put it in the URL"},
+	} {
+		h := &Handler{Login: true, Stderr: io.Discard, words: *words}
+		for i, raw := range []string{"telnet://127.0.0.1:1/", "telnet://alice@127.0.0.1:1/"} {
+			_, err := h.Fetch(context.Background(), request(t, raw))
+			if schemes.KindOf(err) != schemes.KindUsage || !strings.Contains(err.Error(), want[i]) {
+				t.Fatalf("%s: err = %v, want usage saying %q", raw, err, want[i])
+			}
+		}
 	}
+	h := &Handler{Login: true, Stderr: io.Discard}
+	var err error
 	_, err = h.Fetch(context.Background(), request(t, "telnet://al%0Aice:x@127.0.0.1:1/"))
 	if schemes.KindOf(err) != schemes.KindSafety {
 		t.Fatalf("err = %v, want safety", err)

@@ -9,7 +9,7 @@ func Declaration() schemes.Declaration {
 		Names: []schemes.Name{{Name: "wais", Port: 210}},
 		Uses:  []string{schemes.OptionMax},
 		New: func(v schemes.Values) ([]schemes.Scheme, error) {
-			return Schemes(&Handler{Max: v.Int(schemes.OptionMax)}), nil
+			return Schemes(&Handler{Max: v.Int(schemes.OptionMax), words: v.Words()}), nil
 		},
 	}
 }

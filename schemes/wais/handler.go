@@ -29,6 +29,10 @@ const DefaultMax = 40
 type Handler struct {
 	// Max is the most hits a search asks for (--max); 0 means DefaultMax.
 	Max int
+
+	// words name the max option in notes as the caller does (the
+	// declaration's Values).
+	words schemes.Words
 }
 
 var (
@@ -42,6 +46,15 @@ func (h *Handler) max() int {
 		return DefaultMax
 	}
 	return h.Max
+}
+
+// maxOption names the max option in the caller's words (the library's for
+// a nil Handler, as max reads one).
+func (h *Handler) maxOption() string {
+	if h == nil {
+		return schemes.Words{}.Option(schemes.OptionMax)
+	}
+	return h.words.Option(schemes.OptionMax)
 }
 
 // Fetch retrieves a document, or lists a search's hits (a database URL:
@@ -306,7 +319,8 @@ func (h *Handler) search(ctx context.Context, req *schemes.Request, w *URL) (*sc
 	if rp.moreHits > 0 {
 		// MaxDocumentsRetrieved asked for at most limit: a server that
 		// ignores it gets no more room in the listing than one that obeys.
-		s.tr.Info(fmt.Sprintf("the server sent %d hits, more than the %d asked for (--max): listing the first %d", rp.groups(), limit, len(rp.hits)))
+		s.tr.Info(fmt.Sprintf("the server sent %d hits, more than the %d asked for (%s): listing the first %d", rp.groups(), limit,
+			h.maxOption(), len(rp.hits)))
 	}
 	var diag error
 	if len(rp.hits) == 0 && len(rp.diags) > 0 {

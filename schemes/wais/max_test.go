@@ -62,7 +62,7 @@ func TestSearchKeepsAtMostMax(t *testing.T) {
 		want      int
 		note      string
 	}{
-		{0, 116000, DefaultMax, "the server sent 116000 hits, more than the 40 asked for (--max): listing the first 40"},
+		{0, 116000, DefaultMax, "the server sent 116000 hits, more than the 40 asked for (option max): listing the first 40"},
 		{7, 116000, 7, "the server sent 116000 hits, more than the 7 asked for"},
 		{1, 2, 1, "the server sent 2 hits, more than the 1 asked for"},
 		{5, 5, 5, ""},
@@ -102,6 +102,24 @@ func TestSearchKeepsAtMostMax(t *testing.T) {
 		if got := strings.Contains(trace, "more than the"); got != (tt.note != "") || tt.note != "" && !strings.Contains(trace, tt.note) {
 			t.Errorf("max %d, %d sent: trace note, want %q:\n%.500s", tt.max, tt.sent, tt.note, trace)
 		}
+	}
+}
+
+// TestMoreHitsNoteNamesMax: the note on a server that sent more hits than
+// asked names the max option as the caller does.
+func TestMoreHitsNoteNamesMax(t *testing.T) {
+	reply := message(floodReply(3, 0))
+	f := newFake(t, func([]byte) []byte { return reply })
+	req, tr := request(t, f.url("/demo?apple"))
+	h := &Handler{Max: 2, words: Declaration().ValuesOf(nil, func(s string) string { return "<" + s + ">" }).Words()}
+	resp, err := h.List(context.Background(), req)
+	testConns.CloseIdle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemes.ReadAll(resp.Listing)
+	if want := "more than the 2 asked for (<max>): listing the first 2"; !strings.Contains(tr.String(), want) {
+		t.Errorf("trace lacks %q:\n%s", want, tr)
 	}
 }
 
