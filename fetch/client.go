@@ -165,6 +165,14 @@ type Client struct {
 	// the wait before it would pass it. A try already running is not cut
 	// short (MaxTime bounds it). 0 means no bound.
 	RetryMaxTime time.Duration
+	// SettingName spells the Client's settings (the Setting constants:
+	// SettingMaxTime, SettingRetryMaxTime) in the caller's words, in the
+	// messages the Client makes itself (MaxTimeExpired, a retry's note):
+	// a command gives its flags ("--max-time"). nil, or "" for a setting,
+	// spells it as its constant ("fetch.MaxTime"). Errors name the setting
+	// that decided them in schemes.Error.Setting as well, for a caller to
+	// word.
+	SettingName func(setting string) string
 	// Notify receives notes a person should see (a retry, a partial copy
 	// started over); nil discards them. Redirects followed go to Trace.
 	Notify func(msg string)
@@ -238,6 +246,16 @@ func (c *Client) trace() schemes.Trace {
 		return c.Trace
 	}
 	return schemes.NopTrace{}
+}
+
+// word is setting in the caller's words (SettingName).
+func (c *Client) word(setting string) string {
+	if c.SettingName != nil {
+		if w := c.SettingName(setting); w != "" {
+			return w
+		}
+	}
+	return setting
 }
 
 func (c *Client) notify(format string, args ...any) {

@@ -32,6 +32,7 @@ func (c *Client) Clone() *Client {
 		RetryDelay:          c.RetryDelay,
 		MaxTime:             c.MaxTime,
 		RetryMaxTime:        c.RetryMaxTime,
+		SettingName:         c.SettingName,
 		Notify:              c.Notify,
 		LimitRate:           c.LimitRate,
 		MaxFileSize:         c.MaxFileSize,

@@ -82,7 +82,7 @@ func (rs *retries) again(ctx context.Context, err error, then func() string) boo
 	}
 	if c.RetryMaxTime > 0 && time.Since(rs.begin)+wait > c.RetryMaxTime {
 		rs.mu.Unlock()
-		c.notify("%v; not retried: waiting %v would pass --retry-max-time %s", err, wait, seconds(c.RetryMaxTime))
+		c.notify("%v; not retried: waiting %v would pass %s %s", err, wait, c.word(SettingRetryMaxTime), seconds(c.RetryMaxTime))
 		return false
 	}
 	rs.spent++
@@ -115,7 +115,7 @@ func (c *Client) attempt(ctx context.Context, op func(ctx context.Context, hold 
 	if c.MaxTime <= 0 {
 		return op(ctx, func(*Response) {})
 	}
-	actx, cancel := context.WithTimeoutCause(ctx, c.MaxTime, &MaxTimeExpired{Limit: c.MaxTime})
+	actx, cancel := context.WithTimeoutCause(ctx, c.MaxTime, &MaxTimeExpired{Limit: c.MaxTime, Name: c.word(SettingMaxTime)})
 	held := false
 	explain := func(err error) error { return expired(ctx, actx, err) }
 	err := explain(op(actx, func(r *Response) {
@@ -133,10 +133,22 @@ func (c *Client) attempt(ctx context.Context, op func(ctx context.Context, hold 
 
 // MaxTimeExpired is the cause, in an error's chain, of an attempt that
 // Client.MaxTime cut short. Its text names curl's flag, which MaxTime is.
-type MaxTimeExpired struct{ Limit time.Duration }
+type MaxTimeExpired struct {
+	Limit time.Duration
+	// Name is how the Client's caller names MaxTime (Client.SettingName):
+	// "--max-time" for urlget; "" reads as SettingMaxTime.
+	Name string
+}
 
-// Error says which limit expired, as the command's flag gives it.
-func (e *MaxTimeExpired) Error() string { return "--max-time " + seconds(e.Limit) + " expired" }
+// Error says which limit expired, in the caller's words: "--max-time 2s
+// expired".
+func (e *MaxTimeExpired) Error() string {
+	name := e.Name
+	if name == "" {
+		name = SettingMaxTime
+	}
+	return name + " " + seconds(e.Limit) + " expired"
+}
 
 // seconds is d as the flags take it: "2s", "0.5s", "1.61s" — to the
 // millisecond, and divided rather than taken from Duration.Seconds, whose

@@ -151,7 +151,7 @@ func TestMaxTimeBoundsEachAttempt(t *testing.T) {
 				if off := s.Offsets(); !slices.Equal(off, []int64{0, 5000}) {
 					t.Errorf("attempts started at %v, want [0 5000]", off)
 				}
-				if len(notes) == 0 || !strings.Contains(notes[len(notes)-1], "--max-time 0.5s expired; retrying") {
+				if len(notes) == 0 || !strings.Contains(notes[len(notes)-1], "fetch.MaxTime 0.5s expired; retrying") {
 					t.Errorf("notes %q, want the expiry retried", notes)
 				}
 			})
@@ -166,9 +166,15 @@ func TestMaxTimeExpiryKeepsHowToContinue(t *testing.T) {
 	s := retryfake.HTTP(t, retryfake.Stall, 1)
 	c, _ := retryClient(0)
 	c.MaxTime = 300 * time.Millisecond
+	c.SettingName = func(s string) string { // the caller's words, a command's flag
+		if s == SettingMaxTime {
+			return "-m"
+		}
+		return ""
+	}
 	dest := filepath.Join(t.TempDir(), "f")
 	_, err := c.Download(context.Background(), s.URL, dest, DownloadOptions{})
-	want := s.URL + ": --max-time 0.3s expired; the partial copy is kept in " + dest + ".part: continue with -C -"
+	want := s.URL + ": -m 0.3s expired; the partial copy is kept in " + dest + ".part: continue with -C -"
 	if err == nil || err.Error() != want || schemes.KindOf(err) != schemes.KindTimeout {
 		t.Fatalf("got %v (%v), want %q", err, schemes.KindOf(err), want)
 	}
@@ -244,7 +250,7 @@ func TestRetryMaxTime(t *testing.T) {
 		if schemes.KindOf(err) != schemes.KindConnect || h.fetches != tc.attempts {
 			t.Errorf("limit %v, delay %v: %d attempts (err %v), want %d", tc.limit, tc.delay, h.fetches, err, tc.attempts)
 		}
-		if tc.attempts == 1 && (len(notes) != 1 || !strings.Contains(notes[0], "not retried: waiting 1s would pass --retry-max-time 0.5s")) {
+		if tc.attempts == 1 && (len(notes) != 1 || !strings.Contains(notes[0], "not retried: waiting 1s would pass fetch.RetryMaxTime 0.5s")) {
 			t.Errorf("notes %q, want why it was not retried", notes)
 		}
 	}

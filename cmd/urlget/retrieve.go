@@ -145,6 +145,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		Retries:      o.retries,
 		RetryDelay:   o.retryDelay,
 		MaxTime:      o.maxTime,
+		SettingName:  o.schemes.flagOf,
 		RetryMaxTime: o.retryMaxTime,
 		MaxRedirects: o.maxRedirs,
 		Prompt:       terminalPrompt(stdin, con),

@@ -30,7 +30,8 @@ var settingFlags = map[string]string{
 	// (schemes.Words.Setting, asked through flagOf).
 	schemes.SettingCredentials:      "--user",
 	schemes.SettingNetrc:            "--netrc",
-	schemes.SettingMaxTime:          "--timeout",
+	schemes.SettingMaxTime:          "--max-time",
+	fetch.SettingRetryMaxTime:       "--retry-max-time",
 	transport.SettingConnectTimeout: "--connect-timeout",
 	transport.SettingIdleTimeout:    "--idle-timeout",
 }

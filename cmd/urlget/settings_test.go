@@ -19,7 +19,7 @@ func TestFlagOfSettings(t *testing.T) {
 		schemes.SettingRequireTLS:       "--ssl-reqd",
 		schemes.SettingCredentials:      "--user",
 		schemes.SettingNetrc:            "--netrc",
-		schemes.SettingMaxTime:          "--timeout",
+		schemes.SettingMaxTime:          "--max-time",
 		transport.SettingConnectTimeout: "--connect-timeout",
 		transport.SettingIdleTimeout:    "--idle-timeout",
 		"fetch.NoSuchSetting":           "",

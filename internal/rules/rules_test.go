@@ -66,7 +66,6 @@ var libraryDirs = []string{"fetch", "mirror", "schemes", "transport", "gateway",
 // flagDebt is where the library still names flags, file by file (issue
 // 32: errors are to carry typed fields that the command words).
 var flagDebt = map[string]int{
-	"fetch/retry.go":    2,
 	"gateway/server.go": 1, // curl's --request-target, in an example
 }
 
