@@ -77,6 +77,9 @@ type Client struct {
 	// Dialer opens every connection; nil means a transport.Dialer with
 	// proxies from the environment. A Dialer holds the TLS settings of the
 	// connections it makes (transport.Dialer.TLS), unless TLS below is set.
+	// A *transport.Dialer without Ports dials with the Registry's (in a
+	// copy the Client makes once), so that the port policy lets each
+	// scheme use the restricted ports its declaration owns.
 	Dialer schemes.Dialer
 	// Conns keeps idle protocol sessions (FTP control connections, NNTP,
 	// WAIS) between requests, each under a key of its dialer, TLS
@@ -195,8 +198,9 @@ type Client struct {
 	// sizePool gives pool its limits (MaxIdleConnsPerHost) before its
 	// first use: a Pool's fields must not change once it is in use.
 	sizePool sync.Once
-	// tlsDialers keeps the copy of the Dialer that carries TLS (dialer).
-	tlsDialers tlsDialers
+	// dialers keeps the copy of the Dialer that carries TLS and port
+	// facts (dialer).
+	dialers dialerCopies
 	// keepRedirects returns a redirect or resolution a handler found,
 	// once the redirect policy allows it, instead of following it: set
 	// on the RoundTripper's clone only, so that http.Client's policy

@@ -4,14 +4,14 @@ package fetch
 // its Conns is c's (c's own pool when c has none), so idle connections
 // serve both. A caller changes the clone's policy (CheckRedirect,
 // MaxRedirects, Retries) without touching c, as net/http's
-// Transport.Clone allows. The clone dials with c's Dialer (with c's TLS,
-// the very copy c uses, so that pooled sessions match). Closures
-// (Credentials, CheckRedirect, Notify) are shared, not copied.
+// Transport.Clone allows. The clone dials with c's Dialer (with c's TLS
+// and port facts, the very copy c uses, so that pooled sessions match).
+// Closures (Credentials, CheckRedirect, Notify) are shared, not copied.
 func (c *Client) Clone() *Client {
 	// Field by field: a Client holds its pool by value, which must not be
 	// copied (TestCloneCopiesEverySetting fails when a field is added
 	// here without being copied).
-	c.dialer() // the copy that carries TLS is made now, for both to share
+	c.dialer() // the copy that carries TLS and ports is made now, for both to share
 	n := &Client{
 		Registry:            c.Registry,
 		Dialer:              c.Dialer,
@@ -37,6 +37,6 @@ func (c *Client) Clone() *Client {
 		LimitRate:           c.LimitRate,
 		MaxFileSize:         c.MaxFileSize,
 	}
-	c.tlsDialers.share(&n.tlsDialers)
+	c.dialers.share(&n.dialers)
 	return n
 }

@@ -224,6 +224,7 @@ type fsPlace struct {
 func placeOf(loc schemes.Locator) fsPlace {
 	g := loc.Generic()
 	if cg, err := schemes.Parse(loc.String()); err == nil {
+		cg.DefaultPort = g.DefaultPort // the scheme's, which Parse alone does not know
 		g = cg
 	}
 	p := g.Path

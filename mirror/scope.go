@@ -61,6 +61,7 @@ func climbs(p string) bool {
 // so that two spellings of one path compare alike.
 func canonical(loc schemes.Locator) *schemes.URL {
 	if g, err := schemes.Parse(loc.String()); err == nil {
+		g.DefaultPort = loc.Generic().DefaultPort // the scheme's, which Parse alone does not know
 		return g
 	}
 	return loc.Generic()

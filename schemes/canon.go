@@ -23,13 +23,15 @@ import (
 // which spellings it may still merge; see its package.
 //
 // The package-level Canonical, CanonicalURL and Equivalent apply only the
-// generic rules, for a scheme no registry knows.
+// generic rules, for a scheme no registry knows: they know no default
+// port either, which is the scheme's to declare (its parser sets
+// URL.DefaultPort), so they keep every port written.
 
 // FormatLocator writes a typed URL in canonical form: u's scheme in lower
 // case, then, when u has an authority, "//user:password@host:port" with
 // user and password re-escaped from their decoded values, the host in its
 // canonical text (lower case, IDNA ASCII, IPv6 shortest form, bracketed)
-// and the port left out when it is the scheme's default; then rest, the
+// and the port left out when it is u.DefaultPort; then rest, the
 // scheme's own canonical writing of what follows (a url-path with its
 // leading "/", or an opaque part); then the fragment, normalized like an
 // unknown scheme's path, and left out when void ("x#" is "x": the draft on
@@ -118,10 +120,13 @@ func withoutFragment(canon string) string {
 //   - the "<URL:...>" wrapper and surrounding whitespace are stripped;
 //   - scheme and host are lower case (the host in its IDNA ASCII form, an
 //     IPv6 address in its RFC 5952 text form);
-//   - a port equal to the scheme's DefaultPort is dropped;
-//   - for a scheme with a default port (one that uses the common Internet
-//     syntax of RFC 1738 §3.1), "//host" without a url-path becomes
-//     "//host/": an empty url-path with or without its "/" is the same;
+//   - a port equal to the URL's DefaultPort is dropped, and "//host"
+//     without a url-path becomes "//host/" when it has one (a scheme
+//     with a default port uses the common Internet syntax of RFC 1738
+//     §3.1, where an empty url-path with or without its "/" is the
+//     same). Parse leaves DefaultPort 0, so Canonical keeps every port
+//     and adds no "/"; CanonicalURL applies both to a URL a scheme's
+//     parser made;
 //   - in the url-path (or opaque part) and the fragment, every escape has
 //     upper-case hex digits, an escape of a character that never needs
 //     escaping (IsUnreserved: alphanumerics and "$-_.+!*'(),") is decoded,
@@ -233,7 +238,7 @@ func appendCanonical(b []byte, u *URL, withFragment bool) []byte {
 	b = append(b, ':')
 	if u.Authority {
 		b = appendCanonicalAuthority(b, u, false)
-		if u.HasPath || defaultPort(u.Scheme) != 0 {
+		if u.HasPath || u.DefaultPort != 0 {
 			b = append(b, '/')
 			b = appendCanonicalPart(b, u.Path, true)
 		}
@@ -244,17 +249,6 @@ func appendCanonical(b []byte, u *URL, withFragment bool) []byte {
 		b = appendCanonicalFragment(b, u.Fragment)
 	}
 	return b
-}
-
-// defaultPort is DefaultPort of a scheme name in any letter case (a URL
-// built by hand may hold "FTP"), without allocating for a lower-case one.
-func defaultPort(scheme string) int {
-	for i := 0; i < len(scheme); i++ {
-		if 'A' <= scheme[i] && scheme[i] <= 'Z' {
-			return DefaultPort(strings.ToLower(scheme))
-		}
-	}
-	return DefaultPort(scheme)
 }
 
 // appendCanonicalAuthority appends "//user:password@host:port" in canonical
@@ -274,7 +268,7 @@ func appendCanonicalAuthority(b []byte, u *URL, redact bool) []byte {
 		b = append(b, '@')
 	}
 	b = appendCanonicalHost(b, u.Host)
-	if u.Port != 0 && u.Port != defaultPort(u.Scheme) {
+	if u.Port != 0 && u.Port != u.DefaultPort {
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(u.Port), 10)
 	}

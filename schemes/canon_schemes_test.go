@@ -51,6 +51,31 @@ func TestRegistryEquivalent(t *testing.T) {
 	}
 }
 
+// registryPortTests are URLs with their scheme's default port, which
+// the generic rules keep (canonicalTests) and the registry drops: the
+// scheme's parser gives each URL the port its declaration names.
+var registryPortTests = []struct{ raw, want string }{
+	{"HTTP://Host:80/%7e", "http://host/%7E"},
+	{"ftp://h:21/pub", "ftp://h/pub"},
+	{"gopher://h:70/0x", "gopher://h/0x"},
+	{"gopher://h:71/0x", "gopher://h:71/0x"},
+	{"HTTPS://H:443", "https://h/"},
+	{"http://h", "http://h/"},
+	{"http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]/"},
+	{"x-other://h:80/", "x-other://h:80/"},
+}
+
+// TestRegistryDefaultPorts: through the registry a default port is
+// left out, as the scheme declares it.
+func TestRegistryDefaultPorts(t *testing.T) {
+	r := parsers()
+	for _, tt := range registryPortTests {
+		if got, err := r.Canonical(tt.raw); err != nil || got != tt.want {
+			t.Errorf("Canonical(%q) = %q, %v; want %q", tt.raw, got, err, tt.want)
+		}
+	}
+}
+
 // FuzzRegistryCanonical: whatever parses has a canonical form that is
 // idempotent, equivalent to it, and parses to the same value.
 func FuzzRegistryCanonical(f *testing.F) {

@@ -3,18 +3,20 @@ package schemes
 import "testing"
 
 // canonicalTests are the generic rules (Canonical), those of a scheme no
-// registry knows: the scheme names only pick default ports here. What the
-// registered schemes add ("news:<id>" is "news:id", ...) is tested on
-// schemestest.Examples, through the registry.
+// registry knows. They know no default port, which is each scheme's to
+// declare: every port written is kept, and a URL with no path gets no
+// "/". What the registered schemes add (their default ports dropped,
+// "news:<id>" is "news:id", ...) is tested on schemestest.Examples and
+// registryPortTests, through the registry.
 var canonicalTests = []struct{ raw, want string }{
-	// Case of scheme and host, default port, hex digits, unreserved decoded.
-	{"HTTP://Host:80/%7e", "http://host/%7E"},
+	// Case of scheme and host, ports kept, hex digits, unreserved decoded.
+	{"HTTP://Host:80/%7e", "http://host:80/%7E"},
 	{"http://host:8080/a", "http://host:8080/a"},
-	{"ftp://h:21/pub", "ftp://h/pub"},
-	{"gopher://h:70/1", "gopher://h/1"},
+	{"ftp://h:21/pub", "ftp://h:21/pub"},
+	{"gopher://h:70/1", "gopher://h:70/1"},
 	{"gopher://h:71/1", "gopher://h:71/1"},
-	{"HTTPS://H:443", "https://h/"},
-	{"http://h", "http://h/"},
+	{"HTTPS://H:443", "https://h:443"},
+	{"http://h", "http://h"},
 	{"x-other://h", "x-other://h"},
 	{"x-other://h:80/", "x-other://h:80/"},
 	// The draft's example 1 and 2.
@@ -40,7 +42,7 @@ var canonicalTests = []struct{ raw, want string }{
 	{"ftp://@h/", "ftp://@h/"},
 	{"ftp://u:@h/", "ftp://u:@h/"},
 	// IPv6: shortest lower-case form.
-	{"http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]/"},
+	{"http://[2001:DB8:0:0:0:0:0:1]:80/", "http://[2001:db8::1]:80/"},
 	{"http://[::FFFF:192.0.2.1]/", "http://[::ffff:192.0.2.1]/"},
 	// IDNA.
 	{"http://Bücher.Example/", "http://xn--bcher-kva.example/"},
@@ -96,8 +98,10 @@ func TestCanonicalErrors(t *testing.T) {
 }
 
 func TestCanonicalURL(t *testing.T) {
-	// A hand-built URL: literal unsafe characters and a stray "%".
-	u := &URL{Scheme: "FTP", Authority: true, User: sp("a:b"), Host: "H", Port: 21, HasPath: true, Path: "x y%/100%", Fragment: sp("f g")}
+	// A hand-built URL: literal unsafe characters and a stray "%", and the
+	// default port a scheme's parser would give it.
+	u := &URL{Scheme: "FTP", Authority: true, User: sp("a:b"), Host: "H", Port: 21, HasPath: true, Path: "x y%/100%", Fragment: sp("f g"),
+		DefaultPort: 21}
 	if got, want := CanonicalURL(u), "ftp://a%3Ab@h/x%20y%25/100%25#f%20g"; got != want {
 		t.Errorf("CanonicalURL = %q, want %q", got, want)
 	}
@@ -114,9 +118,10 @@ var equivalentTests = []struct {
 	// RFC 1738 §2.1: upper-case scheme names are the same.
 	{"HTTP://info.cern.ch/", "http://info.cern.ch/", true},
 	{"http://INFO.cern.ch/", "http://info.cern.ch/", true},
-	{"http://info.cern.ch:80/", "http://info.cern.ch/", true},
+	// No default port: it is the scheme's (registryPortTests).
+	{"http://info.cern.ch:80/", "http://info.cern.ch/", false},
 	{"http://info.cern.ch:8000/", "http://info.cern.ch/", false},
-	{"http://info.cern.ch", "http://info.cern.ch/", true},
+	{"http://info.cern.ch", "http://info.cern.ch/", false},
 	{"<URL:http://info.cern.ch/>", "http://info.cern.ch/", true},
 	{"http://h/%7e", "http://h/%7E", true},
 	{"http://h/%7e", "http://h/~", true},
@@ -148,9 +153,9 @@ var equivalentTests = []struct {
 	{"mailto:joe@example.com", "mailto:joe%40example.com", false},
 	// Different schemes are different, even with the same port.
 	{"http://h/", "https://h:80/", false},
-	{"gopher://h/", "gopher://h:70", true},
+	{"gopher://h:70/", "gopher://h:70", false},
 	// IPv6.
-	{"http://[::1]/", "http://[0:0:0:0:0:0:0:1]:80/", true},
+	{"http://[::1]:80/", "http://[0:0:0:0:0:0:0:1]:80/", true},
 	// IDNA.
 	{"http://bücher.example/", "http://xn--bcher-kva.example/", true},
 }
@@ -184,14 +189,16 @@ func TestFormatLocator(t *testing.T) {
 		rest   string
 		want   string
 	}{
-		// The authority: escapes from decoded values, host, default port.
-		{URL{Scheme: "FTP", Authority: true, User: sp("a:b"), Password: sp("p@ss"), Host: "H.example", Port: 21},
+		// The authority: escapes from decoded values, host, default port
+		// (the one the scheme's parser gave the URL).
+		{URL{Scheme: "FTP", Authority: true, User: sp("a:b"), Password: sp("p@ss"), Host: "H.example", Port: 21, DefaultPort: 21},
 			false, "/x", "ftp://a%3Ab:p%40ss@h.example/x"},
-		{URL{Scheme: "ftp", Authority: true, User: sp("u"), Password: sp("secret"), Host: "h", Port: 2121},
+		{URL{Scheme: "ftp", Authority: true, User: sp("u"), Password: sp("secret"), Host: "h", Port: 2121, DefaultPort: 21},
 			true, "/", "ftp://u:****@h:2121/"},
+		{URL{Scheme: "ftp", Authority: true, Host: "h", Port: 21}, false, "/", "ftp://h:21/"},
 		{URL{Scheme: "ftp", Authority: true, User: sp(""), Host: "h"}, false, "/", "ftp://@h/"},
-		{URL{Scheme: "http", Authority: true, Host: "2001:DB8:0:0:0:0:0:1", Port: 80}, false, "/", "http://[2001:db8::1]/"},
-		{URL{Scheme: "news", Authority: true, Host: "h", Port: 119}, false, "/g", "news://h/g"},
+		{URL{Scheme: "http", Authority: true, Host: "2001:DB8:0:0:0:0:0:1", Port: 80, DefaultPort: 80}, false, "/", "http://[2001:db8::1]/"},
+		{URL{Scheme: "news", Authority: true, Host: "h", Port: 119, DefaultPort: 119}, false, "/g", "news://h/g"},
 		{URL{Scheme: "file", Authority: true}, false, "/etc", "file:///etc"},
 		// No authority: the rest is the opaque part.
 		{URL{Scheme: "mailto"}, false, "a@x", "mailto:a@x"},

@@ -46,15 +46,13 @@
 //     pool of its own; errors without the URL, which fetch adds), and a
 //     Schemes function returning its Scheme values with their Caps, which
 //     the Registry checks against the handler; and its Declaration: its
-//     names (with the TLS variant's Of), ports, whether its URLs are
+//     names (with the TLS variant's Of), ports (its parser gives each
+//     URL its declared port as URL.DefaultPort, PortOf; the dialer's
+//     port policy reads them from the Registry), whether its URLs are
 //     opaque, its options (each becomes a flag of the command and a
 //     section of its --help), and New, building the handler from them.
 //   - schemes/all: one line in Declarations. fetch, the gateway and the
 //     command read every scheme from there.
-//   - schemes/ports.go and transport/ports.go, while they keep their own
-//     tables: the default port and the restricted ports it owns, as its
-//     Declaration says (schemes/all's TestPortFactsAgree fails until
-//     they agree).
 //   - schemes/extract.go, its name among the schemes found in free text,
 //     if it is one of RFC 1738's.
 //   - integration/: a real server in docker-compose.yml (or, where none is

@@ -1,24 +1,34 @@
 package schemes
 
-// defaultPorts are the ports RFC 1738 (and, for https, RFC 2818) assigns to
-// each scheme that names a host. A URL whose port equals its scheme's default
-// is equivalent to the same URL without a port.
-var defaultPorts = map[string]int{
-	"ftp":      21,
-	"ftps":     990,
-	"http":     80,
-	"https":    443,
-	"gopher":   70,
-	"gophers":  7070, // no registered port; what the few TLS gopher servers use
-	"nntp":     119,
-	"nntps":    563,
-	"news":     119,
-	"telnet":   23,
-	"rlogin":   513,
-	"tn3270":   23,
-	"wais":     210,
-	"prospero": 1525,
+import "slices"
+
+// The port facts. Each scheme declares its default port and the further
+// restricted ports its protocol owns (Name.Port, Name.OwnPorts); nothing
+// outside its package lists them again. Its parser gives every URL its
+// default port (PortOf, URL.DefaultPort), so that EffectivePort and the
+// canonical form need no table, and the Registry answers the dialer's
+// port policy (transport.Ports) from the declarations it was built with.
+
+// PortOf returns the declared default port of scheme among names, 0 if
+// scheme is not one of them or names no host: a scheme package's parser
+// sets URL.DefaultPort with it, from the same Names its Declaration
+// returns.
+func PortOf(names []Name, scheme string) int {
+	if i := slices.IndexFunc(names, func(n Name) bool { return n.Name == scheme }); i >= 0 {
+		return names[i].Port
+	}
+	return 0
 }
 
-// DefaultPort returns the default port of scheme, or 0 if it has none.
-func DefaultPort(scheme string) int { return defaultPorts[scheme] }
+// DefaultPort returns the declared default port of scheme, 0 if it has
+// none or r has no declaration of it (Register alone declares nothing).
+func (r *Registry) DefaultPort(scheme string) int { return r.names[scheme].Port }
+
+// OwnsPort reports whether port belongs to scheme's protocol as its
+// declaration says: its default port, or one of its OwnPorts (ftp's data
+// port 20, mailto's SMTP submission ports). The dialer lets a scheme use
+// a restricted port it owns.
+func (r *Registry) OwnsPort(scheme string, port int) bool {
+	n, ok := r.names[scheme]
+	return ok && port != 0 && (port == n.Port || slices.Contains(n.OwnPorts, port))
+}

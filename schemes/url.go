@@ -30,14 +30,21 @@ type URL struct {
 	HasPath   bool    // a "/" followed the host (the "/" is not part of Path)
 	Path      string  // url-path, escaped as written
 	Fragment  *string // fragment identifier as written after the first "#"; nil if none
+	// DefaultPort is the scheme's default port (Name.Port of its
+	// declaration), which the scheme's parser sets: Parse alone knows no
+	// scheme's port and leaves it 0, as does a scheme whose URLs name no
+	// host. EffectivePort falls back to it, and the canonical form leaves
+	// out a Port equal to it.
+	DefaultPort int
 }
 
-// EffectivePort is the URL's port, or its scheme's default when absent.
+// EffectivePort is the URL's port, or its scheme's default (DefaultPort)
+// when absent.
 func (u *URL) EffectivePort() int {
 	if u.Port != 0 {
 		return u.Port
 	}
-	return DefaultPort(u.Scheme)
+	return u.DefaultPort
 }
 
 // HostPort is "host:port" for dialing, with IPv6 hosts bracketed and the

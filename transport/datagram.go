@@ -18,10 +18,8 @@ import (
 // is an error (KindUnsupported) rather than something to go around. The
 // Dialer's ConnectTimeout becomes the socket's FirstReplyTimeout.
 func (d *Dialer) DialDatagram(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
-	if port == 0 {
-		port = schemes.DefaultPort(scheme)
-	}
-	if err := CheckPort(scheme, port, d.AllowPorts); err != nil {
+	port, err := d.port(scheme, port)
+	if err != nil {
 		return nil, err
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))

@@ -97,7 +97,8 @@ func TestDialDatagramPortPolicy(t *testing.T) {
 
 func TestDialDatagramProxy(t *testing.T) {
 	var resolved atomic.Int32
-	d := &Dialer{Resolver: refusingResolver(&resolved), Proxy: fixedProxy("socks5h://fred:s3cret@127.0.0.1:1080")}
+	d := &Dialer{Resolver: refusingResolver(&resolved), Proxy: fixedProxy("socks5h://fred:s3cret@127.0.0.1:1080"),
+		Ports: testPorts{"prospero": {1525}}}
 	_, err := d.DialDatagram(t.Context(), "prospero", "archie.example.invalid", 0)
 	se := wantKind(t, err, schemes.KindUnsupported)
 	if se.Part != "proxy" || se.Phase != "dial" {

@@ -34,6 +34,14 @@ type Dialer struct {
 	Proxy ProxyFunc
 	// AllowPorts are the user's exceptions to the port policy (CheckPort).
 	AllowPorts []int
+	// Ports are the schemes' declared port facts the port policy reads:
+	// a restricted port a scheme owns is open to it, and a port of 0 is
+	// its default. nil means no scheme owns one (only AllowPorts open a
+	// restricted port) and no default is known, so port 0 is refused. A
+	// fetch Client dials with its Registry's when this is nil; a Dialer
+	// wrapped in another type is the wrapper's to give them (a
+	// *schemes.Registry, such as fetch.DefaultRegistry()).
+	Ports Ports
 	// TLS is the client TLS configuration of every handshake the Dialer
 	// makes: TLS schemes (StartTLS, DialTLS), upgrades (FTP AUTH TLS, an
 	// FTPS data connection, STARTTLS) and an https proxy — verification,
@@ -59,16 +67,14 @@ var _ schemes.Dialer = (*Dialer)(nil)
 // Dial connects to host:port on behalf of scheme and returns a *Conn bound
 // to ctx (see Conn.Bind). It applies the port policy first, before any
 // name is resolved, then dials directly or through the proxy d.Proxy
-// chooses. A port of 0 means the scheme's default. Errors are
+// chooses. A port of 0 means the scheme's default (Ports). Errors are
 // *schemes.Error: KindSafety for a refused port, KindConnect (retryable)
 // when the host cannot be resolved or reached, KindTimeout when
 // ConnectTimeout or ctx's deadline passes, KindCanceled when ctx is
 // canceled.
 func (d *Dialer) Dial(ctx context.Context, scheme, host string, port int) (net.Conn, error) {
-	if port == 0 {
-		port = schemes.DefaultPort(scheme)
-	}
-	if err := CheckPort(scheme, port, d.AllowPorts); err != nil {
+	port, err := d.port(scheme, port)
+	if err != nil {
 		return nil, err
 	}
 	c, err := d.dial(ctx, scheme, host, port)

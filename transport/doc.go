@@ -14,7 +14,8 @@
 // them to the request with Bound.
 //
 // Its Dialer implements schemes.Dialer: before anything is sent it applies
-// the port policy of RFC 1738 §6 (CheckPort), then connects directly or
+// the port policy of RFC 1738 §6 (CheckPort, with the port facts the
+// schemes declare: Dialer.Ports), then connects directly or
 // through an HTTP CONNECT or SOCKS5 proxy (or names the HTTP proxy that
 // forwards plain http requests: ForwardProxy), and returns a *Conn that
 // fails a stalled peer after an idle timeout, unblocks at once when its

@@ -23,10 +23,8 @@ func (d *Dialer) ForwardProxy(scheme, host string, port int) (*url.URL, error) {
 	if scheme != "http" || d.Proxy == nil {
 		return nil, nil
 	}
-	if port == 0 {
-		port = schemes.DefaultPort(scheme)
-	}
-	if err := CheckPort(scheme, port, d.AllowPorts); err != nil {
+	port, err := d.port(scheme, port)
+	if err != nil {
 		return nil, err
 	}
 	p, err := d.Proxy(scheme, host, port)

@@ -26,7 +26,7 @@ func TestForwardProxy(t *testing.T) {
 		{"socks tunnels", "http", "socks5h://proxy.example:1080", 80, ""},
 		{"no proxy", "http", "", 80, ""},
 	} {
-		d := &Dialer{}
+		d := &Dialer{Ports: testPorts{"http": {80}}}
 		if tc.proxy != "" {
 			d.Proxy = fixedProxy(tc.proxy)
 		}

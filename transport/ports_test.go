@@ -2,11 +2,36 @@ package transport
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/schemes"
 )
+
+// testPorts are port facts written out for the policy's tests: a
+// scheme's default port first, then the others it owns (0 first: none).
+// The real ones are the schemes' declarations, which schemes/all's
+// TestDeclaredPorts holds to the policy.
+type testPorts map[string][]int
+
+// DefaultPort is the first port listed for scheme.
+func (p testPorts) DefaultPort(scheme string) int {
+	if ps := p[scheme]; len(ps) > 0 {
+		return ps[0]
+	}
+	return 0
+}
+
+// OwnsPort reports whether port is listed for scheme.
+func (p testPorts) OwnsPort(scheme string, port int) bool {
+	return port != 0 && slices.Contains(p[scheme], port)
+}
+
+// policyPorts are the facts TestCheckPort's rows assume: a web-like
+// scheme on an open port, a news-like one with a default and another
+// restricted port, a mail-like one that owns ports without a default.
+var policyPorts = testPorts{"x-web": {80}, "x-news": {119, 563}, "x-mail": {0, 25, 465, 587}}
 
 func TestCheckPort(t *testing.T) {
 	tests := []struct {
@@ -16,56 +41,45 @@ func TestCheckPort(t *testing.T) {
 		kind   schemes.Kind // KindOther: allowed
 		msg    string
 	}{
-		{"gopher", 70, nil, schemes.KindOther, ""},
-		{"http", 80, nil, schemes.KindOther, ""},
-		{"http", 8080, nil, schemes.KindOther, ""},
-		{"gopher", 25, nil, schemes.KindSafety, "port 25 is reserved for smtp; refusing to send gopher requests there"},
-		{"gopher", 25, []int{25}, schemes.KindOther, ""},
-		{"gopher", 25, []int{119}, schemes.KindSafety, ""},
-		{"http", 119, nil, schemes.KindSafety, "reserved for nntp"},
-		{"nntp", 119, nil, schemes.KindOther, ""},
-		{"news", 119, nil, schemes.KindOther, ""},
-		{"nntps", 563, nil, schemes.KindOther, ""},
-		{"news", 563, nil, schemes.KindOther, ""},
-		{"http", 563, nil, schemes.KindSafety, ""},
-		{"ftp", 21, nil, schemes.KindOther, ""},
-		{"ftp", 20, nil, schemes.KindOther, ""},
-		{"ftp", 25, nil, schemes.KindSafety, "reserved for smtp"}, // PASV pointing at a mail server
-		{"ftp", 990, nil, schemes.KindSafety, ""},
-		{"ftps", 990, nil, schemes.KindOther, ""},
-		{"ftps", 989, nil, schemes.KindOther, ""},
-		{"ftps", 21, nil, schemes.KindSafety, ""},
-		{"telnet", 23, nil, schemes.KindOther, ""},
-		{"tn3270", 23, nil, schemes.KindOther, ""},
-		{"gopher", 23, nil, schemes.KindSafety, "reserved for telnet"},
-		{"rlogin", 513, nil, schemes.KindOther, ""},
-		{"mailto", 25, nil, schemes.KindOther, ""},
-		{"smtp", 465, nil, schemes.KindOther, ""},
-		{"mailto", 587, nil, schemes.KindOther, ""},
-		{"http", 587, nil, schemes.KindSafety, ""},
-		{"wais", 210, nil, schemes.KindOther, ""},
-		{"prospero", 1525, nil, schemes.KindOther, ""},
-		{"http", 22, nil, schemes.KindSafety, "reserved for ssh"},
-		{"http", 6667, nil, schemes.KindSafety, "reserved for irc"},
-		{"http", 6665, nil, schemes.KindSafety, ""},
-		{"http", 6670, nil, schemes.KindOther, ""},
-		{"http", 10080, nil, schemes.KindSafety, ""},
-		{"gopher", 1, nil, schemes.KindSafety, ""},
-		{"gopher", 0, nil, schemes.KindUsage, "out of range"},
-		{"gopher", 65536, nil, schemes.KindUsage, ""},
-		{"gopher", 65535, nil, schemes.KindOther, ""},
+		{"x-web", 80, nil, schemes.KindOther, ""},
+		{"x-web", 8080, nil, schemes.KindOther, ""},
+		{"x-web", 25, nil, schemes.KindSafety, "port 25 is reserved for smtp; refusing to send x-web requests there"},
+		{"x-web", 25, []int{25}, schemes.KindOther, ""},
+		{"x-web", 25, []int{119}, schemes.KindSafety, ""},
+		{"x-web", 119, nil, schemes.KindSafety, "reserved for nntp"},
+		{"x-news", 119, nil, schemes.KindOther, ""},
+		{"x-news", 563, nil, schemes.KindOther, ""},
+		{"x-web", 563, nil, schemes.KindSafety, ""},
+		{"x-news", 25, nil, schemes.KindSafety, "reserved for smtp"},
+		{"x-mail", 25, nil, schemes.KindOther, ""},
+		{"x-mail", 465, nil, schemes.KindOther, ""},
+		{"x-mail", 587, nil, schemes.KindOther, ""},
+		{"x-mail", 119, nil, schemes.KindSafety, ""},
+		{"x-web", 587, nil, schemes.KindSafety, ""},
+		{"x-unknown", 119, nil, schemes.KindSafety, ""},
+		{"x-unknown", 70, nil, schemes.KindOther, ""},
+		{"x-web", 22, nil, schemes.KindSafety, "reserved for ssh"},
+		{"x-web", 6667, nil, schemes.KindSafety, "reserved for irc"},
+		{"x-web", 6665, nil, schemes.KindSafety, ""},
+		{"x-web", 6670, nil, schemes.KindOther, ""},
+		{"x-web", 10080, nil, schemes.KindSafety, ""},
+		{"x-web", 1, nil, schemes.KindSafety, ""},
+		{"x-web", 0, nil, schemes.KindUsage, "out of range"},
+		{"x-web", 65536, nil, schemes.KindUsage, ""},
+		{"x-web", 65535, nil, schemes.KindOther, ""},
 	}
 	for _, tt := range tests {
-		err := CheckPort(tt.scheme, tt.port, tt.allow)
+		d := &Dialer{Ports: policyPorts, AllowPorts: tt.allow}
+		err := d.CheckPort(tt.scheme, tt.port)
 		if tt.kind == schemes.KindOther {
 			if err != nil {
-				t.Errorf("CheckPort(%q, %d, %v) = %v, want nil", tt.scheme, tt.port, tt.allow, err)
+				t.Errorf("CheckPort(%q, %d) with %v allowed = %v, want nil", tt.scheme, tt.port, tt.allow, err)
 			}
 			continue
 		}
 		var se *schemes.Error
 		if !errors.As(err, &se) {
-			t.Errorf("CheckPort(%q, %d, %v) = %v, want *schemes.Error", tt.scheme, tt.port, tt.allow, err)
+			t.Errorf("CheckPort(%q, %d) with %v allowed = %v, want *schemes.Error", tt.scheme, tt.port, tt.allow, err)
 			continue
 		}
 		if se.Kind != tt.kind || se.Part != "port" || se.Phase != "dial" || se.Scheme != tt.scheme {
@@ -74,6 +88,42 @@ func TestCheckPort(t *testing.T) {
 		if !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("CheckPort(%q, %d) = %q, want it to contain %q", tt.scheme, tt.port, err, tt.msg)
 		}
+	}
+}
+
+// TestPortWithoutPorts: a Dialer without port facts lets no scheme use a
+// restricted port but those allowed, and knows no default port.
+func TestPortWithoutPorts(t *testing.T) {
+	tests := []struct {
+		port, want int
+		allow      []int
+		kind       schemes.Kind // KindOther: allowed
+	}{
+		{8080, 8080, nil, schemes.KindOther},
+		{119, 119, nil, schemes.KindSafety},
+		{119, 119, []int{119}, schemes.KindOther},
+		{0, 0, nil, schemes.KindUsage},
+	}
+	for _, tt := range tests {
+		d := &Dialer{AllowPorts: tt.allow}
+		got, err := d.port("x-news", tt.port)
+		if got != tt.want || (err == nil) != (tt.kind == schemes.KindOther) || (err != nil && schemes.KindOf(err) != tt.kind) {
+			t.Errorf("port(%d) with %v allowed = %d, %v; want %d, kind %v", tt.port, tt.allow, got, err, tt.want, tt.kind)
+		}
+	}
+}
+
+// TestPortDefault: port 0 is the scheme's default, to which the policy
+// then applies.
+func TestPortDefault(t *testing.T) {
+	d := &Dialer{Ports: policyPorts}
+	for scheme, want := range map[string]int{"x-web": 80, "x-news": 119} {
+		if got, err := d.port(scheme, 0); got != want || err != nil {
+			t.Errorf("port(%q, 0) = %d, %v; want %d", scheme, got, err, want)
+		}
+	}
+	if _, err := d.port("x-mail", 0); schemes.KindOf(err) != schemes.KindUsage {
+		t.Errorf("port 0 of a scheme without a default: %v, want a usage error", err)
 	}
 }
 

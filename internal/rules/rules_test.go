@@ -97,11 +97,10 @@ var schemeNameDebt = map[string]int{
 	"schemes/entry.go":               1,
 	"schemes/extract.go":             11,
 	"schemes/form.go":                1,
-	"schemes/ports.go":               14,
 	"transport/connect.go":           2,
 	"transport/dialer.go":            2,
 	"transport/forward.go":           2,
-	"transport/ports.go":             19,
+	"transport/ports.go":             5,
 	"transport/proxyenv.go":          4,
 }
 

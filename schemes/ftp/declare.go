@@ -1,6 +1,18 @@
 package ftp
 
-import "github.com/urlget/urlget/schemes"
+import (
+	"slices"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// declared are the schemes this package serves, with their ports: its
+// Declaration's Names, and what Parse gives each URL as its default port
+// (schemes.PortOf).
+var declared = []schemes.Name{
+	{Name: "ftp", Port: 21, OwnPorts: []int{20}, HostPrefixes: []string{"ftp."}},
+	{Name: "ftps", Of: "ftp", TLS: true, Port: 990, OwnPorts: []int{989}},
+}
 
 // Declaration declares ftp (port 21; 20 is its data port) and ftps, FTP
 // over implicit TLS (port 990, data 989), with the handler's options.
@@ -9,10 +21,7 @@ import "github.com/urlget/urlget/schemes"
 func Declaration() schemes.Declaration {
 	both := []string{"ftp", "ftps"}
 	return schemes.Declaration{
-		Names: []schemes.Name{
-			{Name: "ftp", Port: 21, OwnPorts: []int{20}, HostPrefixes: []string{"ftp."}},
-			{Name: "ftps", Of: "ftp", TLS: true, Port: 990, OwnPorts: []int{989}},
-		},
+		Names: slices.Clone(declared),
 		Options: []schemes.Option{
 			{Name: "ftp-anon-password", Kind: schemes.String, Schemes: both,
 				Help: "ftp: password of anonymous logins, your mail address (default $URLGET_EMAIL, $EMAIL, then user@host)"},

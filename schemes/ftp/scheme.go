@@ -13,7 +13,7 @@ const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes
 
 // Schemes returns the schemes this package serves, both through h: ftp
 // (port 21) and ftps, FTP over implicit TLS (port 990, see
-// schemes.DefaultPort). A nil h means a Handler with default settings, so
+// Declaration). A nil h means a Handler with default settings, so
 // that ftp: URLs work with no configuration.
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {

@@ -4,10 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
+
+// declared are the schemes this package serves, with their ports: its
+// Declaration's Names, and what Parse gives each URL as its default port
+// (schemes.PortOf).
+var declared = []schemes.Name{
+	{Name: "gopher", Port: 70, HostPrefixes: []string{"gopher."}},
+	{Name: "gophers", Of: "gopher", TLS: true, Port: 7070},
+}
 
 // Declaration declares gopher (port 70) and gophers, gopher over TLS
 // (port 7070: none is registered; what the few TLS gopher servers use),
@@ -15,10 +24,7 @@ import (
 func Declaration() schemes.Declaration {
 	both := []string{"gopher", "gophers"}
 	return schemes.Declaration{
-		Names: []schemes.Name{
-			{Name: "gopher", Port: 70, HostPrefixes: []string{"gopher."}},
-			{Name: "gophers", Of: "gopher", TLS: true, Port: 7070},
-		},
+		Names: slices.Clone(declared),
 		Options: []schemes.Option{
 			{Name: "search", Kind: schemes.String, Schemes: both,
 				Help: "gopher: search `WORDS` for a type 7 item whose URL has none"},

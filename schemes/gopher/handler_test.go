@@ -536,7 +536,7 @@ func TestExplain(t *testing.T) {
 		"gopher://h/":                  `connect h:70|send "\r\n"`,
 		"gopher://h:7070/0/sel%09%09+": `connect h:7070|send "/sel\t+\r\n"`,
 		"gopher://h/7/s":               `connect h:70|send "/s\tw\r\n"`,
-		"gophers://h/9/b":              `connect h:` + strconv.Itoa(schemes.DefaultPort("gophers")) + ` (TLS)|send "/b\r\n"`,
+		"gophers://h/9/b":              `connect h:` + strconv.Itoa(schemes.PortOf(declared, "gophers")) + ` (TLS)|send "/b\r\n"`,
 		"gopher://h/hURL:http://x/":    `redirect to http://x/`,
 		"gopher://h/0/f%09%09?":        `connect h:70|send "/f\t!\r\n"|ask the +ASK questions (option form NAME=VALUE, or the terminal)|connect h:70|send "/f\t+\t1\r\n+-1\r\n<answers, one a line>\r\n.\r\n"`,
 	} {

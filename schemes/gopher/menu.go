@@ -99,8 +99,9 @@ func (it menuItem) Locator(scheme string) *URL {
 	if !it.Valid || !hostOK(it.Host) || it.Port == 0 || it.Type <= ' ' || it.Type >= 0x7f {
 		return nil
 	}
-	u := &schemes.URL{Scheme: scheme, Authority: true, Host: strings.ToLower(it.Host), HasPath: true}
-	if it.Port != schemes.DefaultPort(scheme) {
+	u := &schemes.URL{Scheme: scheme, Authority: true, Host: strings.ToLower(it.Host), HasPath: true,
+		DefaultPort: schemes.PortOf(declared, scheme)}
+	if it.Port != u.DefaultPort {
 		u.Port = it.Port
 	}
 	// Parsing the formatted URL checks the host and gives its canonical

@@ -3,7 +3,7 @@ package gopher
 import "github.com/urlget/urlget/schemes"
 
 // Schemes returns the schemes this package serves: gopher (port 70) and
-// gophers, gopher over TLS (its default port is schemes.DefaultPort's),
+// gophers, gopher over TLS (its default port is its Declaration's),
 // both handled by h; a nil h means a Handler with default settings. Both
 // retrieve and list (menus, search results, Gopher+ attributes); a menu's
 // items may point anywhere, so a mirror crawls them. gophers is TLS from

@@ -53,6 +53,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "gopher" && u.Scheme != "gophers" {
 		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not gopher or gophers", u.Scheme))
 	}
+	u.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	if !u.Authority || u.Host == "" {
 		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://host/<type><selector>)")
 	}

@@ -170,7 +170,7 @@ func TestSchemes(t *testing.T) {
 	for _, s := range Schemes(nil) {
 		r.Register(s)
 	}
-	for raw, port := range map[string]int{"gopher://h/": 70, "gophers://h/": schemes.DefaultPort("gophers")} {
+	for raw, port := range map[string]int{"gopher://h/": 70, "gophers://h/": schemes.PortOf(declared, "gophers")} {
 		loc, err := r.Parse(raw)
 		if err != nil {
 			t.Fatal(err)

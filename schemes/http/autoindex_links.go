@@ -69,8 +69,12 @@ func (l *linkRules) entry(href string) (*schemes.Entry, error) {
 		return nil, nil
 	}
 	g, err := schemes.Parse(abs)
-	if err != nil || g.Scheme != l.page.g.Scheme || g.Host != l.page.g.Host || g.EffectivePort() != l.page.g.EffectivePort() {
-		return nil, nil // unparsable, or another server (mailto:, javascript: included)
+	if err != nil || g.Scheme != l.page.g.Scheme {
+		return nil, nil // unparsable, or another scheme (mailto:, javascript: included)
+	}
+	g.DefaultPort = l.page.g.DefaultPort // the same scheme's, which Parse alone does not know
+	if g.Host != l.page.g.Host || g.EffectivePort() != l.page.g.EffectivePort() {
+		return nil, nil // another server
 	}
 	g.User, g.Password = l.page.g.User, l.page.g.Password
 	loc, err := Parse(g)

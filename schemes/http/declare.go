@@ -2,9 +2,18 @@ package http
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/urlget/urlget/schemes"
 )
+
+// declared are the schemes this package serves, with their ports: its
+// Declaration's Names, and what Parse gives each URL as its default port
+// (schemes.PortOf).
+var declared = []schemes.Name{
+	{Name: "http", Port: 80, HostPrefixes: []string{""}}, // curl's guess for any host no other scheme claims
+	{Name: "https", Of: "http", TLS: true, Port: 443},
+}
 
 // Declaration declares http (port 80) and https (443), with curl's
 // request options, so that a curl command line works as it is: -L and -f
@@ -13,10 +22,7 @@ import (
 func Declaration() schemes.Declaration {
 	both := []string{"http", "https"}
 	return schemes.Declaration{
-		Names: []schemes.Name{
-			{Name: "http", Port: 80, HostPrefixes: []string{""}}, // curl's guess for any host no other scheme claims
-			{Name: "https", Of: "http", TLS: true, Port: 443},
-		},
+		Names: slices.Clone(declared),
 		Options: []schemes.Option{
 			{Name: "location", Short: "L", Kind: schemes.Bool, Schemes: both,
 				Help: "http: follow redirects (urlget always does, up to the redirect limit; accepted for curl's command lines)"},

@@ -59,6 +59,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 		return nil, schemes.SyntaxError(u.Scheme, u.Redacted(), "host", "missing host")
 	}
 	h := &URL{g: *u}
+	h.g.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	h.Path = u.Path
 	if p, s, ok := strings.Cut(u.Path, "?"); ok {
 		h.Path, h.Search = p, &s
@@ -71,7 +72,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	}
 	h.g.HasPath = true
 	h.g.Opaque = "/" + h.g.Path
-	if h.g.Port == schemes.DefaultPort(h.g.Scheme) {
+	if h.g.Port == h.g.DefaultPort {
 		h.g.Port = 0
 	}
 	h.g.Fragment = u.CanonicalFragment()
@@ -138,7 +139,7 @@ func (h *URL) RequestTarget() string {
 // the port only when it is not the scheme's default.
 func (h *URL) HostHeader() string {
 	g := schemes.URL{Host: h.g.Host}
-	if h.g.Port != schemes.DefaultPort(h.g.Scheme) {
+	if h.g.Port != h.g.DefaultPort {
 		g.Port = h.g.Port
 	}
 	return strings.TrimPrefix(g.AuthorityString(false), "//")

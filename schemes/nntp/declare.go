@@ -1,6 +1,20 @@
 package nntp
 
-import "github.com/urlget/urlget/schemes"
+import (
+	"slices"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// declared are the schemes this package serves, with their ports: its
+// Declaration's Names, and what Parse gives each URL as its default port
+// (schemes.PortOf).
+var declared = []schemes.Name{
+	{Name: "news", Port: 119, OwnPorts: []int{563}, Opaque: true},
+	// news: URLs name no host: a host is reached with nntp:.
+	{Name: "nntp", Port: 119, HostPrefixes: []string{"news.", "nntp."}},
+	{Name: "nntps", Of: "nntp", TLS: true, Port: 563},
+}
 
 // Declaration declares news (RFC 1738 §3.6: news:group and news:id, no
 // "//"), nntp (port 119) and nntps (NNTP over TLS, port 563, which a
@@ -11,12 +25,7 @@ import "github.com/urlget/urlget/schemes"
 // server that mishandles pipelined commands).
 func Declaration() schemes.Declaration {
 	return schemes.Declaration{
-		Names: []schemes.Name{
-			{Name: "news", Port: 119, OwnPorts: []int{563}, Opaque: true},
-			// news: URLs name no host: a host is reached with nntp:.
-			{Name: "nntp", Port: 119, HostPrefixes: []string{"news.", "nntp."}},
-			{Name: "nntps", Of: "nntp", TLS: true, Port: 563},
-		},
+		Names: slices.Clone(declared),
 		Options: []schemes.Option{
 			{Name: "nntp-server", Kind: schemes.String, Schemes: []string{"news"},
 				Help: "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)"},

@@ -84,7 +84,7 @@ func (p *plan) nntpScheme() string {
 // the port left out when it is the default.
 func (p *plan) authority() string {
 	u := schemes.URL{Host: p.host}
-	if p.port != schemes.DefaultPort(p.nntpScheme()) {
+	if p.port != schemes.PortOf(declared, p.nntpScheme()) {
 		u.Port = p.port
 	}
 	if p.gen.Authority {

@@ -45,6 +45,7 @@ func ParseNews(u *schemes.URL) (*NewsURL, error) {
 	if u.Scheme != "news" {
 		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not news", u.Scheme))
 	}
+	u.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	text := u.Opaque
 	if u.Authority {
 		if u.Host == "" {

@@ -108,7 +108,7 @@ func newsOn(base *schemes.URL, authority bool, x NewsURL) (schemes.Locator, erro
 // user, password, host and port, and a path to follow.
 func onServer(base *schemes.URL, scheme string) *schemes.URL {
 	return &schemes.URL{Scheme: scheme, Authority: true, User: base.User, Password: base.Password,
-		Host: base.Host, Port: base.Port, HasPath: true}
+		Host: base.Host, Port: base.Port, HasPath: true, DefaultPort: schemes.PortOf(declared, scheme)}
 }
 
 // reparse parses x's canonical text back, so that the Locator returned is

@@ -64,6 +64,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "nntp" && u.Scheme != "nntps" {
 		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not nntp or nntps", u.Scheme))
 	}
+	u.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	if !u.Authority || u.Host == "" {
 		// The 1994 draft's "nntp:group/digits" had no host; RFC 1738
 		// requires one, since article numbers are per server.

@@ -240,7 +240,7 @@ func answered(s status, hsoname string) string {
 // §3.11: the hsoname follows the host's "/"), and shows that URL.
 func relativeHint(srv server, hsoname string) string {
 	host := srv.host
-	if srv.port != schemes.DefaultPort("prospero") {
+	if srv.port != schemes.PortOf(declared, "prospero") {
 		host = netJoin(srv.host, srv.port)
 	} else if strings.Contains(host, ":") {
 		host = "[" + host + "]"
@@ -417,7 +417,7 @@ func serverOf(h string, srv server) server {
 			return server{strings.ToLower(h[:i]), p}
 		}
 	}
-	return server{strings.ToLower(h), schemes.DefaultPort("prospero")}
+	return server{strings.ToLower(h), schemes.PortOf(declared, "prospero")}
 }
 
 // linkEntry is a LINK of the directory dir on srv as an entry: EXTERNAL

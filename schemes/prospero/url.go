@@ -55,6 +55,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "prospero" {
 		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not prospero", u.Scheme))
 	}
+	u.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	if !u.Authority || u.Host == "" {
 		return nil, u.SyntaxError("host", "missing host (want prospero://host:port/hsoname)")
 	}

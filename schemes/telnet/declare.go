@@ -2,9 +2,19 @@ package telnet
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/urlget/urlget/schemes"
 )
+
+// declared are the schemes this package serves, with their ports: its
+// Declaration's Names, and what Parse gives each URL as its default port
+// (schemes.PortOf).
+var declared = []schemes.Name{
+	{Name: "telnet", Port: 23},
+	{Name: "rlogin", Of: "telnet", Port: 513},
+	{Name: "tn3270", Of: "telnet", Port: 23},
+}
 
 // Declaration declares telnet (port 23) and, from the 1994 URI draft,
 // rlogin (513) and tn3270 (23), which share its URLs' shape. A session
@@ -12,11 +22,7 @@ import (
 // OptionTerminal says a person is there and stdin is a terminal.
 func Declaration() schemes.Declaration {
 	return schemes.Declaration{
-		Names: []schemes.Name{
-			{Name: "telnet", Port: 23},
-			{Name: "rlogin", Of: "telnet", Port: 513},
-			{Name: "tn3270", Of: "telnet", Port: 23},
-		},
+		Names: slices.Clone(declared),
 		Options: []schemes.Option{
 			{Name: "login", Kind: schemes.Bool, Schemes: []string{"telnet"},
 				Help: "telnet: type the URL's user and password (or -u's) at the login prompts"},

@@ -40,6 +40,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	default:
 		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not telnet, rlogin or tn3270", u.Scheme))
 	}
+	u.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	if !u.Authority || u.Host == "" {
 		return nil, u.SyntaxError("host", "missing host (want "+u.Scheme+"://user:password@host:port/)")
 	}

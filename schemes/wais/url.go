@@ -57,6 +57,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 	if u.Scheme != "wais" {
 		return nil, u.SyntaxError("scheme", fmt.Sprintf("scheme %q is not wais", u.Scheme))
 	}
+	u.DefaultPort = schemes.PortOf(declared, u.Scheme)
 	if !u.Authority || u.Host == "" {
 		return nil, u.SyntaxError("host", "missing host "+forms)
 	}
