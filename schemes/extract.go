@@ -23,6 +23,9 @@ type Match struct {
 
 // knownSchemes are the schemes recognized without a wrapper in running text:
 // those of RFC 1738 §3 plus https. Other schemes are found only in "<...>".
+// The list is the extraction rule's, protocol knowledge of the text that
+// RFC 1738 describes, not the registry's: a scheme declared later is no
+// more likely to be written bare in prose, and Extract takes no registry.
 var knownSchemes = [...]string{"ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file", "prospero"}
 
 func isKnownScheme(s string) bool {

@@ -138,8 +138,10 @@ type Dialer interface {
 type Forwarder interface {
 	// ForwardProxy names the proxy that should forward scheme's requests
 	// for host:port, with its port explicit, or nil when the connection
-	// goes direct or through a tunnel that Dial makes. It applies Dial's
-	// policy to host:port first, so a refused port fails here.
+	// goes direct or through a tunnel that Dial makes. A handler asks it
+	// only for requests a proxy can forward in absolute form (plain HTTP),
+	// which it alone knows. It applies Dial's policy to host:port first,
+	// so a refused port fails here.
 	ForwardProxy(scheme, host string, port int) (*url.URL, error)
 	// DialProxy connects to proxy itself, with Dial's timeouts and
 	// cancellation, on behalf of scheme.

@@ -20,9 +20,10 @@ import (
 // sends an endless header must not make us buffer it.
 const maxConnectResponse = 64 << 10
 
-// defaultProxyPort is curl's default when a proxy URL names no port.
-func defaultProxyPort(scheme string) int {
-	if scheme == "https" {
+// defaultProxyPort is curl's default when a proxy URL of kind names no
+// port.
+func defaultProxyPort(kind string) int {
+	if kind == proxyHTTPS {
 		return 443
 	}
 	return 1080
@@ -52,7 +53,7 @@ func (d *Dialer) dialConnect(ctx context.Context, proxy *url.URL, scheme, host s
 	}()
 	done := watch(ctx, c)
 	defer func() { err = done(err) }()
-	if proxy.Scheme == "https" {
+	if proxy.Scheme == proxyHTTPS {
 		cfg := d.tlsConfig(proxy.Hostname())
 		cfg.ServerName = proxy.Hostname() // the proxy's own name, whatever d.TLS names
 		tc := tls.Client(c, cfg)

@@ -126,9 +126,9 @@ func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.C
 // dialProxy connects to host:port through proxy.
 func (d *Dialer) dialProxy(ctx context.Context, proxy *url.URL, scheme, host string, port int) (net.Conn, error) {
 	switch proxy.Scheme {
-	case "http", "https":
+	case proxyHTTP, proxyHTTPS:
 		return d.dialConnect(ctx, proxy, scheme, host, port)
-	case "socks5", "socks5h":
+	case proxySOCKS5, proxySOCKS5H:
 		return d.dialSOCKS(ctx, proxy, host, port)
 	}
 	return nil, proxyConfigError(scheme, fmt.Errorf("unsupported proxy scheme %q (want http, https, socks5 or socks5h)", proxy.Scheme))

@@ -11,16 +11,18 @@ import (
 
 var _ schemes.Forwarder = (*Dialer)(nil)
 
-// ForwardProxy implements schemes.Forwarder: an http:// request whose
-// proxy (d.Proxy) is an http:// proxy goes to that proxy in absolute form
+// ForwardProxy implements schemes.Forwarder: a request whose proxy
+// (d.Proxy) is an http:// proxy goes to that proxy in absolute form
 // instead of through a CONNECT tunnel, as curl and browsers do; proxies
-// commonly allow CONNECT to port 443 only. Other schemes, other proxy
+// commonly allow CONNECT to port 443 only. Only the caller knows that its
+// scheme's requests are HTTP ones a proxy can forward (http's plain ones:
+// a TLS request is tunnelled), so it asks for those alone. Other proxy
 // kinds (https, socks) and direct connections get nil: Dial tunnels or
 // dials those. The port policy is applied to host:port first. The URL
 // returned names its port (curl's default, 1080, when the setting did
 // not), so that net/http dials the same address Dial would.
 func (d *Dialer) ForwardProxy(scheme, host string, port int) (*url.URL, error) {
-	if scheme != "http" || d.Proxy == nil {
+	if d.Proxy == nil {
 		return nil, nil
 	}
 	port, err := d.port(scheme, port)
@@ -31,7 +33,7 @@ func (d *Dialer) ForwardProxy(scheme, host string, port int) (*url.URL, error) {
 	if err != nil {
 		return nil, proxyConfigError(scheme, err)
 	}
-	if p == nil || p.Scheme != "http" {
+	if p == nil || p.Scheme != proxyHTTP {
 		return nil, nil
 	}
 	fp := *p

@@ -21,7 +21,6 @@ func TestForwardProxy(t *testing.T) {
 		{"http via http proxy", "http", "http://u:p@proxy.example:3128", 80, "http://u:p@proxy.example:3128"},
 		{"proxy port defaults as curl's", "http", "http://proxy.example", 8080, "http://proxy.example:1080"},
 		{"port 0 means the default", "http", "http://proxy.example:3128", 0, "http://proxy.example:3128"},
-		{"https is tunnelled", "https", "http://proxy.example:3128", 443, ""},
 		{"a TLS proxy tunnels", "http", "https://proxy.example:3129", 80, ""},
 		{"socks tunnels", "http", "socks5h://proxy.example:1080", 80, ""},
 		{"no proxy", "http", "", 80, ""},

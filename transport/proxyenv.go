@@ -32,7 +32,7 @@ func ProxyFromEnvironment(scheme, host string, port int) (*url.URL, error) {
 		return nil, nil
 	}
 	upper := strings.ToUpper(scheme) + "_PROXY"
-	if scheme == "http" {
+	if upper == cgiProxyHeader {
 		upper = ""
 	}
 	v := getenv(scheme+"_proxy", upper)
@@ -44,6 +44,13 @@ func ProxyFromEnvironment(scheme, host string, port int) (*url.URL, error) {
 	}
 	return ParseProxy(v)
 }
+
+// cgiProxyHeader is the variable in which a CGI program finds the
+// request's "Proxy:" header field (RFC 3875 §4.1.18: HTTP_ and the field's
+// name), which whoever sent the request chose: never a proxy setting
+// ("httpoxy"). It is the upper-case spelling of http_proxy, so that one
+// is read in lower case only.
+const cgiProxyHeader = "HTTP_PROXY"
 
 // getenv returns the first non-empty of the named variables.
 func getenv(names ...string) string {
@@ -64,7 +71,7 @@ func getenv(names ...string) string {
 // later when none is given.
 func ParseProxy(v string) (*url.URL, error) {
 	if !strings.Contains(v, "://") {
-		v = "http://" + v
+		v = proxyHTTP + "://" + v
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Hostname() == "" {
@@ -73,7 +80,7 @@ func ParseProxy(v string) (*url.URL, error) {
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	switch u.Scheme {
-	case "http", "https", "socks5", "socks5h":
+	case proxyHTTP, proxyHTTPS, proxySOCKS5, proxySOCKS5H:
 	default:
 		return nil, &schemes.Error{Phase: "proxy", Kind: schemes.KindUnsupported, Part: "proxy",
 			URL: u.Redacted(), Msg: fmt.Sprintf("unsupported proxy scheme %q (want http, https, socks5 or socks5h)", u.Scheme)}

@@ -31,7 +31,7 @@ func (d *Dialer) dialSOCKS(ctx context.Context, pu *url.URL, host string, port i
 		return nil, err
 	}
 	target := host
-	if pu.Scheme == "socks5" && net.ParseIP(host) == nil {
+	if pu.Scheme == proxySOCKS5 && net.ParseIP(host) == nil {
 		r := d.Resolver
 		if r == nil {
 			r = net.DefaultResolver

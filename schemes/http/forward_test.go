@@ -112,6 +112,33 @@ func TestForwardedThroughProxy(t *testing.T) {
 	}
 }
 
+// TestForwardOnlyPlainHTTP: the Dialer is asked for a forwarding proxy
+// for an http request only; an https one is tunnelled, so that the proxy
+// never reads it.
+func TestForwardOnlyPlainHTTP(t *testing.T) {
+	proxy := &url.URL{Scheme: "http", Host: "proxy.example:3128"}
+	for _, tt := range []struct {
+		raw  string
+		want *url.URL
+	}{
+		{"http://origin.example/", proxy},
+		{"https://origin.example/", nil},
+	} {
+		d := &forwardDialer{proxy: proxy}
+		loc, err := parse(tt.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := forwardProxy(d, loc)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: forwarding proxy %v, %v; want %v", tt.raw, got, err, tt.want)
+		}
+		if asked := len(d.forwardAsked); (asked > 0) != (tt.want != nil) {
+			t.Errorf("%s: Dialer asked %d times", tt.raw, asked)
+		}
+	}
+}
+
 func TestForwardRefused(t *testing.T) {
 	refusal := &schemes.Error{Scheme: "http", Phase: "dial", Kind: schemes.KindSafety, Part: "port", Msg: "port 25 refused"}
 	d := &forwardDialer{refuse: refusal}

@@ -391,10 +391,12 @@ func forwardingProxy(ctx context.Context) *url.URL {
 
 // forwardProxy asks d, when it is a schemes.Forwarder, which proxy should
 // forward the request for loc in absolute form; nil means a direct
-// connection or a tunnel the Dialer makes.
+// connection or a tunnel the Dialer makes. Only a plain http request can
+// be forwarded: an https one is tunnelled, so that the proxy never sees
+// it in the clear.
 func forwardProxy(d schemes.Dialer, loc *URL) (*url.URL, error) {
 	fw, ok := d.(schemes.Forwarder)
-	if !ok {
+	if !ok || loc.TLS() {
 		return nil, nil
 	}
 	return fw.ForwardProxy(loc.g.Scheme, loc.g.Host, loc.g.EffectivePort())
