@@ -432,14 +432,18 @@ func TestCopyBodySourceResetIsNotLocal(t *testing.T) {
 	defer out.Close()
 	// The reset comes once some bytes are in the file, while the copy
 	// waits for the rest of the 8 MiB it was promised.
+	// The poll's verdict comes back to the test's goroutine: a t.Error
+	// from this one could land after the test ended, hiding why it did.
+	reached := make(chan bool, 1)
 	go func() {
 		defer close(reset)
-		if !await.Poll(func() bool { st, err := out.Stat(); return err == nil && st.Size() > 0 }) {
-			t.Error("no byte reached the file")
-		}
+		reached <- await.Poll(func() bool { st, err := out.Stat(); return err == nil && st.Size() > 0 })
 	}()
 	resp := &Response{Response: &schemes.Response{Body: body, Size: 8 << 20}, URL: fakeLoc{&schemes.URL{Scheme: "t"}}}
 	_, err = (&Client{}).CopyBody(context.Background(), out, resp, nil)
+	if !<-reached {
+		t.Error("no byte reached the file before the copy ended")
+	}
 	if k := schemes.KindOf(err); k != schemes.KindConnect || !schemes.IsRetryable(err) {
 		t.Fatalf("err = %v (%v), want a broken transfer, retryable", err, k)
 	}
