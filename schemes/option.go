@@ -44,6 +44,18 @@ type Option struct {
 	Help string
 	// Schemes are the declaration's scheme names it applies to.
 	Schemes []string
+	// OnlyNamed says the option is about the URLs a person names — the
+	// words of a search, the answers to a form, an item's views instead
+	// of the item — not a way to reach or read any URL of its schemes:
+	// a caller that retrieves URLs it finds itself (a mirror's walk, a
+	// gateway's pages, which carry their own searches and forms) does
+	// not take it.
+	OnlyNamed bool
+	// Body says the option is about the bytes of a resource retrieved —
+	// their representation, their text's lines, which part of an article
+	// — which a listing is not: a caller that only lists does not take
+	// it.
+	Body bool
 }
 
 // The common options: settings of the caller, not of one scheme, which

@@ -29,7 +29,7 @@ func Declaration() schemes.Declaration {
 		Options: []schemes.Option{
 			{Name: "nntp-server", Kind: schemes.String, Schemes: []string{"news"},
 				Help: "news server `HOST[:PORT]` for news: URLs (default: $NNTPSERVER)"},
-			{Name: "body", Kind: schemes.Bool, Schemes: []string{"news", "nntp", "nntps"},
+			{Name: "body", Kind: schemes.Bool, Schemes: []string{"news", "nntp", "nntps"}, Body: true,
 				Help: "news/nntp: retrieve only the article's body"},
 		},
 		Uses: []string{schemes.OptionMax, schemes.OptionHead, schemes.OptionNoPipeline},
