@@ -13,8 +13,6 @@ import (
 // version is the urlget release; set with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-var errHelp = errors.New("help requested")
-
 // errNoURL is a command line, or an -i list, without a URL.
 var errNoURL = errors.New("no URL given (urlget --help lists the flags)")
 
@@ -113,8 +111,6 @@ type subcommandFlags interface {
 	// check takes the parsed arguments and refuses what the subcommand
 	// cannot use.
 	check(fs *pflag.FlagSet, o *options) error
-	// usage is the subcommand's --help.
-	usage(w io.Writer, fs *pflag.FlagSet)
 }
 
 // parseFlagsFor parses a retrieval's command line, or, with m set, that
@@ -173,19 +169,18 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
 	fs.BoolVar(&o.noPipeline, "no-pipeline", false, "news/nntp and ftp: send each request after the reply to the one before (otherwise a mirror and a list of URLs send article commands up to 64 ahead, RFC 3977 §3.5, and the next file's EPSV with RETR)")
 	o.schemes = addSchemeFlags(fs)
-	fs.Usage = func() { usage(stderr, fs, o.schemes, m) }
+	fs.Usage = func() {} // the caller writes the help, on stdout: helpShown
 	if m != nil {
 		m.add(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return nil, errHelp
+			return nil, &helpShown{fs: fs, schemes: o.schemes}
 		}
 		return nil, curlFlagError(err)
 	}
 	if showVersion {
-		fmt.Fprintln(stderr, "urlget", version)
-		return nil, errHelp
+		return nil, &helpShown{version: true}
 	}
 	if err := checkParallelMax(fs, o.parallelMax); err != nil {
 		return nil, err

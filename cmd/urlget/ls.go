@@ -21,11 +21,8 @@ func runLs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		err = opts.checkLs()
 	}
 	if err != nil {
-		if err == errHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
-		return 2
+		ls, _ := commandNamed("ls")
+		return flagsFailed(err, ls, args, stdout, stderr)
 	}
 	opts.list = true
 	return opts.retrieveAll(ctx, stdin, stdout, stderr)

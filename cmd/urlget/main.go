@@ -7,6 +7,7 @@
 //	urlget mirror [flags] URL DIR
 //	urlget serve [--listen ADDR] [--allow-file] [flags]
 //	urlget parse URL | canon URL | same A B | resolve BASE REF | extract [FILE|-]
+//	urlget help [SUBCOMMAND|SCHEME] | completion bash|zsh|fish | man
 //
 // Exit status: 0 success; 1 other failure; 2 usage error or malformed URL;
 // 3 not found; 4 login or permission refused; 5 could not connect, DNS
@@ -17,7 +18,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 )
@@ -35,27 +35,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		shortUsage(stderr)
 		return 2
 	}
-	if len(args) > 0 {
-		if args[0] == "mirror" {
-			return runMirror(ctx, args[1:], stdin, stdout, stderr)
+	switch args[0] {
+	case "mirror":
+		return runMirror(ctx, args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(ctx, args[1:], stdin, stdout, stderr)
+	case "ls":
+		return runLs(ctx, args[1:], stdin, stdout, stderr)
+	}
+	if sub, ok := plainSubcommand(args[0]); ok {
+		if asksHelp(args[1:]) {
+			return showTopic(args[0], stdout, stderr)
 		}
-		if args[0] == "serve" {
-			return runServe(ctx, args[1:], stdin, stdout, stderr)
-		}
-		if args[0] == "ls" {
-			return runLs(ctx, args[1:], stdin, stdout, stderr)
-		}
-		if sub, ok := subcommands[args[0]]; ok {
-			return sub(args[1:], stdin, stdout, stderr)
-		}
+		return sub(args[1:], stdin, stdout, stderr)
 	}
 	opts, err := parseFlags(args, stdin, stderr)
 	if err != nil {
-		if err == errHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
-		return 2
+		retrieval, _ := commandNamed("")
+		return flagsFailed(err, retrieval, args, stdout, stderr)
 	}
 	return opts.retrieveAll(ctx, stdin, stdout, stderr)
 }

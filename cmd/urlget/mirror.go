@@ -82,12 +82,6 @@ func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
 	return nil
 }
 
-// usage is `urlget mirror --help`.
-func (m *mirrorFlags) usage(w io.Writer, fs *pflag.FlagSet) {
-	subcommandUsage(w, fs, "urlget mirror [flags] URL DIR", "Mirror flags",
-		"Flags of a retrieval that apply to a mirror's listings and transfers", (&mirrorFlags{}).add)
-}
-
 func (m *mirrorFlags) options() mirror.Options {
 	return mirror.Options{Parallel: m.parallel, Delete: m.delete, MaxDelete: m.maxDelete, MaxDeleteSet: m.maxDeleteSet,
 		DryRun: m.dryRun, Include: m.include, Exclude: m.exclude, MaxDepth: m.maxDepth, Restart: !m.cont,
@@ -100,11 +94,8 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	m := &mirrorFlags{}
 	o, err := parseFlagsFor(args, stdin, stderr, m)
 	if err != nil {
-		if err == errHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
-		return 2
+		mirror, _ := commandNamed("mirror")
+		return flagsFailed(err, mirror, args, stdout, stderr)
 	}
 	con := newConsole(stderr, !o.silent && !o.verbose && !m.dryRun && isTerminal(stderr))
 	o.con = con

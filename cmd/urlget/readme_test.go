@@ -10,7 +10,8 @@ import (
 )
 
 // TestREADMEDocumentsEveryFlag keeps the README's promise: every flag that
-// `urlget --help` lists is named there, by its long or its short form.
+// `urlget --help` (or a subcommand's) lists is named there, by its long
+// or its short form.
 func TestREADMEDocumentsEveryFlag(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -19,14 +20,14 @@ func TestREADMEDocumentsEveryFlag(t *testing.T) {
 	// pflag's defaults: "  -o, --output FILE   ..." or "      --json   ...".
 	flagLine := regexp.MustCompile(`(?m)^\s+(?:-([a-zA-Z]), )?--([a-z0-9-]+)`)
 	var found [][]string
-	for _, args := range [][]string{{"--help"}, {"mirror", "--help"}, {"serve", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"ls", "--help"}, {"mirror", "--help"}, {"serve", "--help"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Fatalf("%v exit %d: %s", args, code, stderr.String())
 		}
-		more := flagLine.FindAllStringSubmatch(stderr.String(), -1)
+		more := flagLine.FindAllStringSubmatch(stdout.String(), -1)
 		if len(more) < 30 {
-			t.Fatalf("only %d flags in %v:\n%s", len(more), args, stderr.String())
+			t.Fatalf("only %d flags in %v:\n%s", len(more), args, stdout.String())
 		}
 		found = append(found, more...)
 	}

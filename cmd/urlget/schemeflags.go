@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -132,28 +131,48 @@ func (s *schemeFlags) uses(scheme, option string) bool {
 	return slices.ContainsFunc(s.decls, func(d schemes.Declaration) bool { return d.Has(scheme) && d.UsesOption(option) })
 }
 
-// usage writes the --help sections of the declared options, a section a
-// declaration, titled with the schemes its options apply to; declared
-// reports the flags it wrote, which the general section leaves out.
-func (s *schemeFlags) usage(w io.Writer) {
+// sections are the help sections of the declared options keep takes, a
+// section a declaration, titled with the schemes those options apply to;
+// keep is given the capabilities of the declaration's schemes together
+// (a command that lists takes the options of schemes that can be listed).
+func (s *schemeFlags) sections(keep func(caps schemes.Caps, o schemes.Option) bool) []section {
+	var out []section
 	for _, d := range s.decls {
-		section := pflag.NewFlagSet("section", pflag.ContinueOnError)
-		var names []string
-		for _, o := range d.Options {
-			if f := s.fs.Lookup(o.Name); f != nil && section.Lookup(o.Name) == nil {
-				section.AddFlag(f)
-			}
-			for _, n := range o.Schemes {
-				if !slices.Contains(names, n) {
-					names = append(names, n)
-				}
-			}
+		if sec, ok := s.section(d, keep); ok {
+			out = append(out, sec)
 		}
-		if !section.HasFlags() {
+	}
+	return out
+}
+
+// section is d's section of the options keep takes; false when it takes
+// none.
+func (s *schemeFlags) section(d schemes.Declaration, keep func(caps schemes.Caps, o schemes.Option) bool) (section, bool) {
+	var caps schemes.Caps
+	for _, n := range d.Names {
+		if sc, ok := urlRegistry().Lookup(n.Name); ok {
+			caps |= sc.Caps
+		}
+	}
+	flags := newSection()
+	var names []string
+	for _, o := range d.Options {
+		if !keep(caps, o) {
 			continue
 		}
-		fmt.Fprintf(w, "\nFlags of %s URLs:\n%s", strings.Join(names, ", "), section.FlagUsages())
+		if f := s.fs.Lookup(o.Name); f != nil && flags.Lookup(o.Name) == nil {
+			flags.AddFlag(f)
+		}
+		for _, n := range o.Schemes {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
 	}
+	if !flags.HasFlags() {
+		return section{}, false
+	}
+	return section{"Flags of " + strings.Join(names, ", ") + " URLs", flags}, true
 }
 
 // declared reports whether name is a declared option's flag.

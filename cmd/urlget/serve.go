@@ -56,22 +56,14 @@ func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
 	return nil
 }
 
-func (s *serveFlags) usage(w io.Writer, fs *pflag.FlagSet) {
-	subcommandUsage(w, fs, "urlget serve [--listen ADDR] [--allow-file] [--allow-send] [flags]", "Serve flags",
-		"Flags of a retrieval that apply to the gateway's retrievals", (&serveFlags{}).add)
-}
-
 // runServe is `urlget serve`: the gateway on --listen until SIGINT or
 // SIGTERM.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &serveFlags{}
 	o, err := parseFlagsFor(args, stdin, stderr, s)
 	if err != nil {
-		if err == errHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "urlget: %s\n", forPeople(err.Error()))
-		return 2
+		serve, _ := commandNamed("serve")
+		return flagsFailed(err, serve, args, stdout, stderr)
 	}
 	con := newConsole(stderr, false)
 	o.con = con

@@ -22,17 +22,17 @@ func TestBareUsage(t *testing.T) {
 	}
 }
 
-// TestHelp: --help lists every flag once, each help text once (--max is
-// one flag, read by nntp and wais); `urlget mirror --help` shows the
-// mirror's usage and its own flags first, then the retrieval flags it
-// takes, without those it refuses (-o, -O, -C, -i).
+// TestHelp: --help lists every flag once, on stdout, each help text once
+// (--max is one flag, read by nntp and wais); `urlget mirror --help`
+// shows the mirror's usage and its own flags first, then the retrieval
+// flags it takes, without those it refuses (-o, -O, -C, -i).
 func TestHelp(t *testing.T) {
-	_, stderr, code := urlget(t, "", "--help")
-	if code != 0 || strings.Count(stderr, "--max N ") != 1 || strings.Contains(stderr, "--delete") {
-		t.Fatalf("exit %d, --help:\n%s", code, stderr)
+	stdout, stderr, code := urlget(t, "", "--help")
+	if code != 0 || stderr != "" || strings.Count(stdout, "--max N ") != 1 || strings.Contains(stdout, "--delete") {
+		t.Fatalf("exit %d, --help:\n%s\nstderr: %s", code, stdout, stderr)
 	}
 	seen := map[string]string{}
-	for _, line := range strings.Split(stderr, "\n") {
+	for _, line := range strings.Split(stdout, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(line), "-") {
 			continue
 		}
@@ -48,24 +48,24 @@ func TestHelp(t *testing.T) {
 		seen[help] = fields[0]
 	}
 	if len(seen) < 40 {
-		t.Fatalf("read %d flags' help from --help:\n%s", len(seen), stderr)
+		t.Fatalf("read %d flags' help from --help:\n%s", len(seen), stdout)
 	}
-	_, stderr, code = urlget(t, "", "mirror", "--help")
-	own := strings.Index(stderr, "Mirror flags:")
-	shared := strings.Index(stderr, "Flags of a retrieval")
-	if code != 0 || !strings.HasPrefix(stderr, "Usage: urlget mirror [flags] URL DIR\n") || own < 0 || shared < own {
-		t.Fatalf("exit %d, mirror --help:\n%s", code, stderr)
+	stdout, _, code = urlget(t, "", "mirror", "--help")
+	own := strings.Index(stdout, "Mirror flags:")
+	shared := strings.Index(stdout, "Flags of a retrieval")
+	if code != 0 || !strings.HasPrefix(stdout, "Usage: urlget mirror [flags] URL DIR\n") || own < 0 || shared < own {
+		t.Fatalf("exit %d, mirror --help:\n%s", code, stdout)
 	}
 	for _, f := range []string{"--delete", "--dry-run", "--max-delete", "--parallel", "--include", "--exclude"} {
-		if !strings.Contains(stderr, f) {
-			t.Errorf("mirror --help lacks %s", f)
+		if !strings.Contains(stdout[own:shared], f) {
+			t.Errorf("mirror --help lacks %s among the mirror's flags", f)
 		}
 	}
-	if !strings.Contains(stderr[own:shared], "--delete") || !strings.Contains(stderr[shared:], "--user") {
-		t.Errorf("mirror flags and retrieval flags not apart:\n%s", stderr)
+	if !strings.Contains(stdout[shared:], "--user") {
+		t.Errorf("mirror flags and retrieval flags not apart:\n%s", stdout)
 	}
 	for _, f := range []string{"--output ", "--remote-name", "--continue-at", "--input-file"} {
-		if strings.Contains(stderr, f) {
+		if strings.Contains(stdout, f) {
 			t.Errorf("mirror --help shows %s, which a mirror refuses", f)
 		}
 	}
