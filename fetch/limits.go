@@ -46,10 +46,15 @@ func (c *copier) throttle() error {
 // errTooLarge marks a resource larger than MaxFileSize.
 var errTooLarge = errors.New("larger than the maximum file size")
 
+// tooLargeCause is errTooLarge as an Error's cause: the message says it
+// already, so the text adds nothing (it once read "…of 10 bytes; stopped:
+// larger than the maximum file size").
+var tooLargeCause = schemes.Reason("", errTooLarge)
+
 func (c *copier) tooLarge() error {
 	if c.limit == nil {
 		c.limit = &schemes.Error{Scheme: c.loc.Generic().Scheme, Phase: "limit", Kind: schemes.KindSafety, URL: c.loc.Redacted(),
-			Msg: fmt.Sprintf("the resource is larger than the maximum file size of %d bytes; stopped", c.max), Err: errTooLarge}
+			Msg: fmt.Sprintf("the resource is larger than the maximum file size of %d bytes; stopped", c.max), Err: tooLargeCause}
 	}
 	return c.limit
 }
@@ -61,5 +66,5 @@ func (c *Client) refuseSize(loc schemes.Locator, size int64) error {
 		return nil
 	}
 	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "limit", Kind: schemes.KindSafety, URL: loc.Redacted(),
-		Msg: fmt.Sprintf("the resource is %d bytes, more than the maximum file size of %d bytes", size, c.MaxFileSize), Err: errTooLarge}
+		Msg: fmt.Sprintf("the resource is %d bytes, more than the maximum file size of %d bytes", size, c.MaxFileSize), Err: tooLargeCause}
 }

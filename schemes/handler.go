@@ -283,7 +283,11 @@ type Request struct {
 	// gets no Credentials here either.
 	OtherOrigin bool
 	Prompt      Prompter // may be nil: no terminal
-	Timeout     time.Duration
+	// Notify tells the person running the retrieval what they must do
+	// now (mailto: type the message on the terminal), as the fetch
+	// Client's Notify; nil when nobody is told.
+	Notify  func(msg string)
+	Timeout time.Duration
 }
 
 // Response is what a handler returns: a resource's bytes (Fetch), a

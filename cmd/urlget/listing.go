@@ -69,16 +69,34 @@ func shortLine(e schemes.Entry) string {
 		}
 		s = fmt.Sprintf("%6s %9s %-5s %s", printable(score), size, printable(typ), printable(e.Title))
 	}
-	switch {
-	case e.Kind == schemes.EntryLink && e.Target != "":
+	switch to := pointsTo(e); {
+	case e.Kind == schemes.EntryLink && to != "":
 		// A link shows where it points (a gopher hURL: item's URL, a
 		// Prospero EXTERNAL link's access method), not its own URL,
 		// which --json gives.
-		s += " -> " + printable(e.Target)
+		s += " -> " + to
 	case e.Locator != nil:
 		s += "  <" + printable(e.Locator.Redacted()) + ">"
+	case to != "":
+		// An item urlget does not fetch (a gopher telnet item) still
+		// says where it leads: the URL its server gave.
+		s += " -> " + to
 	}
 	return s
+}
+
+// pointsTo is where e leads other than its own URL, shown (redacted,
+// printable): a link's Target, else the URL the listing gave an item it
+// did not make a Locator of (Extra "url"); "" for neither.
+func pointsTo(e schemes.Entry) string {
+	to := e.Target
+	if to == "" {
+		to, _ = e.Extra.Get("url")
+	}
+	if to == "" {
+		return ""
+	}
+	return printable(schemes.RedactString(to))
 }
 
 // longLine is one entry in the long form.
@@ -106,8 +124,8 @@ func longLine(e schemes.Entry) string {
 		mt = e.ModTime.UTC().Format(layout)
 	}
 	s := fmt.Sprintf("%s %12s %s %s%s", kindLetter(e.Kind), size, mt, printable(e.Label()), dirSlash(e))
-	if e.Target != "" {
-		s += " -> " + printable(e.Target)
+	if to := pointsTo(e); to != "" && (e.Target != "" || e.Locator == nil) {
+		s += " -> " + to
 	}
 	return s
 }

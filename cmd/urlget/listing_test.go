@@ -48,6 +48,9 @@ func TestListingTextForms(t *testing.T) {
 		{Name: "1", Title: "Hello", Kind: schemes.EntryFile, Size: -1, ModTime: mod, Precision: time.Second,
 			Locator: loc(t, "nntp://h/g/1"), Extra: schemes.Extras{{Key: "bytes", Value: "553"}}},
 		{Name: "about", Kind: schemes.EntryFile, Size: -1, Extra: schemes.Extras{{Key: "view_size", Value: "1k"}}},
+		// An item urlget does not fetch (a gopher telnet item): its URL,
+		// redacted, from the listing's "url".
+		{Title: "Telnet in", Kind: schemes.EntrySession, Size: -1, Extra: schemes.Extras{{Key: "url", Value: "telnet://bob:pw@h:2323/"}}},
 	}
 	short := strings.Join([]string{
 		"a b.txt", "sub/", "ln", "Welcome!",
@@ -55,7 +58,7 @@ func TestListingTextForms(t *testing.T) {
 		"evil?name", "drwx?? what is this",
 		"   462       107 TEXT  Orchard management  <wais://h/demo/TEXT/107/3=x;>",
 		"[link] ftp-readme -> ftp://h/%2FREADME;type=i", "[link] HTTP link -> http://w/",
-		"[file] Hello  <nntp://h/g/1>", "about", ""}, "\n")
+		"[file] Hello  <nntp://h/g/1>", "about", "[session] Telnet in -> telnet://bob:****@h:2323/", ""}, "\n")
 	long := strings.Join([]string{
 		"-           12 2024-01-02 03:04 a b.txt",
 		"d            - 2024-01-02       sub/",
@@ -68,7 +71,8 @@ func TestListingTextForms(t *testing.T) {
 		"l            -                  ftp-readme -> ftp://h/%2FREADME;type=i",
 		"l            -                  HTTP link -> http://w/",
 		"-          553 2024-01-02 03:04 Hello",
-		"-         <1k>                  about", ""}, "\n")
+		"-         <1k>                  about",
+		"t            -                  Telnet in -> telnet://bob:****@h:2323/", ""}, "\n")
 	for _, tc := range []struct {
 		long bool
 		want string

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -94,6 +96,11 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		}
 	}
 	if _, ok := m.Header("body"); !ok {
+		if f, ok := h.stdin().(*os.File); ok && req.Notify != nil && term.IsTerminal(int(f.Fd())) {
+			// Without this a terminal just waits, and the person does
+			// not know it is for them.
+			req.Notify("type the message, then end it with Ctrl-D at the start of a line")
+		}
 		body, err := io.ReadAll(h.stdin())
 		if err != nil {
 			return nil, &schemes.Error{Scheme: "mailto", Phase: "body", Kind: schemes.KindOther,
