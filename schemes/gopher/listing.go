@@ -40,10 +40,11 @@ type menuListing struct {
 	again *askAgain
 	// req is set when the caller wants the entries' times
 	// (Request.WantModTime): at the first Gopher+ item, a `$` request
-	// fetches the Mod-Date of every item (dates) and entries carry them.
+	// fetches the attributes of every item (facts, nil until then), and
+	// entries carry their Mod-Date, their first view's size (Extra
+	// "view_size") and, for an item with an +ASK block, their Form.
 	req   *schemes.Request
-	dates map[string]time.Time
-	sizes map[string]string // each item's first view size (Extra "view_size")
+	facts *menuFacts
 }
 
 // prefetch reads the menu's leading info and error lines (at most
@@ -89,24 +90,28 @@ func (l *menuListing) next() (schemes.Entry, error) {
 	return l.entry(it), nil
 }
 
-// entry is it's entry, with the item's Mod-Date (and its first view's
-// size, Extra "view_size") when the caller wants times and the item is a
-// Gopher+ one (the `$` request is sent at the first such item: a plain
-// menu costs nothing more).
+// entry is it's entry, with the item's Mod-Date, its first view's size
+// (Extra "view_size") and, when it has an +ASK block, its Form, when the
+// caller wants times and the item is a Gopher+ one (the `$` request is
+// sent at the first such item: a plain menu costs nothing more).
 func (l *menuListing) entry(it menuItem) schemes.Entry {
 	e := it.Entry(l.g.u.Scheme)
 	if l.req == nil || it.Plus == "" || e.Locator == nil {
 		return e
 	}
-	if l.dates == nil {
-		l.dates, l.sizes = l.h.modDates(l.ctx, l.req, l.g)
+	if l.facts == nil {
+		f := l.h.modDates(l.ctx, l.req, l.g)
+		l.facts = &f
 	}
-	if t, ok := l.dates[it.Selector]; ok {
+	if t, ok := l.facts.dates[it.Selector]; ok {
 		e.ModTime, e.Precision = t, time.Second
 	}
-	if size, ok := l.sizes[it.Selector]; ok {
+	if size, ok := l.facts.sizes[it.Selector]; ok {
 		// An approximate size ("<1k>"): shown, never taken for Size.
 		e.Extra.Set("view_size", size)
+	}
+	if g, ok := e.Locator.(*URL); ok && l.facts.asks[it.Selector] && e.Form == nil {
+		e.Form = formAt(g)
 	}
 	return e
 }

@@ -301,13 +301,20 @@ func (it menuItem) Entry(scheme string) schemes.Entry {
 	if g := it.Locator(scheme); g != nil {
 		e.Locator = g
 		if it.Plus == "?" {
-			empty, ask := "", "?"
-			if f := g.with(&empty, &ask); f != nil {
-				e.Form = f // the item's +ASK form (§3.4.9's "?" URL)
-			}
+			e.Form = formAt(g)
 		}
 	}
 	return e
+}
+
+// formAt is the URL of the +ASK form of the item at g: g with the
+// Gopher+ string "?" (§3.4.9), or nil when it cannot be made.
+func formAt(g *URL) schemes.Locator {
+	empty, ask := "", "?"
+	if f := g.with(&empty, &ask); f != nil {
+		return f
+	}
+	return nil
 }
 
 // lineReader reads lines of at most maxLine bytes: longer ones are cut

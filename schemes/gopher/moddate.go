@@ -55,43 +55,56 @@ func parseModDate(line string) (time.Time, bool) {
 	return t, true
 }
 
+// menuFacts are what a `$` reply tells of a menu's items, by the
+// selector of each item's +INFO line: its Mod-Date, the size its first
+// +VIEWS line gives, as written ("1k", without the angle brackets), and
+// whether it has an +ASK block: whether it is a form, which a server
+// need not flag with "?" in its menu (pygopherd flags every item "+").
+type menuFacts struct {
+	dates map[string]time.Time
+	sizes map[string]string // nil: not read
+	asks  map[string]bool   // nil: not read
+}
+
+func newMenuFacts() menuFacts {
+	return menuFacts{dates: map[string]time.Time{}, sizes: map[string]string{}, asks: map[string]bool{}}
+}
+
 // modDates asks a Gopher+ server for the attributes of every item of the
-// menu g (`sel TAB $`) and returns each item's Mod-Date by selector, and
-// the size its first +VIEWS line gives, as written ("1k", without the
-// angle brackets), where it gives one. It is best effort: a server that
-// does not answer in Gopher+, or a reply that fails, gives the facts read
-// so far (possibly none), and the trace says why; the listing itself
-// never fails for it.
-func (h *Handler) modDates(ctx context.Context, req *schemes.Request, g *URL) (map[string]time.Time, map[string]string) {
-	dates, sizes := map[string]time.Time{}, map[string]string{}
+// menu g (`sel TAB $`) and returns what they tell (menuFacts). It is best
+// effort: a server that does not answer in Gopher+, or a reply that
+// fails, gives the facts read so far (possibly none), and the trace says
+// why; the listing itself never fails for it.
+func (h *Handler) modDates(ctx context.Context, req *schemes.Request, g *URL) menuFacts {
+	f := newMenuFacts()
 	dollar := "$"
 	line, err := requestLine(g, nil, &dollar)
 	if err != nil {
-		return dates, sizes
+		return f
 	}
 	x, err := h.exchange(ctx, req, g, line, true)
 	if err != nil {
 		if req.Trace != nil {
 			req.Trace.Info("no modification times for this menu: " + err.Error())
 		}
-		return dates, sizes
+		return f
 	}
 	defer x.c.Close()
 	if !x.plus {
 		x.tr.Info("no modification times for this menu: the server answered $ in plain Gopher")
-		return dates, sizes
+		return f
 	}
-	if err := readModDates(capped(bodyReader(x.br, x.hdr)), dates, sizes); err != nil {
-		x.tr.Info(fmt.Sprintf("modification times of %d items only: %v", len(dates), err))
+	if err := readModDates(capped(bodyReader(x.br, x.hdr)), f); err != nil {
+		x.tr.Info(fmt.Sprintf("modification times of %d items only: %v", len(f.dates), err))
 	}
-	return dates, sizes
+	return f
 }
 
-// readModDates reads a `$` reply and adds each item's Mod-Date to dates,
-// and the size of its first view that has one to sizes (when not nil),
-// keyed by the selector of the item's +INFO line, up to maxModDates items
-// and maxItems lines.
-func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]string) error {
+// readModDates reads a `$` reply into f: each item's Mod-Date, the size
+// of its first view that has one (when f.sizes is not nil), and whether
+// it has an +ASK block (when f.asks is not nil), keyed by the selector of
+// the item's +INFO line, up to maxModDates items each and maxItems lines.
+func readModDates(r io.Reader, f menuFacts) error {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 4096)}
 	var sel, block string
 	have := false
@@ -108,17 +121,20 @@ func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]stri
 		}
 		if name, val, ok := blockStart(line); ok {
 			block = strings.ToUpper(name)
-			if block == "INFO" {
+			switch {
+			case block == "INFO":
 				it := parseMenuItem(strings.TrimSpace(val))
 				sel, have = it.Selector, it.Valid
+			case block == "ASK" && have && f.asks != nil && len(f.asks) < maxModDates:
+				f.asks[sel] = true
 			}
 			continue
 		}
-		if block == "VIEWS" && have && sizes != nil {
-			if _, seen := sizes[sel]; !seen && len(sizes) < maxModDates {
+		if block == "VIEWS" && have && f.sizes != nil {
+			if _, seen := f.sizes[sel]; !seen && len(f.sizes) < maxModDates {
 				if v, ok := parseView(line); ok {
 					if size := viewSize(v); size != "" {
-						sizes[sel] = size
+						f.sizes[sel] = size
 					}
 				}
 			}
@@ -128,10 +144,10 @@ func readModDates(r io.Reader, dates map[string]time.Time, sizes map[string]stri
 			continue
 		}
 		if t, ok := parseModDate(line); ok {
-			if len(dates) >= maxModDates {
+			if len(f.dates) >= maxModDates {
 				return fmt.Errorf("more than %d items", maxModDates)
 			}
-			dates[sel] = t
+			f.dates[sel] = t
 		}
 	}
 }

@@ -108,13 +108,47 @@ func TestReadModDatesBounded(t *testing.T) {
 		b.WriteString("+INFO: 0x\t/x" + string(rune('a'+i)) + "\th\t70\t+\r\n+ADMIN:\r\n Mod-Date: <20240102030405>\r\n")
 	}
 	dates := map[string]time.Time{}
-	if err := readModDates(strings.NewReader(b.String()), dates, nil); err != nil || len(dates) != 3 {
+	if err := readModDates(strings.NewReader(b.String()), menuFacts{dates: dates}); err != nil || len(dates) != 3 {
 		t.Fatalf("%v %v", dates, err)
 	}
 	// A Mod-Date outside +ADMIN, or before any +INFO, is not taken.
 	dates = map[string]time.Time{}
-	readModDates(strings.NewReader("+ADMIN:\r\n Mod-Date: <20240102030405>\r\n+INFO: 0x\t/x\th\t70\r\n+ABSTRACT:\r\n Mod-Date: <20240102030405>\r\n"), dates, nil)
+	readModDates(strings.NewReader("+ADMIN:\r\n Mod-Date: <20240102030405>\r\n+INFO: 0x\t/x\th\t70\r\n+ABSTRACT:\r\n Mod-Date: <20240102030405>\r\n"), menuFacts{dates: dates})
 	if len(dates) != 0 {
 		t.Errorf("%v", dates)
+	}
+}
+
+// TestListFormFromDollar: an item that a Gopher+ menu flags "+" but whose
+// `$` attributes hold an +ASK block (pygopherd flags no item "?") is a
+// form: its entry's Form is its URL with the Gopher+ string "?", when the
+// listing wants times (the `$` request is the one it sends for them);
+// items without the block, and a listing that wants no times, have none.
+func TestListFormFromDollar(t *testing.T) {
+	menu := "+-2\r\n0form\t/d/form.txt\th\t70\t+\r\n0notes\t/d/notes.txt\th\t70\t+\r\n"
+	dollar := "+-2\r\n+INFO: 0form\t/d/form.txt\th\t70\t+\r\n+ASK:\r\n Ask: Name?\tAnon\r\n" +
+		"+INFO: 0notes\t/d/notes.txt\th\t70\t+\r\n+ABSTRACT:\r\n +ASK: is text here\r\n"
+	s := newRouteServer(t, map[string]string{"/d\t+\r\n": menu, "/d\t$\r\n": dollar})
+	for _, want := range []bool{true, false} {
+		resp, err := (&Handler{}).List(context.Background(), &schemes.Request{URL: mustParse(t, s.url("/1/d%09%09+")), Dialer: &transport.Dialer{}, Trace: &recTrace{}, WantModTime: want})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents, err := schemes.ReadAll(resp.Listing)
+		if err != nil || len(ents) != 2 {
+			t.Fatalf("%+v %v", ents, err)
+		}
+		forms := map[string]string{}
+		for _, e := range ents {
+			if e.Form != nil {
+				forms[e.Name] = e.Form.String()
+			}
+		}
+		if !want && len(forms) != 0 {
+			t.Errorf("without WantModTime: forms %q", forms)
+		}
+		if want && (len(forms) != 1 || !strings.HasSuffix(forms["form.txt"], "/0/d/form.txt%09%09?")) {
+			t.Errorf("forms %q, want form.txt's only, ending in %%09%%09?", forms)
+		}
 	}
 }
