@@ -34,11 +34,24 @@
 // menu, group, search result) is an HTML page whose structure is fixed,
 // for people and for the tests that drive it:
 //
-//   - the entries are one <ul id="entries">, one <li> per entry, in the
-//     server's order; an entry with a URL the gateway retrieves holds an
-//     <a> to its gateway address; a telnet: or mailto: entry an <a> to
-//     that URL itself, which the gateway never acts on; an info line is
-//     text in the <li>;
+//   - the entries are one <ul id="entries">, one <li class="KIND"> per
+//     entry (schemes.EntryKind), in the server's order; an entry with a
+//     URL the gateway retrieves holds an <a> to its gateway address; a
+//     telnet: or mailto: entry an <a> to that URL itself, which the
+//     gateway never acts on; an info line is text in the <li>;
+//   - a directory's name ends in "/" and it shows no size; an entry
+//     shows its size (a directory's aside) and time (as exact as the
+//     server told it) in a <span class="meta">, and what only its scheme
+//     knows
+//     (schemes.Entry.Extra: a gopher item's type, an article's sender, a
+//     WAIS hit's score) as a <dl class="extra">, a <dt> and a <dd> each;
+//   - a directory's page (a listing of Kind schemes.EntryDir) has
+//     breadcrumbs, <nav id="crumbs">: its server's root and each
+//     directory of its url-path above it as links, then its own name
+//     (the url-path's "/" separates them; what a scheme keeps before its
+//     place, gopher's item type, stays: see schemes.TreePather; a step the
+//     scheme does not parse is text), and <a id="up" rel="up"> to the
+//     nearest of them;
 //   - a search (a gopher type 7 item, a WAIS database) is a
 //     <form class="search" method="get" action="/search"> with the
 //     search's URL in a hidden <input name="url"> and one
@@ -47,7 +60,9 @@
 //     form is in its <li>; a page whose own URL takes words (a WAIS
 //     database or its search hits) has one before the <ul>.
 //   - a form a server asks before it answers (a Gopher+ +ASK item, to
-//     which its menu entry links: schemes.Entry.Form) is a
+//     which its menu entry links: schemes.Entry.Form, which the gateway
+//     asks the scheme to find out by fetch.Request.WantModTime where the
+//     menu does not flag it) is a
 //     <form id="ask" method="post"> of its questions, one
 //     <p class="KIND"> each (schemes.QuestionKind), answered in the
 //     fields "a1", "a2", …; a GET asks the server for the questions

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
@@ -22,7 +23,7 @@ import (
 var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": joinNames}).Parse(`
 {{define "head"}}<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.}}</title>
-<style>body{font-family:sans-serif;margin:1em 2em}li.info{white-space:pre;font-family:monospace;list-style:none}.meta{color:#666;font-size:smaller}</style>
+<style>body{font-family:sans-serif;margin:1em 2em}li.info{white-space:pre;font-family:monospace;list-style:none}.meta,dl.extra{color:#666;font-size:smaller}dl.extra,dl.extra dt,dl.extra dd{display:inline;margin:0}dl.extra dt::after{content:": "}dl.extra dd{margin-right:.8em}dl.extra dd:last-child{margin-right:0}#crumbs{font-family:monospace}</style>
 </head><body>
 <form action="/go" method="get"><input name="url" size="80" placeholder="a URL of a scheme the start page lists"> <button>Go</button></form>
 <h1>{{.}}</h1>
@@ -45,11 +46,13 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": joinNa
 {{define "sent"}}{{template "head" .URL}}<p id="sent">Sent.</p>{{with .Message}}<pre>{{.}}</pre>{{end}}</body></html>
 {{end}}
 {{define "searchform"}}<form class="search" method="get" action="/search"><input type="hidden" name="url" value="{{.}}"><input name="q" size="40"> <button>Search</button></form>{{end}}
-{{define "listhead"}}{{template "head" .URL}}{{with .Search}}{{template "searchform" .}}
+{{define "listhead"}}{{template "head" .URL}}{{with .Crumbs}}<nav id="crumbs">{{range $i, $c := .}}{{if $i}} {{end}}{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Name}}</a>{{else}}<span aria-current="page">{{$c.Name}}</span>{{end}}{{end}}</nav>
+{{end}}{{with .Up}}<p><a id="up" rel="up" href="{{.Href}}">Up to {{.Name}}</a></p>
+{{end}}{{with .Search}}{{template "searchform" .}}
 {{end}}<ul id="entries">
 {{end}}
 {{define "entry"}}{{if .Info}}<li class="info">{{.Label}}</li>
-{{else}}<li class="{{.Kind}}">{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{with .Meta}} <span class="meta">{{.}}</span>{{end}}{{if .Search}}
+{{else}}<li class="{{.Kind}}">{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{with .Meta}} <span class="meta">{{.}}</span>{{end}}{{with .Extra}} <dl class="extra">{{range .}}<dt>{{.Key}}</dt><dd>{{.Value}}</dd>{{end}}</dl>{{end}}{{if .Search}}
 {{template "searchform" .Search}}{{end}}</li>
 {{end}}{{end}}
 {{define "listerror"}}<li class="error">{{.}}</li>
@@ -114,12 +117,15 @@ type entryView struct {
 	Label  string
 	Href   template.URL
 	Meta   string
-	Search string // the search's URL, for the form
+	Extra  schemes.Extras // what only its scheme knows, as a <dl>
+	Search string         // the search's URL, for the form
 }
 
 // view prepares e for the page; proxy pages link to URLs themselves (the
 // browser sends them back through its proxy), gateway pages to gateway
-// addresses.
+// addresses. A directory reads as `ls -F` and lynx show one: its name
+// ends in "/", and it has no size (a server's count of its directory's
+// blocks, "4096", is no size a person can use).
 func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 	// Control characters from a server are shown, not obeyed.
 	v := entryView{Kind: e.Kind, Label: schemes.Printable(e.Label(), 0)}
@@ -130,8 +136,11 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 	if v.Label == "" && e.Locator != nil {
 		v.Label = schemes.Printable(e.Locator.Redacted(), 0)
 	}
+	if e.Kind == schemes.EntryDir && !strings.HasSuffix(v.Label, "/") {
+		v.Label += "/"
+	}
 	var meta []byte
-	if e.Size >= 0 {
+	if e.Size >= 0 && e.Kind != schemes.EntryDir {
 		meta = strconv.AppendInt(meta, e.Size, 10)
 		meta = append(meta, " bytes"...)
 	}
@@ -139,15 +148,18 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 		if len(meta) > 0 {
 			meta = append(meta, ", "...)
 		}
-		meta = e.ModTime.UTC().AppendFormat(meta, time.DateTime)
+		meta = appendTime(meta, e.ModTime, e.Precision)
 	}
 	if e.Target != "" {
-		meta = append(meta, " → "+e.Target...)
+		if len(meta) > 0 {
+			meta = append(meta, ' ')
+		}
+		meta = append(meta, "→ "+e.Target...)
 	}
-	if len(e.Extra) > 0 {
-		meta = append(meta, " "+e.Extra.String()...)
+	v.Meta = schemes.Printable(string(meta), 0)
+	for _, x := range e.Extra {
+		v.Extra = append(v.Extra, schemes.Extra{Key: schemes.Printable(x.Key, 0), Value: schemes.Printable(x.Value, 0)})
 	}
-	v.Meta = string(meta)
 	if e.Locator == nil {
 		// A session (a gopher telnet item) has no URL to retrieve, only
 		// its destination's, which the person's own client opens.
@@ -178,6 +190,20 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 	return v
 }
 
+// appendTime appends t, in UTC, to as much of a second as precision
+// says it holds: a day (an old file in an FTP LIST) is a date, a minute a
+// date and a minute, anything finer (or unknown) the second.
+func appendTime(b []byte, t time.Time, precision time.Duration) []byte {
+	layout := time.DateTime
+	switch {
+	case precision >= 24*time.Hour:
+		layout = time.DateOnly
+	case precision >= time.Minute:
+		layout = "2006-01-02 15:04"
+	}
+	return t.UTC().AppendFormat(b, layout)
+}
+
 // searchURL is the URL a search form for loc sends (its words replacing
 // any loc has), or "" when loc takes no words.
 func searchURL(loc schemes.Locator) string {
@@ -189,6 +215,15 @@ func searchURL(loc schemes.Locator) string {
 	return ""
 }
 
+// listHead is what the "listhead" template shows above a listing's
+// entries.
+type listHead struct {
+	URL    string
+	Search string  // the URL the page's search form sends, if it takes words
+	Crumbs []crumb // the directories above, for a directory's page
+	Up     *crumb  // the nearest of them with a page
+}
+
 // listPage renders a listing as it streams from the server: memory stays
 // one entry's, whatever the listing's length.
 func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Response, proxy bool) {
@@ -198,7 +233,13 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 		return
 	}
 	defer bw.Flush()
-	pages.ExecuteTemplate(bw, "listhead", struct{ URL, Search string }{resp.URL.Redacted(), searchURL(resp.URL)})
+	head := listHead{URL: resp.URL.Redacted(), Search: searchURL(resp.URL)}
+	if resp.Kind == schemes.EntryDir {
+		// A search's hits have no place of their own to go up from.
+		head.Crumbs = s.crumbs(resp.URL, proxy)
+		head.Up = up(head.Crumbs)
+	}
+	pages.ExecuteTemplate(bw, "listhead", head)
 	for e, err := range schemes.Entries(resp.Listing) {
 		if err != nil {
 			pages.ExecuteTemplate(bw, "listerror", err.Error())

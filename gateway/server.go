@@ -234,7 +234,16 @@ func (s *Server) goTo(w http.ResponseWriter, r *http.Request, raw, words string)
 		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), errors.New("this URL has no gateway address"))
 		return
 	}
-	http.Redirect(w, r, addr, http.StatusSeeOther)
+	seeOther(w, addr)
+}
+
+// seeOther redirects (303) to addr, a gateway address, as it is:
+// http.Redirect would clean its path, turning the "//" of a news://HOST/
+// URL's address (/news///HOST/group) or a selector's "/../" into another
+// address, another URL.
+func seeOther(w http.ResponseWriter, addr string) {
+	w.Header().Set("Location", addr)
+	w.WriteHeader(http.StatusSeeOther)
 }
 
 // upstreamHeaders go on everything the gateway serves as a server sent
@@ -269,7 +278,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.logins.remember(g)
 		if a := LocatorAddress(loc); a != "" && !proxy && r.Method == http.MethodGet {
 			// Out of the address bar and the history: see logins.
-			http.Redirect(w, r, a, http.StatusSeeOther)
+			seeOther(w, a)
 			return
 		}
 	}
@@ -314,7 +323,11 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	if !caps.Has(schemes.Resumes) {
 		ranged = false
 	}
-	req := &fetch.Request{URL: loc}
+	// The entries' times, as lynx shows them, even where they cost a
+	// request (a Gopher+ menu's `$`, whose reply also tells which items
+	// ask questions first: their links lead to their forms), and a
+	// document's Last-Modified where it costs a command (FTP MDTM).
+	req := &fetch.Request{URL: loc, WantModTime: true}
 	if ranged {
 		req.Offset = start
 	}

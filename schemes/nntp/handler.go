@@ -208,7 +208,7 @@ func (h *Handler) newsServer(p *plan) error {
 	}
 	if s == "" {
 		return &schemes.Error{Scheme: "news", Phase: "request", Kind: schemes.KindUsage, Part: "host",
-			Msg: "news: URLs name no server: give one with " + opt + " host[:port] or the NNTPSERVER environment variable"}
+			Msg: "news: URLs name no server: give one with " + opt + " host[:port] or the NNTPSERVER environment variable, or in the URL (news://host[:port]/group)"}
 	}
 	host, port, err := splitServer(s)
 	if err != nil {

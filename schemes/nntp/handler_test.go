@@ -419,7 +419,7 @@ func TestNewsServerSetting(t *testing.T) {
 	for words, name := range map[*schemes.Words]string{{}: "option nntp-server", &callerWords: "<nntp-server>"} {
 		_, err := (&Handler{Getenv: noEnv, words: *words}).Fetch(context.Background(), req)
 		e := checkKind(t, err, schemes.KindUsage, 0)
-		if !strings.Contains(e.Msg, "give one with "+name+" host[:port] or the NNTPSERVER environment variable") {
+		if !strings.Contains(e.Msg, "give one with "+name+" host[:port] or the NNTPSERVER environment variable, or in the URL (news://host[:port]/group)") {
 			t.Errorf("message %q does not say how to set a server", e.Msg)
 		}
 		_, err = (&Handler{Server: "h:x", words: *words}).Explain(req)
