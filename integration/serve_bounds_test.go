@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +36,25 @@ type serveProcess struct {
 // the address it prints, and stops it (SIGINT) when t ends.
 func startServe(t *testing.T, args ...string) *serveProcess {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv is startServe in this process's environment changed by
+// env: each NAME=VALUE set, each NAME= taken out.
+func startServeEnv(t *testing.T, env []string, args ...string) *serveProcess {
+	t.Helper()
 	cmd := exec.Command(urlgetBinary(t), append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	if env != nil {
+		cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, name+"=") })
+		})
+		for _, e := range env {
+			if !strings.HasSuffix(e, "=") {
+				cmd.Env = append(cmd.Env, e)
+			}
+		}
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -93,8 +93,10 @@ func TestServeGopherMenu(t *testing.T) {
 }
 
 // checkGatewayMenu asks the gateway for the menu at raw and checks its
-// page against the library's listing of it: one <li> per entry, a link to
-// each item's gateway address, and no error.
+// page against the library's listing of it, with the entries' times as
+// the gateway asks for them: one <li> per entry, a link to each item's
+// gateway address (to its form's, for an item that asks questions
+// first), and no error.
 func checkGatewayMenu(t *testing.T, base, raw string) {
 	t.Helper()
 	resp, body := gatewayGet(t, base, raw, "")
@@ -105,7 +107,13 @@ func checkGatewayMenu(t *testing.T, base, raw string) {
 	if strings.Contains(page, `class="error"`) {
 		t.Errorf("an error on the page of %s:\n%s", raw, page)
 	}
-	l, err := (&fetch.Client{}).List(context.Background(), raw)
+	c := &fetch.Client{}
+	req, err := c.NewRequest(fetch.MethodList, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.WantModTime = true
+	l, err := c.Do(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +124,12 @@ func checkGatewayMenu(t *testing.T, base, raw string) {
 			t.Fatal(err)
 		}
 		n++
-		if e.Locator != nil && !strings.Contains(page, `href="`+strings.ReplaceAll(gateway.LocatorAddress(e.Locator), "&", "&amp;")+`"`) {
-			t.Errorf("no link to %s (%s)", gateway.LocatorAddress(e.Locator), e.Label())
+		to := e.Locator
+		if e.Form != nil {
+			to = e.Form
+		}
+		if to != nil && !strings.Contains(page, `href="`+strings.ReplaceAll(gateway.LocatorAddress(to), "&", "&amp;")+`"`) {
+			t.Errorf("no link to %s (%s)", gateway.LocatorAddress(to), e.Label())
 		}
 	}
 	if got := strings.Count(page, "<li"); got != n || n < 5 {
@@ -351,7 +363,7 @@ func TestServeWAISSearch(t *testing.T) {
 	if want := gateway.Address(db + "?leviathan"); resp.Request.URL.RequestURI() != want {
 		t.Errorf("the form led to %s, want %s", resp.Request.URL.RequestURI(), want)
 	}
-	if resp.StatusCode != 200 || !strings.Contains(string(page), "The leviathan chronicle</a>") || !strings.Contains(string(page), "score=") ||
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "The leviathan chronicle</a>") || !strings.Contains(string(page), "<dt>score</dt>") ||
 		!strings.Contains(string(page), `href="/wais/`+testbed.Addr(testbed.WAISPort)+`/demo/TEXT/`) {
 		t.Errorf("%d\n%s", resp.StatusCode, page)
 	}
