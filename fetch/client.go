@@ -324,7 +324,7 @@ func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request 
 	return &schemes.Request{
 		URL: r.URL, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(),
 		Offset: r.Offset, Partial: r.Partial, WantModTime: r.WantModTime,
-		Listed: r.Listed, Exact: r.Exact, IfModifiedSince: r.IfModifiedSince,
+		Listed: r.Listed, Exact: r.Exact, IfModifiedSince: r.IfModifiedSince, ErrorPages: r.ErrorPages,
 		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS, Notify: c.Notify,
 	}
 }
@@ -333,8 +333,13 @@ func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request 
 // policy, and scrubs every password it handled from the error.
 func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 	var resp *Response
-	err := c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
+	rs := c.newRetries()
+	err := c.retryUnder(ctx, rs, func(ctx context.Context, hold func(*Response)) error {
 		got, err := c.once(ctx, r)
+		if err == nil {
+			r.answered(got)
+			err = rs.page(got)
+		}
 		if err == nil {
 			hold(got) // the caller reads it after this attempt returns
 		}
@@ -440,6 +445,9 @@ func (c *Client) follow(ctx context.Context, req Request, ch *chain) (*Response,
 		if r.Redirect == "" {
 			if resolution != nil && r.Resolved == nil {
 				r.Resolved = &schemes.Resolution{Chain: resolution}
+			}
+			if r.Failure != nil { // named as a failure of loc is
+				r.Failure = ch.scrub(withURL(r.Failure, loc))
 			}
 			return &Response{Response: r, URL: loc, Redirects: hops, RedirectHeads: heads}, nil
 		}

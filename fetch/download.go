@@ -115,6 +115,15 @@ type Result struct {
 	// Segments is how many connections carried data of a download made
 	// in segments (DownloadOptions.Segments), 0 for one made over one.
 	Segments int
+	// Failure is set when the file is a server's error page, written as
+	// the Request asked (ErrorPages): what the reply was
+	// (schemes.Response.Failure).
+	Failure error
+	// Head is the last reply's head as the server sent it, and
+	// RedirectHeads those of the redirects before it, where the handler
+	// kept them (Response.Head and RedirectHeads: HTTP's).
+	Head          string
+	RedirectHeads []string
 }
 
 // Download retrieves raw into the file dest (NAME below).
@@ -258,12 +267,17 @@ func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Resu
 	req.Offset, req.Partial = t.resumeAt(), t.partial
 	req.WantModTime = req.WantModTime || opt.RemoteTime && !listedTime(&req)
 	resp, err := c.once(ctx, req)
+	if err == nil {
+		req.answered(resp)
+		err = rs.page(resp)
+	}
 	if err != nil {
 		return err
 	}
 	defer resp.Close()
 	res.URL, res.Type, res.ModTime = resp.URL, resp.Type, resp.ModTime
 	res.Status, res.Redirects = resp.Status, resp.Redirects
+	res.Failure, res.Head, res.RedirectHeads = resp.Failure, resp.Head, resp.RedirectHeads
 	res.Mode, res.ModeGuessed = resp.Mode, resp.ModeGuessed
 	res.SuggestedName = resp.SuggestedName
 	if resp.Resolved != nil {

@@ -62,6 +62,24 @@ type Request struct {
 	// time (HTTP If-Modified-Since): the Response then has NotModified set
 	// and no Body, and Download writes nothing. Ignored with an Offset.
 	IfModifiedSince time.Time
+	// ErrorPages takes the page of a server's error reply as the
+	// resource (schemes.Request.ErrorPages: an HTTP error status, as
+	// curl does without -f): Do returns it, Download writes it and Stream
+	// copies it as they would the resource, the Response's (Result's)
+	// Failure saying what the reply was. A page whose Failure is
+	// retryable (HTTP 408, 429, 500, 502, 503, 504: those curl's --retry
+	// tries again) is asked for again while tries are left, before
+	// anything of it is written; the last try's page is the one kept.
+	// The scheme's own options may refuse pages (the http handler's
+	// Fail). Without it an error reply fails, as ever.
+	ErrorPages bool
+	// Answered, if set, is called with each attempt's answer — after
+	// redirects, its Head and RedirectHeads where the handler kept them —
+	// by Do, Stream and DownloadRequest, before anything of its body is
+	// read: for a caller that shows each answer's head as it comes
+	// (curl's -D), heads before the body. An error page asked for again
+	// (ErrorPages) is an answer too.
+	Answered func(r *Response)
 	// Next are the URLs the caller will ask this Client for after this
 	// one, in order (the rest of a list of URLs, a mirror's batch of
 	// files): a handler whose scheme pipelines (Caps Pipelines: NNTP's
@@ -72,6 +90,13 @@ type Request struct {
 	// sent ahead for URLs the caller then does not ask for are wasted,
 	// never wrong.
 	Next []schemes.Locator
+}
+
+// answered tells req's Answered of r, an attempt's answer.
+func (r *Request) answered(resp *Response) {
+	if r.Answered != nil && resp != nil {
+		r.Answered(resp)
+	}
 }
 
 // MaxNext is how many of a Request's Next a handler is told of: more than

@@ -13,7 +13,7 @@ import (
 
 const maxRetryDelay = 10 * time.Minute
 
-// retry is the one retry layer: it runs op, and again up to c.Retries
+// retryUnder is the one retry layer: it runs op, and again up to c.Retries
 // more times while it fails with an error marked retryable, waiting
 // RetryDelay, then twice that, and so on. A server's Retry-After
 // (schemes.Error.RetryAfter) longer than the wait replaces it, up to
@@ -25,13 +25,11 @@ const maxRetryDelay = 10 * time.Minute
 // bounded by MaxTime, as curl's -m bounds each try. Past RetryMaxTime
 // since the first try began, or when the wait would pass it, no try
 // starts; one already running is not cut short by it (as with curl).
-func (c *Client) retry(ctx context.Context, op func(ctx context.Context, hold func(*Response)) error, then func() string) error {
-	return c.retryUnder(ctx, c.newRetries(), op, then)
-}
-
-// retryUnder is retry with the retries of rs, which a download in
-// segments shares with its connections (segRun): a range asked for again
-// takes one of the same Retries.
+//
+// rs are the request's retries (newRetries), which op may ask too: a
+// download in segments shares them with its connections (segRun), so
+// that a range asked for again takes one of the same Retries, and an
+// error page is asked for again only while one is left (page).
 func (c *Client) retryUnder(ctx context.Context, rs *retries, op func(ctx context.Context, hold func(*Response)) error, then func() string) error {
 	for {
 		err := c.attempt(ctx, op)
@@ -71,18 +69,12 @@ func (c *Client) newRetries() *retries {
 func (rs *retries) again(ctx context.Context, err error, then func() string) bool {
 	c := rs.c
 	rs.mu.Lock()
-	if rs.spent >= c.Retries || !schemes.IsRetryable(err) {
+	wait, ok, pastMax := rs.waitLocked(err)
+	if !ok {
 		rs.mu.Unlock()
-		return false
-	}
-	wait := rs.delay
-	var se *schemes.Error
-	if errors.As(err, &se) && se.RetryAfter > wait {
-		wait = min(se.RetryAfter, maxRetryDelay)
-	}
-	if c.RetryMaxTime > 0 && time.Since(rs.begin)+wait > c.RetryMaxTime {
-		rs.mu.Unlock()
-		c.notify("%v; not retried: waiting %v would pass %s %s", err, wait, c.word(SettingRetryMaxTime), seconds(c.RetryMaxTime))
+		if pastMax {
+			rs.notRetried(err, wait)
+		}
 		return false
 	}
 	rs.spent++
@@ -102,6 +94,53 @@ func (rs *retries) again(ctx context.Context, err error, then func() string) boo
 	case <-t.C:
 		return true
 	}
+}
+
+// waitLocked is the wait before err is tried again, and whether it is:
+// err is retryable, a retry is left, and the wait passes no
+// RetryMaxTime (pastMax says it would). rs.mu is held.
+func (rs *retries) waitLocked(err error) (wait time.Duration, ok, pastMax bool) {
+	c := rs.c
+	if rs.spent >= c.Retries || !schemes.IsRetryable(err) {
+		return 0, false, false
+	}
+	wait = rs.delay
+	var se *schemes.Error
+	if errors.As(err, &se) && se.RetryAfter > wait {
+		wait = min(se.RetryAfter, maxRetryDelay)
+	}
+	if c.RetryMaxTime > 0 && time.Since(rs.begin)+wait > c.RetryMaxTime {
+		return wait, false, true
+	}
+	return wait, true, false
+}
+
+// notRetried says that err is not tried again: the wait would pass
+// RetryMaxTime.
+func (rs *retries) notRetried(err error, wait time.Duration) {
+	c := rs.c
+	c.notify("%v; not retried: waiting %v would pass %s %s", err, wait, c.word(SettingRetryMaxTime), seconds(c.RetryMaxTime))
+}
+
+// page is the error that has r, an error reply's page the caller asked
+// for (Request.ErrorPages, Response.Failure), asked for again: its
+// Failure, when again would try it once more (r is closed then, unread);
+// nil when r is to be taken as it is — no page, or the last try's.
+func (rs *retries) page(r *Response) error {
+	if r == nil || r.Failure == nil {
+		return nil
+	}
+	rs.mu.Lock()
+	wait, ok, pastMax := rs.waitLocked(r.Failure)
+	rs.mu.Unlock()
+	if pastMax {
+		rs.notRetried(r.Failure, wait)
+	}
+	if !ok {
+		return nil
+	}
+	r.Close()
+	return r.Failure
 }
 
 // attempt runs op once under a context bounded by MaxTime. The context

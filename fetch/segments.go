@@ -174,8 +174,8 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 		n = t.segs
 	}
 	n = min(n, MaxSegments)
-	if (n <= 1 && t.segs == 0) || resp.Body == nil || resp.Listing != nil {
-		return 0, nil
+	if (n <= 1 && t.segs == 0) || resp.Body == nil || resp.Listing != nil || resp.Failure != nil {
+		return 0, nil // an error page (Request.ErrorPages) is no file to split
 	}
 	why := ""
 	switch {

@@ -293,6 +293,7 @@ func (s *segRun) open(ctx context.Context, sg *segment) (*Response, error) {
 	}
 	req := s.req
 	req.URL, req.Offset = s.loc, start
+	req.ErrorPages = false // a range's error status is a failure, never part of the file
 	r, err := s.c.once(sctx, req)
 	if err != nil {
 		return nil, err

@@ -36,10 +36,15 @@ func (c *Client) Stream(ctx context.Context, req *Request, w io.Writer, progress
 	}
 	ctx = c.withNext(ctx, req)
 	var partial schemes.Partial
-	err = c.retry(ctx, func(ctx context.Context, hold func(*Response)) error {
+	rs := c.newRetries()
+	err = c.retryUnder(ctx, rs, func(ctx context.Context, hold func(*Response)) error {
 		try := *req
 		try.Offset, try.Partial = n, partial
 		r, err := c.once(ctx, try)
+		if err == nil {
+			req.answered(r)
+			err = rs.page(r)
+		}
 		if err != nil {
 			return err
 		}

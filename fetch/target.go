@@ -172,13 +172,17 @@ var (
 
 // refusal turns the errors of opening a target into the kinds the rules
 // give them: a symbolic link or a foreign file where urlget writes is
-// KindSafety, a directory or a target another run holds is KindUsage.
+// KindSafety, a directory there is KindLocal (a local file that cannot
+// be written, as curl's 23 has it), a target another run holds is
+// KindUsage.
 func refusal(loc schemes.Locator, name string, err error) error {
 	kind := schemes.KindOther
 	switch {
 	case errors.Is(err, errSymlink), errors.Is(err, errNotRegular):
 		kind = schemes.KindSafety
-	case errors.Is(err, errIsDir), errors.Is(err, errInUse):
+	case errors.Is(err, errIsDir):
+		kind = schemes.KindLocal
+	case errors.Is(err, errInUse):
 		kind = schemes.KindUsage
 	default:
 		return localError(loc, "open", err)

@@ -299,7 +299,7 @@ func TestDownloadRefusesLinksAndForeignFiles(t *testing.T) {
 			}
 		}, true, schemes.KindSafety, PartSuffix},
 		{"NAME.part is a FIFO", func(t *testing.T, dest, victim string) { syscall.Mkfifo(dest+PartSuffix, 0o600) }, false, schemes.KindSafety, PartSuffix},
-		{"NAME is a directory", func(t *testing.T, dest, victim string) { os.Mkdir(dest, 0o755) }, false, schemes.KindUsage, ""},
+		{"NAME is a directory", func(t *testing.T, dest, victim string) { os.Mkdir(dest, 0o755) }, false, schemes.KindLocal, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, outside := t.TempDir(), t.TempDir()

@@ -241,3 +241,12 @@ func SyntaxError(scheme, raw, part, msg string) *Error {
 // curl's --fail-with-body): the caller has the bytes and reports the
 // failure, which is not retried.
 var ErrBodyWritten = errors.New("the error page was written")
+
+// ErrErrorStatus is in the chain of the failure a server's error status
+// makes (HTTP's 400 and up): the server answered, and said no, with a
+// page a Request with ErrorPages would have had as the resource. A
+// caller tells it from a failure to get an answer, as curl's -f gives
+// it an exit status of its own (22); its Kind still says what the
+// status means (404 not found, 403 permission, 503 busy). The error's
+// text does not show it.
+var ErrErrorStatus = errors.New("the server answered with an error status")

@@ -264,6 +264,17 @@ type Request struct {
 	// told it did not returns a Response with NotModified set and an
 	// empty Body. Zero asks nothing; ignored when resuming (Offset > 0).
 	IfModifiedSince time.Time
+	// ErrorPages asks for the page of a server's error reply as the
+	// resource, where the protocol's error replies carry one (HTTP: a
+	// status of 400 and up, or a 3xx that is no redirect followed): the
+	// handler hands it over as it does a resource — Body the page,
+	// Status the reply's code, Head its head where kept — with Failure
+	// the error it would have returned instead. That is what curl does
+	// without -f: the transfer worked, the server said no. Not when
+	// resuming (Offset > 0): a page must never land after the bytes of a
+	// partial copy. A handler without such replies ignores it; without
+	// it an error reply fails as ever.
+	ErrorPages bool
 	// RequireTLS says the caller refuses clear text (--ssl-reqd): a
 	// handler whose scheme claims the TLS capability without being TLS
 	// from the start upgrades its connections (FTP AUTH TLS, NNTP and SMTP
@@ -344,17 +355,25 @@ type Response struct {
 	// 0 when the protocol has none.
 	Status int
 	// Head is the reply's head exactly as the server sent it, for a
-	// caller that shows it as it came (urlget -I, as curl -I does): for
-	// HTTP the status line and the header fields, each with its line end,
-	// through the empty line that ends them. It is text, not fields, so
-	// that the order, the spelling and the reason phrase survive (net/http
-	// keeps none of them). Stat fills it where the protocol has a head and
-	// the handler could keep it; "" otherwise, and the caller makes do
-	// with the other fields.
+	// caller that shows it as it came (urlget -I and -D, as curl's do):
+	// for HTTP the status line and the header fields, each with its line
+	// end, through the empty line that ends them. It is text, not fields,
+	// so that the order, the spelling and the reason phrase survive
+	// (net/http keeps none of them). Stat and Fetch fill it, a redirect's
+	// too, where the protocol has a head and the handler could keep it;
+	// "" otherwise, and the caller makes do with the other fields.
 	Head string
 	// NotModified says the server answered Request.IfModifiedSince: the
 	// resource did not change; Body is empty.
 	NotModified bool
+	// Failure is set when the response is a server's error reply handed
+	// over as the resource because the Request asked for ErrorPages: the
+	// error (an *Error with ErrErrorStatus in its chain for an HTTP
+	// status of 400 and up) that the handler returns without
+	// ErrorPages. The caller that takes the page as data can still tell
+	// it is no success; the fetch Client asks again, before anything of
+	// the page is written, when Failure is retryable and tries are left.
+	Failure error
 	// Resolved is set by a scheme that resolves names to other URLs
 	// (prospero: an object's access method), nil otherwise; see
 	// Resolution. It may also be set on a response with a Body or a

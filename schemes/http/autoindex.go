@@ -56,10 +56,11 @@ var _ schemes.Lister = (*Handler)(nil)
 // page read to its end leaves the connection for reuse.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	// A listing is read whole: never resumed, never answered "not
-	// modified" (a 304 has no page to list).
+	// modified" (a 304 has no page to list), and an error status's page
+	// is no index (ErrorPages, FailWithBody): the status fails.
 	whole := *req
-	whole.Offset, whole.Partial, whole.IfModifiedSince = 0, schemes.Partial{}, time.Time{}
-	resp, err := h.Fetch(ctx, &whole)
+	whole.Offset, whole.Partial, whole.IfModifiedSince, whole.ErrorPages = 0, schemes.Partial{}, time.Time{}, false
+	resp, err := h.fetch(ctx, &whole, false)
 	if err != nil || resp.Redirect != "" {
 		return resp, err
 	}

@@ -24,7 +24,7 @@ type exchange struct {
 	tr     *reqTrace
 	cancel context.CancelCauseFunc
 	done   func() // closes an uncached transport's connections
-	head   string // the answer's head as sent, for HEAD only (Response.Head)
+	head   string // the answer's head as sent (Response.Head)
 }
 
 // close discards the response body and releases the request.
@@ -80,10 +80,10 @@ func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr htt
 		return nil, requestError(ctx, timedOut, c.req.Timeout, c.loc, err, connEnded(rt.connection()))
 	}
 	traceResponse(rt, resp)
-	x := &exchange{resp: resp, tr: rt, cancel: cancel, done: done}
-	if method == http.MethodHead {
-		x.head = rawHead(rt.connection(), resp)
-	}
+	// The head is taken before the caller reads a byte of the body, so
+	// that the recorder stops with the head (and what of the body came
+	// in the same read).
+	x := &exchange{resp: resp, tr: rt, cancel: cancel, done: done, head: rawHead(rt.connection(), resp)}
 	return x, nil
 }
 
@@ -197,7 +197,7 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 	return &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) {
 			tr.carriedBy(ci.Conn)
-			if rec := headOf(ci.Conn); rec != nil && r.Method == http.MethodHead {
+			if rec := headOf(ci.Conn); rec != nil {
 				// Before the request is written, so before any byte of
 				// its answer can be read.
 				rec.arm()

@@ -52,7 +52,15 @@ type Handler struct {
 	// reading it ends, instead of with io.EOF, with the error Fetch
 	// would have returned (not retryable, its Err ErrBodyWritten). Not
 	// when resuming: a page must not land after a partial copy's bytes.
+	// It wins over a request's ErrorPages for a status of 400 and up.
 	FailWithBody bool
+	// Fail refuses what a request's ErrorPages asks for on a status of
+	// 400 and up (curl's -f): Fetch fails as without it, the page unread.
+	// A 3xx that is no redirect still comes as data, as with curl. Stat
+	// is not changed by it: a head is no page, and with ErrorPages it
+	// hands over any status's head for the caller to decide (curl -fI
+	// shows the head, then fails).
+	Fail bool
 
 	cache transports
 	// words name the compressed option in a decoding failure as the
@@ -116,8 +124,47 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 // it asks for the rest under the resume rule (see resumePlan) and reports
 // in Response.Offset what the server actually sent. req.Timeout, when
 // set, bounds the wait for the response headers (connect and TLS
-// included); ctx bounds everything, including reading the body.
+// included); ctx bounds everything, including reading the body. An error
+// status fails (statusError), unless req.ErrorPages asks for its page
+// (Response.Failure says what it would have failed with) or FailWithBody
+// hands it over. Response.Head is the head as the server sent it, a
+// redirect's too.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	return h.fetch(ctx, req, true)
+}
+
+// pageUse says what Fetch makes of the page of a status it fails on.
+type pageUse int
+
+const (
+	pageRefused pageUse = iota // fail, the page unread
+	pageData                   // the page is the resource (Request.ErrorPages)
+	pageFailing                // the page, ending with the failure (FailWithBody)
+)
+
+// pageOf is what becomes of the page of status, which Fetch fails on,
+// under the Handler's options (FailWithBody, Fail) and the request's
+// ErrorPages (asked).
+func (h *Handler) pageOf(status int, asked bool) pageUse {
+	switch {
+	case status >= 400 && h.FailWithBody:
+		return pageFailing
+	case status >= 400 && h.Fail:
+		return pageRefused
+	case asked && pageStatus(status):
+		return pageData
+	}
+	return pageRefused
+}
+
+// pageStatus reports whether a response of status that Fetch fails on
+// has a page to hand over: an error status, or a 3xx that is no redirect
+// (300, 304 unasked, 305), whose body curl writes too.
+func pageStatus(status int) bool { return status >= 300 && !isRedirect(status) }
+
+// fetch is Fetch; pages says whether an error status's page may be
+// handed over at all (not for a listing: a page is no index).
+func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (*schemes.Response, error) {
 	c, err := h.newCall(ctx, req)
 	if err != nil {
 		return nil, err
@@ -147,14 +194,24 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		}
 		r, _, err = h.response(c.loc, &whole, x, resumePlan{})
 	}
-	if err != nil && h.FailWithBody && x.resp.StatusCode >= 400 && req.Offset == 0 {
+	if r != nil {
+		r.Head = x.head
+	}
+	use := pageRefused
+	if err != nil && pages && req.Offset == 0 { // never a page after a partial copy's bytes
+		use = h.pageOf(x.resp.StatusCode, req.ErrorPages)
+	}
+	switch use {
+	case pageData:
+		r, err = pageResponse(c.loc, x, err), nil
+	case pageFailing:
 		body, derr := h.decodedBody(ctx, c.loc, x)
 		if derr != nil {
 			x.close()
 			return nil, err // the status says more than the page's coding
 		}
 		return &schemes.Response{Size: -1, Status: x.resp.StatusCode, Type: x.resp.Header.Get("Content-Type"),
-			Body: &failBody{ReadCloser: body, err: pageError(err)}}, nil
+			Head: x.head, Body: &failBody{ReadCloser: body, err: pageError(err)}}, nil
 	}
 	if err != nil || r.Redirect != "" || r.Body != nil {
 		x.close()
@@ -193,9 +250,11 @@ func (h *Handler) decodedBody(ctx context.Context, loc *URL, x *exchange) (io.Re
 // Head, the response head as the server sent it (over TLS too: the
 // connection net/http reads is the decrypted one); a 3xx
 // comes back as Response.Redirect, as from Fetch. Errors are those of
-// Fetch (404 and 410 not found, 401 and 403 permission, 503 and 429 busy).
-// A server that refuses HEAD (405) fails like any other refusal: Stat
-// never falls back to a GET that would start sending the body.
+// Fetch (404 and 410 not found, 401 and 403 permission, 503 and 429 busy),
+// or with req.ErrorPages the error status's head and Failure, as Fetch
+// hands over its page. A server that refuses HEAD (405) fails like any
+// other refusal: Stat never falls back to a GET that would start sending
+// the body.
 func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	c, err := h.newCall(ctx, req)
 	if err != nil {
@@ -219,6 +278,8 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 		r.Size = resp.ContentLength // HEAD: the Content-Length header, -1 without one
 		r.Head = x.head
 		return r, nil
+	case req.ErrorPages && pageStatus(status):
+		return pageResponse(c.loc, x, statusError(c.loc, resp)), nil
 	}
 	return nil, statusError(c.loc, resp)
 }

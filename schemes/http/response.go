@@ -109,6 +109,16 @@ func describe(loc *URL, resp *http.Response) *schemes.Response {
 	return r
 }
 
+// pageResponse is the Response of an error status whose page the caller
+// asked for (Request.ErrorPages): described as a resource is, with
+// Failure the error fail is, the Body the caller's to set (Fetch) or
+// none (Stat).
+func pageResponse(loc *URL, x *exchange, fail error) *schemes.Response {
+	r := describe(loc, x.resp)
+	r.Size, r.Head, r.Failure = x.resp.ContentLength, x.head, fail
+	return r
+}
+
 // redirectResponse is the Response for a 3xx: the absolute URL to go to,
 // and no Body.
 func redirectResponse(loc *URL, resp *http.Response, tr schemes.Trace) (*schemes.Response, error) {
@@ -157,26 +167,27 @@ func redirect(loc *URL, resp *http.Response) (string, error) {
 // statusError maps an unusable status to a kind: 404 and 410 are "not
 // found", 401, 403 and 407 "permission", 503 and 429 "busy" (retryable,
 // after the Retry-After the server asks for), everything else "protocol",
-// of which the statuses that are usually passing (500, 502, 504) are
-// retryable.
+// of which the statuses that are usually passing (408, 500, 502, 504:
+// with 503 and 429 those curl's --retry tries again) are retryable. A
+// status of 400 and up has schemes.ErrErrorStatus in its chain.
 func statusError(loc *URL, resp *http.Response) error {
-	switch resp.StatusCode {
-	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
-		e := schemes.BusyError(loc.g.Scheme, "response", resp.StatusCode, resp.Status)
-		e.RetryAfter = retryAfter(resp.Header, time.Now())
-		return e
-	}
 	e := &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: resp.StatusCode,
 		Msg: resp.Status}
 	switch resp.StatusCode {
+	case http.StatusServiceUnavailable, http.StatusTooManyRequests:
+		e = schemes.BusyError(loc.g.Scheme, "response", resp.StatusCode, resp.Status)
+		e.RetryAfter = retryAfter(resp.Header, time.Now())
 	case http.StatusNotFound, http.StatusGone:
 		e.Kind = schemes.KindNotFound
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
 		e.Kind = schemes.KindPermission
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+	case http.StatusRequestTimeout, http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
 		e.Retryable = true
 	}
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+	switch {
+	case resp.StatusCode >= 400:
+		e.Err = schemes.Reason("", schemes.ErrErrorStatus) // no text: the status says it
+	case resp.StatusCode >= 300:
 		e.Msg += " (not a redirect urlget follows)"
 	}
 	return e

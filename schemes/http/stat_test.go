@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -134,42 +135,11 @@ func TestStatEntry(t *testing.T) {
 // so); the head of a 1xx answer before it is not part of it. Each of two
 // requests on one kept connection gets its own.
 func TestStatHeadAsSent(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
 	heads := []string{
 		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 Fine Indeed\r\nZ-First: 1\r\nETag: \"t\"\r\ncontent-length: 5\r\n\r\n",
 		"HTTP/1.1 200 OK\r\nServer: two\r\nContent-Length: 7\r\n\r\n",
 	}
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		br := bufio.NewReader(c)
-		for _, h := range heads {
-			for { // the request, through its empty line
-				line, err := br.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if line == "\r\n" {
-					break
-				}
-			}
-			c.Write([]byte(h))
-		}
-	}()
-	h := &Handler{}
-	defer h.CloseIdleConnections()
-	d := &testDialer{}
-	loc, err := parse("http://" + ln.Addr().String() + "/f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, d, loc := oneConnServer(t, heads...)
 	for i, want := range []string{heads[0][len("HTTP/1.1 100 Continue\r\n\r\n"):], heads[1]} {
 		resp, err := h.Stat(context.Background(), &schemes.Request{URL: loc, Dialer: d, Trace: &recTrace{}})
 		if err != nil {
@@ -182,6 +152,39 @@ func TestStatHeadAsSent(t *testing.T) {
 	if n := d.count(); n != 1 {
 		t.Errorf("%d dials, want 1 (the connection kept)", n)
 	}
+}
+
+// oneConnServer accepts one connection and answers its requests with
+// replies, in order, each in one write; it returns a Handler and Dialer
+// to ask it with, and the URL of its /f.
+func oneConnServer(t *testing.T, replies ...string) (*Handler, *testDialer, *URL) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for _, r := range replies {
+			if _, err := http.ReadRequest(br); err != nil {
+				return
+			}
+			io.WriteString(c, r)
+		}
+	}()
+	h := &Handler{}
+	t.Cleanup(h.CloseIdleConnections)
+	loc, err := parse("http://" + ln.Addr().String() + "/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, &testDialer{}, loc
 }
 
 // TestStatHeadAsSentOverTLS: over https the head is the decrypted one as

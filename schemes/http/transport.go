@@ -267,11 +267,12 @@ func (c *scopedConn) Read(p []byte) (int, error) {
 }
 
 // headRecorder keeps the bytes a connection reads between arm and take:
-// the head of the answer to a HEAD request, as the server wrote it
-// (Response.Head), which net/http parses into a map that keeps neither
-// the order nor the spelling of the fields. Only HEAD arms it: its answer
-// has no body, so what is read is the head alone, and a GET's body never
-// passes through it.
+// the head of the answer, as the server wrote it (Response.Head), which
+// net/http parses into a map that keeps neither the order nor the
+// spelling of the fields. Each request arms it before it is written, and
+// takes the head as soon as net/http has parsed it, before the caller
+// reads the body: what it keeps of a body is what came in the reads that
+// brought the head (net/http's buffer, 4 KiB), which take drops.
 type headRecorder struct {
 	mu  sync.Mutex
 	on  bool
