@@ -111,8 +111,8 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 
 // TestCurlFlagsNginx: `-sSfL -o f`, --fail-with-body, --create-dirs and
 // -L through a redirect write the same files as curl on nginx; on a 404
-// both write nothing (-f) or the same page (--fail-with-body) and fail:
-// curl with 22, urlget with its not-found code 3.
+// both write nothing (-f) or the same page (--fail-with-body) and fail
+// with 22, or without either write the page and exit 0.
 func TestCurlFlagsNginx(t *testing.T) {
 	testbed.Require(t, testbed.Nginx)
 	u := func(p string) string { return "http://" + testbed.Addr(testbed.HTTPPort) + p }
@@ -123,8 +123,9 @@ func TestCurlFlagsNginx(t *testing.T) {
 	}{
 		{"file", []string{"-sSfL", "-o", "f", u("/text/lf.txt")}, 0, 0},
 		{"redirect", []string{"-sSfL", "-o", "f", u("/redirect")}, 0, 0},
-		{"404", []string{"-sSfL", "-o", "f", u("/no/such/file")}, 22, 3},
-		{"404 fail-with-body", []string{"-sS", "--fail-with-body", "-o", "f", u("/no/such/file")}, 22, 3},
+		{"404", []string{"-sSfL", "-o", "f", u("/no/such/file")}, 22, 22},
+		{"404 fail-with-body", []string{"-sS", "--fail-with-body", "-o", "f", u("/no/such/file")}, 22, 22},
+		{"404 without -f", []string{"-sS", "-o", "f", u("/no/such/file")}, 0, 0},
 		{"create-dirs", []string{"-sSfL", "--create-dirs", "-o", "a/b/f", u("/text/lf.txt")}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,12 +135,6 @@ func TestCurlFlagsNginx(t *testing.T) {
 			}
 			sameFiles(t, tc.name, c, o)
 		})
-	}
-	// Without -f curl writes the 404 page and exits 0; urlget keeps
-	// failing and writes nothing (README: -f).
-	_, o := both(t, "-sS", "-o", "f", u("/no/such/file"))
-	if o.code != 3 || len(files(t, o.dir)) != 0 {
-		t.Errorf("urlget without -f on a 404: exit %d, files %v", o.code, files(t, o.dir))
 	}
 }
 

@@ -88,12 +88,14 @@ func TestCurlOutputWriteOut(t *testing.T) {
 	}{
 		{"http file", []string{http + "/README.txt"}},
 		{"http binary to a file", []string{"-o", os.DevNull, http + "/bin/small.bin"}},
-		// urlget follows redirects and fails on 404 by default; curl
-		// does with -L and -f.
+		// urlget follows redirects by default; curl does with -L.
 		{"http redirect", []string{"-L", http + "/bin"}},
-		// (urlget does not keep an error page's Content-Type: its
-		// content_type is empty there, curl's is the page's.)
-		{"http missing", []string{"-f", "-w", "%{response_code} %{size_download} %{url_effective} %{num_redirects}", http + "/nope"}},
+		// Without -f the 404 page is the resource, for both; with -f
+		// neither writes it. (urlget keeps no failed page's
+		// Content-Type: its content_type is empty there, curl's is
+		// the page's.)
+		{"http missing", []string{http + "/nope"}},
+		{"http missing -f", []string{"-f", "-w", "%{response_code} %{size_download} %{url_effective} %{num_redirects}", http + "/nope"}},
 		{"ftp file", []string{ftp + "/README.txt"}},
 		{"ftp file to a file", []string{"-o", os.DevNull, ftp + "/bin/small.bin"}},
 		{"ftp missing", []string{ftp + "/nope"}},

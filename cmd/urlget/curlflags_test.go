@@ -13,48 +13,6 @@ import (
 	"testing"
 )
 
-// TestFailWritesNoErrorPage: an error status writes nothing, with or
-// without curl's -f (-sSfL parses), and --fail-with-body writes the page
-// (as the -o file, not a partial copy to continue) and fails all the same.
-func TestFailWritesNoErrorPage(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/f" {
-			w.Write([]byte("data"))
-			return
-		}
-		http.Error(w, "the 404 page", http.StatusNotFound)
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	for _, args := range [][]string{{"-sSfL"}, {"-s", "-S", "-f", "-L"}, {"--fail", "--location"}, {}} {
-		out := filepath.Join(dir, "out")
-		stdout, stderr, code := urlget(t, "", append(args, "-o", out, srv.URL+"/missing")...)
-		if code != 3 || !strings.Contains(stderr, "404 Not Found") || stdout != "" {
-			t.Errorf("%q: exit %d %q, want 3 naming the status", args, code, stderr)
-		}
-		if names := ls(t, dir); len(names) != 0 {
-			t.Errorf("%q: left %q", args, names)
-		}
-		if _, stderr, code := urlget(t, "", append(args, "-o", out, srv.URL+"/f")...); code != 0 {
-			t.Errorf("%q on a file: exit %d %s", args, code, stderr)
-		}
-		os.Remove(out)
-	}
-
-	out := filepath.Join(dir, "page")
-	_, stderr, code := urlget(t, "", "-sS", "--fail-with-body", "-o", out, srv.URL+"/missing")
-	if b, _ := os.ReadFile(out); code != 3 || string(b) != "the 404 page\n" || strings.Contains(stderr, "-C -") {
-		t.Errorf("--fail-with-body -o: exit %d, file %q, stderr %q", code, b, stderr)
-	}
-	if names := ls(t, dir); !slices.Equal(names, []string{"page"}) {
-		t.Errorf("--fail-with-body left %q", names)
-	}
-	stdout, _, code := urlget(t, "", "-sS", "--fail-with-body", srv.URL+"/missing")
-	if code != 3 || stdout != "the 404 page\n" {
-		t.Errorf("--fail-with-body to stdout: exit %d, %q", code, stdout)
-	}
-}
-
 func ls(t *testing.T, dir string) []string {
 	t.Helper()
 	es, err := os.ReadDir(dir)

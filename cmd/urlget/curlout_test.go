@@ -26,7 +26,7 @@ func TestCurlFlagHints(t *testing.T) {
 		{[]string{"-X", "POST", "http://h/"}, "-X is a curl flag urlget does not have: urlget sends only retrieval requests"},
 		{[]string{"--data", "a=b", "http://h/"}, "--data is a curl flag urlget does not have: urlget does not send request bodies"},
 		{[]string{"-sSb", "c", "http://h/"}, "-b is a curl flag urlget does not have: urlget keeps no cookies"},
-		{[]string{"-x", "http://p:3128", "http://h/"}, "use --proxy URL"},
+		{[]string{"--socks5", "p:1080", "http://h/"}, "use --proxy socks5://HOST:PORT"},
 		{[]string{"--http2", "http://h/"}, "HTTP/1.1 only"},
 		{[]string{"-T", "f", "ftp://h/"}, "does not upload"},
 		{[]string{"--no-such-flag", "http://h/"}, "unknown flag --no-such-flag (urlget --help lists the flags)"},
@@ -191,8 +191,14 @@ func TestWriteOutAfterTransfer(t *testing.T) {
 	if want := "body\n200 5 1 text/plain " + srv.URL + "/f 0\n"; code != 0 || stdout != want {
 		t.Errorf("exit %d, stdout %q, want %q", code, stdout, want)
 	}
-	code, stdout, _ = runCmd("-s", "-w", "%{http_code} %{exitcode} %{errormsg}", srv.URL+"/missing")
-	if want := "404 3 " + srv.URL + "/missing: 404 Not Found"; code != 3 || stdout != want {
+	code, stdout, _ = runCmd("-sf", "-w", "%{http_code} %{exitcode} %{errormsg}", srv.URL+"/missing")
+	if want := "404 22 " + srv.URL + "/missing: 404 Not Found"; code != 22 || stdout != want {
+		t.Errorf("-f: exit %d, stdout %q, want %q", code, stdout, want)
+	}
+	// Without -f the page is the resource, as with curl: the script
+	// `code=$(urlget -s -o /dev/null -w '%{http_code}' URL)` works under set -e.
+	code, stdout, _ = runCmd("-s", "-o", os.DevNull, "-w", "%{http_code} %{exitcode} %{errormsg}", srv.URL+"/missing")
+	if want := "404 0 "; code != 0 || stdout != want {
 		t.Errorf("exit %d, stdout %q, want %q", code, stdout, want)
 	}
 	dest := filepath.Join(t.TempDir(), "out")

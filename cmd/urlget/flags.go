@@ -37,6 +37,8 @@ type options struct {
 	retries    int
 	retryDelay time.Duration
 	proxy      string
+	// dumpHeader (-D) is where each response's head goes: dumpheader.go.
+	dumpHeader string
 	inputFile  string
 	// listed says where each URL read with -i was ("-i FILE, line N"),
 	// for its messages; "" for a URL of the command line.
@@ -84,6 +86,8 @@ type options struct {
 	// set is the run of -Z, nil without it: its transfers count their
 	// bytes into its one progress line.
 	set *parallelSet
+	// dump is -D's destination for the run, nil without it.
+	dump *headDump
 	// segments (--segments) fetches a large file over that many
 	// connections: segments.go.
 	segments int
@@ -139,7 +143,8 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.IntVar(&o.retries, "retry", 0, "retry retryable failures `N` times, with backoff")
 	fs.Float64Var(&retryDelay, "retry-delay", 1, "first wait between retries in `SECONDS` (doubles each time)")
 	fs.Float64Var(&retryMaxTime, "retry-max-time", 0, "start no retry after `SECONDS` since the first attempt began (0: no limit)")
-	fs.StringVar(&o.proxy, "proxy", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
+	fs.StringVarP(&o.proxy, "proxy", "x", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
+	fs.StringVarP(&o.dumpHeader, "dump-header", "D", "", "write each response's head to `FILE` (- for stdout), as well as the body: HTTP's as sent, redirects' included; other schemes' lines as -I shows them")
 	fs.StringVar(&limitRate, "limit-rate", "", "read bodies at most `RATE` bytes a second (suffix k, m, g: powers of 1024)")
 	fs.IntVar(&o.max, "max", 0, "ask a listing for at most `N` entries where the protocol takes a number: the newest N articles of a news group (default 100), N hits of a WAIS search (default 40)")
 	fs.StringVar(&maxFileSize, "max-filesize", "", "refuse a resource larger than `SIZE` bytes (suffix k, m, g), before writing when its size is announced")

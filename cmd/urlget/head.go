@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,25 +30,33 @@ func (o *options) headInto(ctx context.Context, c *fetch.Client, loc schemes.Loc
 		return true, &schemes.Error{Scheme: g.Scheme, Phase: "flags", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
 			Part: "scheme", Msg: fmt.Sprintf("-I: %s: URLs cannot be described without retrieving them (the scheme has no stat)", g.Scheme)}
 	}
-	resp, err := c.Do(ctx, &fetch.Request{Method: fetch.MethodStat, URL: loc})
+	// An error status's head is shown as any other, as curl -I shows it;
+	// with -f or --fail-with-body the status fails after it (exit 22).
+	resp, err := c.Do(ctx, &fetch.Request{Method: fetch.MethodStat, URL: loc, ErrorPages: true})
 	if err != nil {
 		rep.failedAt(err)
 		return true, err
 	}
 	o.fillReport(rep, resp.URL, 0, resp.Size, resp.Type, resp.ModTime)
-	rep.status, rep.redirects = resp.Status, resp.Redirects
+	rep.Status, rep.redirects, rep.failure = resp.Status, resp.Redirects, resp.Failure
 	// Each redirect's head first: urlget follows them, so it shows what
 	// curl -IL shows.
 	text := strings.Join(resp.RedirectHeads, "") + headText(resp.Response, c.Caps(resp.URL).Has(schemes.Local))
+	if err := o.dump.write(text, stdout); err != nil {
+		return true, outputError(loc, fmt.Sprintf("-D %s: cannot write the head", o.dumpHeader), err)
+	}
 	if dest == "" {
 		_, err = io.WriteString(stdout, text)
-		return true, err
+	} else {
+		rep.Output = &dest
+		if werr := os.WriteFile(dest, []byte(text), 0o666); werr != nil {
+			err = outputError(loc, fmt.Sprintf("-I -o %s: cannot write it", dest), werr)
+		}
 	}
-	rep.Output = &dest
-	if err := os.WriteFile(dest, []byte(text), 0o666); err != nil {
-		return true, outputError(loc, fmt.Sprintf("-I -o %s: cannot write it", dest), err)
+	if err == nil && o.failsOnStatus() && errors.Is(resp.Failure, schemes.ErrErrorStatus) {
+		rep.failure, err = nil, resp.Failure
 	}
-	return true, nil
+	return true, err
 }
 
 // headText is what -I prints for a stat: the head as the server sent it

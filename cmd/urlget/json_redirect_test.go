@@ -13,7 +13,8 @@ import (
 // report's url is that target (redacted), not the URL given; input stays
 // the URL given. With -o as without, for a target that answers 404, one
 // whose port refuses the connection, and one reached by two redirects
-// whose URL holds a password; without a redirect url is the input.
+// whose URL holds a password; without a redirect url is the input. (-f:
+// a 404 fails, exit 22; without it the page is the resource.)
 func TestJSONURLIsTheRequestThatFailed(t *testing.T) {
 	srv := httpfake.NewRedirects(t)
 	dir := t.TempDir()
@@ -21,13 +22,13 @@ func TestJSONURLIsTheRequestThatFailed(t *testing.T) {
 		path, url string
 		code      int
 	}{
-		{"/to-404", srv.URL + "/missing", 3},
+		{"/to-404", srv.URL + "/missing", 22},
 		{"/to-refused", srv.Refused, 5},
-		{"/to-secret", strings.Replace(srv.URL, "://", "://u:****@", 1) + "/missing", 3},
-		{"/missing", srv.URL + "/missing", 3},
+		{"/to-secret", strings.Replace(srv.URL, "://", "://u:****@", 1) + "/missing", 22},
+		{"/missing", srv.URL + "/missing", 22},
 	} {
 		for _, out := range [][]string{nil, {"-o", filepath.Join(dir, "f")}} {
-			args := append(append([]string{"--json", "-s"}, out...), srv.URL+tt.path)
+			args := append(append([]string{"--json", "-sf"}, out...), srv.URL+tt.path)
 			stdout, stderr, code := urlget(t, "", args...)
 			var rep report
 			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {

@@ -58,6 +58,8 @@ func (o *options) checkLs() error {
 		return fmt.Errorf("ls: --explain is not an ls flag (it shows a retrieval's plan: urlget --explain URL)")
 	case o.head:
 		return fmt.Errorf("ls: --head is not an ls flag: ls -l shows each entry's size and time (urlget -I URL describes one resource)")
+	case o.dumpHeader != "":
+		return fmt.Errorf("ls: --dump-header is not an ls flag: a listing has no head to dump (urlget -D FILE URL)")
 	}
 	return nil
 }

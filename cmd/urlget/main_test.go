@@ -51,6 +51,7 @@ func TestExitCodesByFailureKind(t *testing.T) {
 		{"local: full disk", []string{"-o", "/dev/full", "file://" + src}, 23, "cannot write local file /dev/full: no space left on device"},
 		{"local: parent is a file", []string{"-o", src + "/x", "file://" + src}, 23, src + " is not a directory"},
 		{"local: no directory", []string{"-o", dir + "/none/x", "file://" + src}, 23, "there is no directory " + dir + "/none"},
+		{"local: -o names a directory", []string{"-o", dir, "file://" + src}, 23, dir + " is a directory"},
 		{"local: output-dir", []string{"--output-dir", "/proc/urlget-x", "-O", "file://" + src}, 23, "--output-dir /proc/urlget-x: cannot create it"},
 	}
 	for _, tc := range tests {

@@ -190,17 +190,25 @@ func serveConns(t *testing.T, serve func(c net.Conn)) string {
 	return ln.Addr().String()
 }
 
+// TestServerTextInErrorsIsEscaped: a reason phrase with control
+// characters is shown escaped, in the failure under -f and in the note
+// of the page written without it.
 func TestServerTextInErrorsIsEscaped(t *testing.T) {
 	base := rawHTTP(t, "HTTP/1.1 404 Gone\x1b]0;pwned\x07\x1b[2J\rurlget: fake\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-	_, stderr, code := urlget(t, "", base+"/x")
-	if code != 3 {
-		t.Fatalf("exit %d: %q", code, stderr)
-	}
-	if strings.ContainsFunc(strings.TrimSuffix(stderr, "\n"), unicode.IsControl) {
-		t.Fatalf("control characters reached stderr: %q", stderr)
-	}
-	if !strings.Contains(stderr, `404 Gone\x1b]0;pwned\x07\x1b[2J\rurlget: fake`) {
-		t.Fatalf("server text not shown escaped: %q", stderr)
+	for _, tc := range []struct {
+		flags []string
+		code  int
+	}{{[]string{"-f"}, 22}, {nil, 0}} {
+		_, stderr, code := urlget(t, "", append(tc.flags, base+"/x")...)
+		if code != tc.code {
+			t.Fatalf("%q: exit %d: %q", tc.flags, code, stderr)
+		}
+		if strings.ContainsFunc(strings.TrimSuffix(stderr, "\n"), unicode.IsControl) {
+			t.Fatalf("%q: control characters reached stderr: %q", tc.flags, stderr)
+		}
+		if !strings.Contains(stderr, `404 Gone\x1b]0;pwned\x07\x1b[2J\rurlget: fake`) {
+			t.Fatalf("%q: server text not shown escaped: %q", tc.flags, stderr)
+		}
 	}
 }
 

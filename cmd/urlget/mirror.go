@@ -46,10 +46,10 @@ func (m *mirrorFlags) add(fs *pflag.FlagSet) {
 
 // retrievalOnly are flags of a retrieval that mean nothing to a mirror.
 // --fail-with-body too: a mirror never writes a server's error page as
-// a file; nor -w (one transfer's variables) and -# (a mirror draws its
-// own board of transfers).
+// a file; nor -w (one transfer's variables), -D (one transfer's heads)
+// and -# (a mirror draws its own board of transfers).
 var retrievalOnly = []string{"output", "remote-name", "output-dir", "continue-at", "input-file", "explain", "long",
-	"remote-header-name", "create-dirs", "fail-with-body", "write-out", "progress-bar"}
+	"remote-header-name", "create-dirs", "fail-with-body", "write-out", "dump-header", "progress-bar"}
 
 // refuseRetrievalOnly fails on the first flag of retrievalOnly given to
 // the subcommand sub.

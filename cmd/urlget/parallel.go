@@ -118,7 +118,7 @@ func (o *options) retrieveParallel(ctx context.Context, c *fetch.Client, stdin i
 		if s.err == nil {
 			continue
 		}
-		code := exitCode(s.err)
+		code := o.exitFor(s.err)
 		if s.first {
 			early = code
 		}

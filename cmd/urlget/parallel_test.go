@@ -273,7 +273,7 @@ func TestParallelKeepsEveryConnection(t *testing.T) {
 // others; its message names it; the --json reports stay in order, the
 // failure's with its error; the exit status is the last failure's in the
 // URLs' order (5, the refused connection, which finishes first — curl's
-// would be the 404's, which finishes last).
+// would be the 404's, which finishes last). -f makes the 404 a failure.
 func TestParallelFailureAmongSuccesses(t *testing.T) {
 	served := make(chan struct{}, 3)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -302,7 +302,7 @@ func TestParallelFailureAmongSuccesses(t *testing.T) {
 	ln.Close()
 	dir := t.TempDir()
 	urls := []string{srv.URL + "/a", srv.URL + "/slow-missing", srv.URL + "/b", refused, srv.URL + "/c"}
-	args := []string{"-Z", "--json", "--output-dir", dir}
+	args := []string{"-Z", "-f", "--json", "--output-dir", dir}
 	for k, u := range urls {
 		args = append(args, "-o", strconv.Itoa(k), u)
 	}
@@ -336,7 +336,8 @@ func TestParallelFailureAmongSuccesses(t *testing.T) {
 
 // TestFailEarly: with -Z, the first failure aborts the transfers under way
 // (a hanging one ends at once) and starts no more; the status is the
-// failure's. Without -Z, no URL after the failure is retrieved.
+// failure's (-f: a 404, curl's 22). Without -Z, no URL after the failure
+// is retrieved.
 func TestFailEarly(t *testing.T) {
 	var hits atomic.Int64
 	hanging := make(chan struct{})
@@ -366,9 +367,9 @@ func TestFailEarly(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	start := time.Now()
-	_, stderr, code := urlget(t, "", "-Z", "--parallel-max", "2", "--fail-early", "--output-dir", dir,
+	_, stderr, code := urlget(t, "", "-Z", "-f", "--parallel-max", "2", "--fail-early", "--output-dir", dir,
 		"-o", "h", srv.URL+"/hang", "-o", "m", srv.URL+"/missing", "-o", "a", srv.URL+"/a", "-o", "b", srv.URL+"/b")
-	if code != 3 || time.Since(start) > 5*time.Second {
+	if code != 22 || time.Since(start) > 5*time.Second {
 		t.Fatalf("exit %d after %v: %s", code, time.Since(start), stderr)
 	}
 	if !strings.Contains(stderr, srv.URL+"/hang: aborted: another URL failed (--fail-early)") || !strings.Contains(stderr, srv.URL+"/missing") {
@@ -379,8 +380,8 @@ func TestFailEarly(t *testing.T) {
 	}
 
 	hits.Store(0)
-	_, stderr, code = urlget(t, "", "--fail-early", "--output-dir", dir, "-o", "m2", srv.URL+"/gone", "-o", "a2", srv.URL+"/a")
-	if code != 3 || hits.Load() != 1 {
+	_, stderr, code = urlget(t, "", "-f", "--fail-early", "--output-dir", dir, "-o", "m2", srv.URL+"/gone", "-o", "a2", srv.URL+"/a")
+	if code != 22 || hits.Load() != 1 {
 		t.Fatalf("without -Z: exit %d, %d requests: %s", code, hits.Load(), stderr)
 	}
 }

@@ -40,9 +40,16 @@ type report struct {
 	// Segments is how many connections carried the data of a download
 	// made in segments (--segments), absent for one connection.
 	Segments int `json:"segments,omitempty"`
-	// status is the server's last reply code and redirects the redirects
-	// followed, for -w (not in --json).
-	status, redirects int
+	// Status is the server's last reply code (HTTP's status, FTP's 226),
+	// absent when none came.
+	Status int `json:"status,omitempty"`
+	// ErrorPage is the error status whose page was written as the
+	// resource (no -f): the transfer counted as done, Error is null.
+	ErrorPage *reportError `json:"error_page,omitempty"`
+	// redirects are the redirects followed, for -w (not in --json), and
+	// failure what the page written was (ErrorPage), for the note.
+	redirects int
+	failure   error
 }
 
 type reportError struct {
@@ -64,6 +71,10 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	if err == nil {
 		o.guessSchemes(client)
 		err = o.checkURLs(client)
+	}
+	if err == nil && !o.explain {
+		o.dump, err = o.openHeadDump()
+		defer o.dump.close()
 	}
 	if err != nil {
 		con.say(redactedText(err))
@@ -93,7 +104,7 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 			return in.exitCode()
 		}
 		if err != nil {
-			status = exitCode(err)
+			status = o.exitFor(err)
 			if !o.silent || o.showError {
 				con.say(o.where(i) + redactedText(err))
 			}
@@ -284,13 +295,17 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 	}
 	listing, err := o.retrieveInto(ctx, c, i, raw, next, stdout, rep, je)
 	if err != nil {
-		rep.Error = &reportError{Kind: schemes.KindOf(err).String(), Message: redactedText(err)}
+		rep.Error = newReportError(err)
 		if interruptedBy(ctx) != nil {
 			rep.Error.Message = interruptedMessage(err)
 		}
-		var se *schemes.Error
-		if errors.As(err, &se) {
-			rep.Error.Code = se.Code
+		if rep.Status == 0 {
+			rep.Status = rep.Error.Code // the reply urlget failed on (404), as curl's -w shows it
+		}
+	} else if rep.failure != nil {
+		rep.ErrorPage = pageReport(rep.failure)
+		if !o.silent {
+			o.con.say(o.where(i) + o.pageNote(rep.failure))
 		}
 	}
 	if o.json {
@@ -303,6 +318,16 @@ func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw s
 		o.writeOutFor(i, rep, err, time.Since(start), stdout)
 	}
 	return err
+}
+
+// newReportError is err as --json shows it.
+func newReportError(err error) *reportError {
+	re := &reportError{Kind: schemes.KindOf(err).String(), Message: redactedText(err)}
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		re.Code = se.Code
+	}
+	return re
 }
 
 // retrieveInto carries out one URL, to stdout or a file, and says whether
@@ -338,9 +363,14 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	defer tr.end()
 	progress := o.set.progress(tr.progress()) // -Z: the set's one line
+	// Every retrieval asks for error pages: the handler's -f and
+	// --fail-with-body say what becomes of them (errorpages.go).
+	req := &fetch.Request{URL: loc, Next: next, ErrorPages: true}
+	var dumpErr error
+	o.dumpHeads(c, req, stdout, &dumpErr)
 	if dest != "" {
 		rep.Output = &dest
-		res, err := c.DownloadRequest(ctx, &fetch.Request{URL: loc, Next: next}, dest, fetch.DownloadOptions{
+		res, err := c.DownloadRequest(ctx, req, dest, fetch.DownloadOptions{
 			Resume: o.resume, RemoteTime: o.remoteTime, Sync: o.fsync, Progress: progress, Segments: o.segments,
 			ServerName: o.serverName(i),
 			Render:     func(w io.Writer, l schemes.Listing) error { return text.render(w, l, each) },
@@ -350,7 +380,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		}
 		if res != nil { // what is known of a failed download too
 			o.fillReport(rep, res.URL, res.Bytes, res.Size, res.Type, res.ModTime)
-			rep.status, rep.redirects = res.Status, res.Redirects
+			rep.Status, rep.redirects, rep.failure = res.Status, res.Redirects, res.Failure
 			rep.Mode, rep.ModeGuessed = res.Mode, res.ModeGuessed
 			rep.Resolution = res.Resolution
 			rep.Segments = res.Segments
@@ -361,7 +391,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 			}
 			return false, err
 		}
-		return res.Listing, nil
+		return res.Listing, dumpErr
 	}
 	if o.resume {
 		return false, &schemes.Error{Phase: "flags", Kind: schemes.KindUsage, URL: loc.Redacted(),
@@ -378,14 +408,17 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	}
 	// Stream is the transfer with its retries: a body cut short is
 	// continued after the bytes stdout already took.
-	resp, n, err := c.Stream(ctx, &fetch.Request{URL: loc, Next: next}, w, progress)
+	resp, n, err := c.Stream(ctx, req, w, progress)
+	if err == nil {
+		err = dumpErr
+	}
 	if resp == nil {
 		rep.failedAt(err)
 		return false, err
 	}
 	defer resp.Close()
 	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime)
-	rep.status, rep.redirects = resp.Status, resp.Redirects
+	rep.Status, rep.redirects, rep.failure = resp.Status, resp.Redirects, resp.Failure
 	rep.Mode, rep.ModeGuessed = resp.Mode, resp.ModeGuessed
 	if res := resp.Resolved; res != nil {
 		rep.Resolution = res.Chain

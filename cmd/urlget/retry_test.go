@@ -52,34 +52,43 @@ var retryPaths = []struct {
 // of one that closes them at once, the requests a busy one (HTTP 503,
 // FTP 421, both with a wait of 1 s) turns away, and the transfers one
 // cuts short halfway, the later ones continuing after the bytes held
-// (Range, REST) until the copy is whole.
+// (Range, REST) until the copy is whole. With -f the busy HTTP server's
+// 503 fails a retrieval with curl's 22, a mirror's file with 5 (busy);
+// without it, the last 503's page is written and the retrieval exits 0,
+// as curl's does (a mirror still fails: a page is no file of the tree).
 func TestRetryMakesAtMostNPlusOneAttempts(t *testing.T) {
+	busyHTTP := func(t *testing.T) (string, func() int, func() []int64) {
+		s := retryfake.HTTP(t, retryfake.Busy, 100)
+		return s.URL, func() int { return len(s.Offsets()) }, nil
+	}
 	for _, tc := range []struct {
-		name    string
-		start   func(t *testing.T) (url string, count func() int, offsets func() []int64)
-		code    int
-		offsets []int64 // where the attempts started, when the server tells
+		name  string
+		start func(t *testing.T) (url string, count func() int, offsets func() []int64)
+		flags []string
+		// code is the exit status of a retrieval and mirror of a
+		// mirror's, and body what arrives, when they succeed.
+		code, mirror int
+		body         string
+		offsets      []int64 // where the attempts started, when the server tells
 	}{
 		{"closing", func(t *testing.T) (string, func() int, func() []int64) {
 			s := retryfake.Closing(t)
 			return s.URL, s.Conns, nil
-		}, 5, nil},
-		{"busy http", func(t *testing.T) (string, func() int, func() []int64) {
-			s := retryfake.HTTP(t, retryfake.Busy, 100)
-			return s.URL, func() int { return len(s.Offsets()) }, nil
-		}, 5, nil},
+		}, nil, 5, 5, "", nil},
+		{"busy http -f", busyHTTP, []string{"-f"}, 22, 5, "", nil},
+		{"busy http", busyHTTP, nil, 0, 5, "busy\n", nil},
 		{"busy ftp", func(t *testing.T) (string, func() int, func() []int64) {
 			s := retryfake.FTP(t, retryfake.Busy, 100)
 			return s.URL, s.Conns, nil
-		}, 5, nil},
+		}, nil, 5, 5, "", nil},
 		{"cutting http", func(t *testing.T) (string, func() int, func() []int64) {
 			s := retryfake.HTTP(t, retryfake.Cut, 2)
 			return s.URL, func() int { return len(s.Offsets()) }, s.Offsets
-		}, 0, []int64{0, 5000, 7500}},
+		}, nil, 0, 0, retryfake.Body, []int64{0, 5000, 7500}},
 		{"cutting ftp", func(t *testing.T) (string, func() int, func() []int64) {
 			s := retryfake.FTP(t, retryfake.Cut, 2)
 			return s.URL, s.Conns, s.Offsets
-		}, 0, []int64{0, 5000, 7500}},
+		}, nil, 0, 0, retryfake.Body, []int64{0, 5000, 7500}},
 	} {
 		for _, p := range retryPaths {
 			t.Run(tc.name+"/"+p.name, func(t *testing.T) {
@@ -91,9 +100,13 @@ func TestRetryMakesAtMostNPlusOneAttempts(t *testing.T) {
 					u, c, o := tc.start(t)
 					urls, counts, offsets = append(urls, u), append(counts, c), append(offsets, o)
 				}
-				code, got, stderr := p.run(t, []string{"--retry", "2", "--retry-delay", "0.01"}, urls)
-				if code != tc.code {
-					t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+				code, got, stderr := p.run(t, append([]string{"--retry", "2", "--retry-delay", "0.01"}, tc.flags...), urls)
+				want := tc.code
+				if p.name == "mirror" {
+					want = tc.mirror
+				}
+				if code != want {
+					t.Fatalf("exit %d, want %d: %s", code, want, stderr)
 				}
 				for i := range urls {
 					if n := counts[i](); n != 3 {
@@ -102,8 +115,8 @@ func TestRetryMakesAtMostNPlusOneAttempts(t *testing.T) {
 					if offsets[i] != nil && !slices.Equal(offsets[i](), tc.offsets) {
 						t.Errorf("URL %d: attempts started at %v, want %v", i, offsets[i](), tc.offsets)
 					}
-					if tc.code == 0 && got[i] != retryfake.Body {
-						t.Errorf("URL %d: %d bytes arrived, want the %d of the body", i, len(got[i]), len(retryfake.Body))
+					if want == 0 && got[i] != tc.body {
+						t.Errorf("URL %d: %q arrived, want %q: %s", i, cut(got[i]), cut(tc.body), stderr)
 					}
 				}
 			})
@@ -140,7 +153,7 @@ func TestMaxTimeIsPerAttempt(t *testing.T) {
 
 // TestRetryMaxTimeStopsRetrying: --retry-max-time starts no retry whose
 // wait (here a busy server's Retry-After: 1) would pass it, and says so;
-// a longer one lets every retry run.
+// a longer one lets every retry run. (-f: the 503 fails, exit 22.)
 func TestRetryMaxTimeStopsRetrying(t *testing.T) {
 	for _, tc := range []struct {
 		limit    string
@@ -153,10 +166,18 @@ func TestRetryMaxTimeStopsRetrying(t *testing.T) {
 		t.Run(tc.limit, func(t *testing.T) {
 			t.Parallel()
 			s := retryfake.HTTP(t, retryfake.Busy, 100)
-			_, stderr, code := urlget(t, "", "--retry", "1", "--retry-max-time", tc.limit, s.URL)
-			if n := len(s.Offsets()); code != 5 || n != tc.attempts || !strings.Contains(stderr, tc.note) {
-				t.Fatalf("exit %d, %d attempts, stderr %q; want exit 5 after %d saying %q", code, n, stderr, tc.attempts, tc.note)
+			_, stderr, code := urlget(t, "", "-f", "--retry", "1", "--retry-max-time", tc.limit, s.URL)
+			if n := len(s.Offsets()); code != 22 || n != tc.attempts || !strings.Contains(stderr, tc.note) {
+				t.Fatalf("exit %d, %d attempts, stderr %q; want exit 22 after %d saying %q", code, n, stderr, tc.attempts, tc.note)
 			}
 		})
 	}
+}
+
+// cut is s shortened for a message.
+func cut(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }

@@ -175,6 +175,13 @@ func (s *schemeFlags) section(d schemes.Declaration, keep func(caps schemes.Caps
 	return section{"Flags of " + strings.Join(names, ", ") + " URLs", flags}, true
 }
 
+// bool is the value of the declared Bool option name: false when it
+// was not given, or is no Bool.
+func (s *schemeFlags) bool(name string) bool {
+	p, ok := s.values[name].(*bool)
+	return ok && *p
+}
+
 // declared reports whether name is a declared option's flag.
 func (s *schemeFlags) declared(name string) bool {
 	_, ok := s.values[name]

@@ -220,17 +220,14 @@ func writeOutWarning(name string) string {
 // writeOutFor writes -w's format for the i-th URL's transfer, which took
 // took and ended with err (nil: success), from its report.
 func (o *options) writeOutFor(i int, rep *report, err error, took time.Duration, stdout io.Writer) {
-	v := &writeOutVars{ResponseCode: rep.status, SizeDownload: rep.Bytes, URL: rep.Input, URLEffective: rep.URL,
+	v := &writeOutVars{ResponseCode: rep.Status, SizeDownload: rep.Bytes, URL: rep.Input, URLEffective: rep.URL,
 		Scheme: rep.Scheme, ContentType: rep.Type, NumRedirects: rep.redirects, TimeTotal: took, URLNum: i, Segments: rep.Segments}
 	if rep.Output != nil {
 		v.FilenameEffective = *rep.Output
 	}
 	if err != nil {
-		v.ExitCode = exitCode(err)
+		v.ExitCode = o.exitFor(err)
 		v.ErrorMsg = escapeControls(redactedText(err))
-		if v.ResponseCode == 0 && rep.Error != nil {
-			v.ResponseCode = rep.Error.Code // the status urlget failed on (404), as curl shows it
-		}
 	}
 	writeOut(o.writeOut, v, stdout, o.con.w, func(name string) { o.con.say(writeOutWarning(name)) })
 }
