@@ -112,7 +112,7 @@ argv() {
 	local c=$1 proto=$2 dest=$3 u
 	[ "$proto" = ftp ] && u=$ftp_url || u=$http_url
 	case $c in
-	urlget) cmd=("$bin" mirror -s -P "$P" "$u" "$dest") ;;
+	urlget) cmd=("$bin" mirror -s -P "$P" --no-index-pages "$u" "$dest") ;; # as wget -R index.html*
 	lftp) cmd=(lftp -c "set cmd:fail-exit yes${WAN:+; set ftp:ignore-pasv-address yes}; open ${u%scratch/bench-mirror/}; mirror -P $P /scratch/bench-mirror $dest") ;;
 	wget) cmd=(wget -q -m -np -nH --cut-dirs=2 -R 'index.html*' -P "$dest" "$u") ;;
 	wget2) cmd=("$wget2" -q -m -np -nH --cut-dirs=2 -R 'index.html*' --max-threads="$P" -P "$dest" "$u") ;;

@@ -325,7 +325,7 @@ func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request 
 		URL: r.URL, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(),
 		Offset: r.Offset, Partial: r.Partial, WantModTime: r.WantModTime,
 		Listed: r.Listed, Exact: r.Exact, IfModifiedSince: r.IfModifiedSince, ErrorPages: r.ErrorPages,
-		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS, Notify: c.Notify,
+		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS, Notify: c.Notify, Page: r.Page,
 	}
 }
 

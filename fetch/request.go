@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -90,6 +91,13 @@ type Request struct {
 	// sent ahead for URLs the caller then does not ask for are wasted,
 	// never wrong.
 	Next []schemes.Locator
+	// Page, for MethodList of a scheme whose containers are documents
+	// (Caps Pages: an HTML index page), receives the page byte for byte
+	// as the Listing is read (schemes.Request.Page): whole once the
+	// Listing has been read to its end and closed without an error.
+	// After redirects it is the page of the Response's URL, whose scheme
+	// may not have Pages (then nothing is written). Others ignore it.
+	Page io.Writer
 }
 
 // answered tells req's Answered of r, an attempt's answer.

@@ -630,7 +630,8 @@ func nginxSettled(t *testing.T) int64 {
 // byte; a second run asks nginx for no file (no 200 for a file in its
 // log: the index pages' sizes and times say nothing changed); after a
 // change only the changed and the new file are fetched, and a removed one
-// goes with Delete.
+// goes with Delete. The pages themselves are left out here
+// (NoIndexPages): TestMirrorHTTPPages has them.
 func TestMirrorHTTP(t *testing.T) {
 	testbed.Require(t, testbed.Nginx)
 	// site/ has an index.html, which nginx serves for the directory
@@ -639,7 +640,7 @@ func TestMirrorHTTP(t *testing.T) {
 	want := hostTree(t, testbed.FixtureDir(), skip...)
 	src := fmt.Sprintf("http://%s/", testbed.Addr(testbed.HTTPPort))
 	dst := t.TempDir()
-	opt := mirror.Options{Parallel: 8, Exclude: skip}
+	opt := mirror.Options{Parallel: 8, Exclude: skip, NoIndexPages: true}
 	sum, ev, _, err := runMirror(t, "", src, dst, opt)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, ev)
@@ -661,14 +662,14 @@ func TestMirrorHTTP(t *testing.T) {
 		host, rel := scratchTree(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "sub/gone.txt": "gone\n", "zero": ""})
 		src := fmt.Sprintf("http://%s/%s/", testbed.Addr(testbed.HTTPPort), rel)
 		dst := t.TempDir()
-		if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{}); err != nil {
+		if _, ev, _, err := runMirror(t, "", src, dst, mirror.Options{NoIndexPages: true}); err != nil {
 			t.Fatalf("%v\n%s", err, ev)
 		}
 		writeScratch(t, host, "sub/b.txt", "b, changed\n", testbed.FixtureModTime().Add(time.Hour))
 		writeScratch(t, host, "new.txt", "new\n", testbed.FixtureModTime())
 		os.Remove(filepath.Join(host, "sub/gone.txt"))
 		off := nginxSettled(t)
-		sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{Delete: true})
+		sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{Delete: true, NoIndexPages: true})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, ev)
 		}
@@ -687,6 +688,7 @@ func TestMirrorHTTP(t *testing.T) {
 // sizes or times (nginx serves a directory's index.html instead of its
 // autoindex), a second run asks with If-Modified-Since and nginx answers
 // 304 for every file (no 200 in its log); a changed file is fetched again.
+// (The pages are left out: TestMirrorHTTPPages has them.)
 func TestMirrorHTTPConditional(t *testing.T) {
 	testbed.Require(t, testbed.Nginx)
 	host, rel := scratchTree(t, map[string]string{
@@ -695,12 +697,13 @@ func TestMirrorHTTPConditional(t *testing.T) {
 	})
 	src := fmt.Sprintf("http://%s/%s/", testbed.Addr(testbed.HTTPPort), rel)
 	dst := t.TempDir()
-	sum, ev, _, err := runMirror(t, "", src, dst, mirror.Options{})
+	opt := mirror.Options{NoIndexPages: true}
+	sum, ev, _, err := runMirror(t, "", src, dst, opt)
 	if err != nil || sum.Got != 2 {
 		t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
 	}
 	off := nginxSettled(t)
-	sum, ev, _, err = runMirror(t, "", src, dst, mirror.Options{})
+	sum, ev, _, err = runMirror(t, "", src, dst, opt)
 	if err != nil || sum.Got != 0 || sum.Unchanged != 2 {
 		t.Fatalf("second run: err %v, summary %+v\n%s", err, sum, ev)
 	}
@@ -708,7 +711,7 @@ func TestMirrorHTTPConditional(t *testing.T) {
 		t.Errorf("second run: 200 for %q", gets)
 	}
 	writeScratch(t, host, "a.txt", "a, changed\n", time.Now().Add(time.Minute))
-	if sum, ev, _, err = runMirror(t, "", src, dst, mirror.Options{}); err != nil || sum.Got != 1 {
+	if sum, ev, _, err = runMirror(t, "", src, dst, opt); err != nil || sum.Got != 1 {
 		t.Fatalf("after a change: err %v, summary %+v\n%s", err, sum, ev)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dst, "a.txt")); string(b) != "a, changed\n" {

@@ -1,7 +1,8 @@
 // Package mirror copies a remote tree — an FTP or file directory, an HTTP
-// index page, a gopher menu — into a local directory, and keeps it in step
-// on later runs: the engine behind `urlget mirror`. A caller hands Run a
-// fetch.Client, the remote URL and the local directory:
+// index page and what it links to, a gopher menu — into a local
+// directory, and keeps it in step on later runs: the engine behind
+// `urlget mirror`. A caller hands Run a fetch.Client, the remote URL and
+// the local directory:
 //
 //	var c fetch.Client
 //	sum, err := mirror.Run(ctx, &c, "ftp://ftp.example/pub/", "pub", mirror.Options{})
@@ -18,6 +19,15 @@
 // the plan says with a bounded number of parallel downloads, and, when
 // asked, deletes what the remote no longer has — after every transfer has
 // ended, and never under a directory whose listing failed.
+//
+// Where a scheme's directories are pages someone wrote (schemes.Pages:
+// HTML index pages), each page is kept too, as DIR/index.html (PageName),
+// as wget -m keeps it (lftp keeps none: Options.NoIndexPages): copied as
+// its listing is read (no second request), put in place only when the
+// listing came whole, and left as it is when its bytes did not change. A real index.html the page lists is
+// mirrored as any file instead, so there is one copy; Delete never takes
+// a page for a stale file. Gopher menus, FTP and file listings are lists
+// a server makes of its entries, not documents, and are not kept.
 //
 // Everything goes through a fetch.Client, so redirects, credentials,
 // retries, limits and the safe writing of files (a work file renamed when

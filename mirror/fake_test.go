@@ -37,6 +37,7 @@ type node struct {
 	mod      time.Time
 	url      string // the entry's URL, when not path+name
 	children []*node
+	page     string // a directory's page, when the scheme has pages (else one is made up)
 }
 
 // treeHandler serves a fake tree: paths are tree://h/a/b/ for
@@ -50,7 +51,7 @@ type treeHandler struct {
 	failAt map[string]int  // a listing of this path fails after N entries
 	cut    map[string]int  // a fetch of this path sends N bytes, then fails (once)
 	raw    map[string]bool // a listing of this path has a line no parser understood
-	caps   schemes.Caps    // capabilities claimed beyond the file system's (Crawls)
+	caps   schemes.Caps    // capabilities claimed beyond the file system's (Crawls, Pages)
 }
 
 func newTree(root *node) *treeHandler {
@@ -161,18 +162,47 @@ func (h *treeHandler) List(ctx context.Context, req *schemes.Request) (*schemes.
 		entries = append(entries, schemes.Entry{Kind: schemes.EntryRaw, Title: "?garbage line"})
 	}
 	failAt, fails := h.failAt[p]
+	// With Pages, the page goes to req.Page as a handler reads it: a
+	// part before the first entry, a line for each, the rest at the end.
+	page := []string{"", ""}
+	if h.caps.Has(schemes.Pages) && req.Page != nil {
+		page = strings.SplitAfterN(n.pageText(), "\n", 2)
+		if len(page) == 1 {
+			page = append(page, "")
+		}
+		io.WriteString(req.Page, page[0])
+	}
 	i := 0
 	next := func() (schemes.Entry, error) {
 		if fails && i == failAt {
 			return schemes.Entry{}, &schemes.Error{Scheme: "tree", Kind: schemes.KindConnect, Msg: "listing connection reset"}
 		}
 		if i == len(entries) {
+			if req.Page != nil && page[1] != "" {
+				io.WriteString(req.Page, page[1])
+				page[1] = ""
+			}
 			return schemes.Entry{}, io.EOF
 		}
 		i++
 		return entries[i-1], nil
 	}
 	return &schemes.Response{Listing: schemes.ListingFunc(next, nil), Kind: schemes.EntryDir, Size: -1}, nil
+}
+
+// pageText is the page of the directory n: its own, or one naming its
+// children, a line each.
+func (n *node) pageText() string {
+	if n.page != "" {
+		return n.page
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<h1>index of %s</h1>\n", n.name)
+	for _, c := range n.children {
+		fmt.Fprintf(&b, "<a>%s</a>\n", c.name)
+	}
+	b.WriteString("</html>\n")
+	return b.String()
 }
 
 // fetches is how many times path was fetched.

@@ -62,6 +62,11 @@ type Options struct {
 	// Restart makes partial files of an earlier run start over instead
 	// of being continued (--continue=false).
 	Restart bool
+	// NoIndexPages keeps no page of a tree whose directories are pages
+	// (schemes.Pages: HTML index pages), which a run otherwise keeps as
+	// DIR/index.html (PageName). Pages an earlier run kept are then left
+	// as they are, as excluded files are: Delete does not remove them.
+	NoIndexPages bool
 	// FollowSymlinks follows remote symbolic links whose target stays
 	// inside the mirrored tree (their target is mirrored under the
 	// link's name); others are always skipped.

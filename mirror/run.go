@@ -96,6 +96,7 @@ type engine struct {
 	// limit.
 	depth       int
 	crawl       bool // the tree is crawled (HTML links, gopher menus): local paths come from URLs
+	pages       bool // its containers are pages (schemes.Pages): each is kept as DIR/index.html (see PageName)
 	pipelines   bool // the scheme sends requests ahead (schemes.Pipelines): files are taken in batches
 	maxListings int  // the most listings a run makes; < 0 for no limit
 	maxEntries  int  // the most entries one listing may hold; < 0 for no limit
@@ -137,6 +138,7 @@ func newEngine(c *fetch.Client, start schemes.Locator, l *local, opt Options) *e
 	e.wake = sync.NewCond(&e.mu)
 	e.crawl = c.Caps(start).Has(schemes.Crawls)
 	e.pipelines = c.Caps(start).Has(schemes.Pipelines)
+	e.pages = c.Caps(start).Has(schemes.Pages)
 	e.depth = limit(opt.MaxDepth, -1)
 	if e.crawl {
 		e.depth = limit(opt.MaxDepth, DefaultCrawlDepth)

@@ -26,6 +26,10 @@ type dirJob struct {
 // can be trusted to say what it lacks.
 type dirState struct {
 	rel string
+	// page is the copy of the listing's page while it is read (nil when
+	// none is kept), so that an entry of the listing at its place takes
+	// it (page.taken).
+	page *page
 	// complete: the listing was read to its end without an error and
 	// every line of it was understood. Nothing is deleted in a
 	// directory whose listing is not complete.
@@ -37,14 +41,32 @@ type dirState struct {
 // directory to the queue, a file to the plan, anything else to the log.
 func (e *engine) list(ctx context.Context, j dirJob) {
 	begin := time.Now()
-	st := &dirState{rel: j.rel}
+	st := &dirState{rel: j.rel, page: e.newPage(j.rel)}
 	e.mu.Lock()
 	e.states = append(e.states, st)
+	if e.pages {
+		// DIR/index.html is the directory's page, kept or not: never
+		// stale (with NoIndexPages or an --exclude it is left as it
+		// is, as an excluded file is).
+		e.presentIn(j.rel, PageName)
+	}
 	e.mu.Unlock()
-	resp, err := e.c.Do(ctx, &fetch.Request{Method: fetch.MethodList, URL: j.loc, WantModTime: true})
+	req := &fetch.Request{Method: fetch.MethodList, URL: j.loc, WantModTime: true}
+	if st.page != nil {
+		req.Page = st.page
+	}
+	resp, err := e.c.Do(ctx, req)
 	if err != nil {
+		st.page = nil
 		e.fail(j.rel, j.loc, err)
 		return
+	}
+	whole := false
+	if pg := st.page; pg != nil {
+		defer func() {
+			st.page = nil // the state outlives the listing; the copy need not
+			pg.end(ctx, whole, resp.URL, resp.ModTime)
+		}()
 	}
 	if resp.Listing == nil {
 		resp.Close()
@@ -95,6 +117,7 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		// no later run would continue it or remove it.
 		e.local.removeWork(j.rel)
 	}
+	whole = true
 	e.emit(Event{Type: EventListed, Path: j.rel, URL: j.loc.Redacted(), Bytes: int64(n), Duration: time.Since(begin)})
 }
 
@@ -130,6 +153,9 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		return false
 	}
 	e.named(rel)
+	if st.page != nil && rel == st.page.rel {
+		st.page.taken = true // the listing's own index.html, mirrored as any entry
+	}
 	skip := func(reason string) {
 		e.emit(Event{Type: EventSkip, Path: rel, URL: redacted(ent.Locator), Reason: reason})
 	}

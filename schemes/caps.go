@@ -61,6 +61,13 @@ const (
 	// service claims it. Register checks that it also Retrieves and is
 	// neither Interactive, Sends nor Local.
 	RedirectTarget
+	// Pages: a container is itself a document that someone wrote and a
+	// browser shows (an HTML index page, hand-made or a server's), not
+	// only the list of entries a server makes (an FTP listing, a gopher
+	// menu): List writes its bytes to Request.Page as it reads them, so
+	// that a mirror can keep it beside the entries (DIR/index.html, as
+	// wget -m does). Pages needs Lists.
+	Pages
 )
 
 var capNames = []struct {
@@ -70,7 +77,7 @@ var capNames = []struct {
 	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
 	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"}, {Pipelines, "pipelines"},
-	{RedirectTarget, "redirect-target"},
+	{RedirectTarget, "redirect-target"}, {Pages, "pages"},
 }
 
 // Has reports whether every capability in want is in c.

@@ -12,7 +12,7 @@ func TestCaps(t *testing.T) {
 		{"ftp-like", Retrieves | Lists | Stats | Resumes | RedirectTarget, "retrieves,lists,stats,resumes,redirect-target", true},
 		{"ftp without the claim", Retrieves | Lists | Stats | Resumes, "retrieves,lists,stats,resumes", false},
 		{"gopher-like", Retrieves | Lists | Crawls, "retrieves,lists,crawls", false},
-		{"http-like", Retrieves | Lists | Stats | Resumes | Conditional | Crawls | RedirectTarget, "retrieves,lists,stats,resumes,conditional,crawls,redirect-target", true},
+		{"http-like", Retrieves | Lists | Stats | Resumes | Conditional | Crawls | RedirectTarget | Pages, "retrieves,lists,stats,resumes,conditional,crawls,redirect-target,pages", true},
 		{"http-like", Retrieves | Stats | Resumes | RedirectTarget, "retrieves,stats,resumes,redirect-target", true},
 		{"claims it but sends", Retrieves | Sends | RedirectTarget, "retrieves,sends,redirect-target", false},
 		{"claims it but does not retrieve", Lists | RedirectTarget, "lists,redirect-target", false},

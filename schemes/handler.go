@@ -299,6 +299,14 @@ type Request struct {
 	// Client's Notify; nil when nobody is told.
 	Notify  func(msg string)
 	Timeout time.Duration
+	// Page, for List of a scheme with Caps Pages, receives the page the
+	// entries are read from, byte for byte as they are read (decoded of
+	// any content coding), once List has returned a Listing: a caller
+	// that reads the Listing to its end and closes it without an error
+	// holds the whole page (a mirror keeps it as DIR/index.html). A write
+	// error ends the listing with that error. nil asks for nothing; other
+	// handlers, and Fetch and Stat, ignore it.
+	Page io.Writer
 }
 
 // Response is what a handler returns: a resource's bytes (Fetch), a

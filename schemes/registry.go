@@ -64,6 +64,9 @@ func (r *Registry) Register(s Scheme) {
 	if s.Caps.Has(Crawls) && !s.Caps.Has(Lists) {
 		panic(fmt.Sprintf("schemes: scheme %q claims crawls but not lists", s.Name))
 	}
+	if s.Caps.Has(Pages) && !s.Caps.Has(Lists) {
+		panic(fmt.Sprintf("schemes: scheme %q claims pages but not lists", s.Name))
+	}
 	if s.Caps.Has(Conditional) && !s.Caps.Has(Retrieves) {
 		panic(fmt.Sprintf("schemes: scheme %q claims conditional but not retrieves", s.Name))
 	}

@@ -55,6 +55,7 @@ func TestRegisterChecksCaps(t *testing.T) {
 		{"handler without Explainer", Scheme{Handler: noExplain{}}, "does not implement Explainer"},
 		{"crawls", Scheme{Handler: lister{}, Caps: Retrieves | Lists | Crawls | Conditional}, ""},
 		{"crawls without lists", Scheme{Handler: full{}, Caps: Retrieves | Crawls}, "claims crawls but not lists"},
+		{"pages without lists", Scheme{Handler: full{}, Caps: Retrieves | Pages}, "claims pages but not lists"},
 		{"conditional without retrieves", Scheme{Handler: full{}, Caps: Lists | Conditional}, "claims conditional but not retrieves"},
 		{"tls", Scheme{Handler: full{}, Caps: Retrieves | TLS}, ""},
 		{"tls and local", Scheme{Handler: full{}, Caps: Retrieves | Local | TLS}, "claims tls but opens no connection"},

@@ -82,7 +82,25 @@ func (o *options) listInto(ctx context.Context, c *fetch.Client, loc schemes.Loc
 		return &schemes.Error{Scheme: rep.Scheme, Phase: "list", Kind: schemes.KindUsage, URL: rep.URL,
 			Msg: "not a directory, menu, group or search: fetch it with urlget URL"}
 	}
-	return o.writeListing(resp.Listing, stdout, rep, je)
+	n := 0
+	l := resp.Listing
+	counted := schemes.ListingFunc(func() (schemes.Entry, error) {
+		e, err := l.Next()
+		if err == nil {
+			n++
+		}
+		return e, err
+	}, l.Close)
+	if err := o.writeListing(counted, stdout, rep, je); err != nil {
+		return err
+	}
+	if n == 0 && c.Caps(resp.URL).Has(schemes.Pages) && !o.silent {
+		// An empty page lists as an empty directory does (exit 0), but
+		// a page with text and links elsewhere is not what a person
+		// takes for empty: say why nothing came.
+		o.con.say(rep.URL + ": no entries: the page links to nothing one level below it (urlget URL prints the page)")
+	}
+	return nil
 }
 
 // writeListing streams l to stdout, as text or into the --json report,

@@ -28,6 +28,7 @@ type mirrorFlags struct {
 	maxEntries     int
 	cont           bool
 	followSymlinks bool
+	noIndexPages   bool
 	maxDeleteSet   bool
 }
 
@@ -42,6 +43,7 @@ func (m *mirrorFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&m.maxEntries, "max-entries", 0, "mirror: abandon a listing of more than `N` entries and fail (default 1000000; -1: none)")
 	fs.BoolVar(&m.cont, "continue", true, "mirror: continue partial files of an earlier run (--continue=false starts them over)")
 	fs.BoolVar(&m.followSymlinks, "follow-symlinks", false, "mirror: follow remote symbolic links that stay inside the tree")
+	fs.BoolVar(&m.noIndexPages, "no-index-pages", false, "mirror: keep no index page (by default each http directory's page is kept as DIR/index.html, as wget -m does)")
 }
 
 // retrievalOnly are flags of a retrieval that mean nothing to a mirror.
@@ -86,7 +88,7 @@ func (m *mirrorFlags) options() mirror.Options {
 	return mirror.Options{Parallel: m.parallel, Delete: m.delete, MaxDelete: m.maxDelete, MaxDeleteSet: m.maxDeleteSet,
 		DryRun: m.dryRun, Include: m.include, Exclude: m.exclude, MaxDepth: m.maxDepth, Restart: !m.cont,
 		MaxListings: m.maxListings, MaxEntries: m.maxEntries,
-		FollowSymlinks: m.followSymlinks}
+		FollowSymlinks: m.followSymlinks, NoIndexPages: m.noIndexPages}
 }
 
 // runMirror is `urlget mirror [flags] URL DIR`.

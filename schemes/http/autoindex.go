@@ -51,7 +51,9 @@ var _ schemes.Lister = (*Handler)(nil)
 // contract has it: "http://h/pub" lists /pub/ as "http://h/pub/" does,
 // and its relative links are read against "http://h/pub/" (see
 // linkRules for which links are entries). Sizes and times come from the
-// text beside each link where an index shows them (see figures). Closing
+// text beside each link where an index shows them (see figures). The
+// page's own bytes go to req.Page as they are read (Caps Pages), and its
+// Last-Modified is the Response's ModTime. Closing
 // the listing closes the response body, as closing Fetch's Body does: a
 // page read to its end leaves the connection for reuse.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
@@ -74,10 +76,16 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 		resp.Body.Close()
 		return nil, err
 	}
+	if req.Page != nil {
+		// Only now that the page is one: a failed List writes nothing
+		// (a retry starts no page of its own after a part of another).
+		// What htmlBody sniffed is still in its buffer, read through here.
+		page = io.TeeReader(page, req.Page)
+	}
 	ix := newIndexReader(ctx, loc, page)
 	ix.framing = framingOfBody(resp.Body)
 	return &schemes.Response{Listing: schemes.ListingFunc(ix.next, resp.Body.Close), Kind: schemes.EntryDir, Size: -1,
-		Type: resp.Type, Status: resp.Status, Name: ix.links.dirName()}, nil
+		Type: resp.Type, Status: resp.Status, Name: ix.links.dirName(), ModTime: resp.ModTime, Precision: resp.Precision}, nil
 }
 
 // htmlBody returns resp's body to read as HTML, or a KindUsage error when

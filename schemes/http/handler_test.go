@@ -621,7 +621,7 @@ func TestSchemes(t *testing.T) {
 	h := &Handler{}
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
-		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget
+		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages
 		if s.Name == "https" {
 			want |= schemes.TLS // http has no upgrade
 		}
