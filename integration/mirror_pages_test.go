@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -145,6 +146,56 @@ func TestMirrorHTTPSitePage(t *testing.T) {
 	ls := runTwin(t, urlgetBinary(t), "ls", url)
 	if ls.code != 0 || ls.stdout != "" || !strings.Contains(ls.stderr, url+": no entries: the page links to nothing one level below it") {
 		t.Errorf("ls: exit %d, stdout %q, stderr %q", ls.code, ls.stdout, ls.stderr)
+	}
+}
+
+// TestMirrorDryRunLines: after a mirror of 60 files from nginx, a new,
+// a changed and a removed file make a dry run with --delete print those
+// three and the pages of the three directories they changed — nothing
+// for the 58 unchanged files and the top page, which its summary counts
+// and -v lists.
+func TestMirrorDryRunLines(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("d%d/f%02d.txt", i%3, i)] = "same\n"
+	}
+	host, rel := scratchTree(t, files)
+	for _, d := range []string{"d0", "d1", "d2"} {
+		os.Chtimes(filepath.Join(host, d), testbed.FixtureModTime(), testbed.FixtureModTime())
+	}
+	src := fmt.Sprintf("http://%s/%s/", testbed.Addr(testbed.HTTPPort), rel)
+	work := t.TempDir()
+	if r := runURLGet(t, work, "mirror", src, "dst"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	writeScratch(t, host, "d1/new.txt", "new\n", testbed.FixtureModTime())
+	writeScratch(t, host, "d2/f02.txt", "changed\n", testbed.FixtureModTime().Add(time.Hour))
+	os.Remove(filepath.Join(host, "d0", "f03.txt"))
+	for _, d := range []string{"d0", "d1", "d2"} { // the top page, which shows their times, stays the same
+		os.Chtimes(filepath.Join(host, d), testbed.FixtureModTime(), testbed.FixtureModTime())
+	}
+
+	r := runTwin(t, urlgetBinary(t), "mirror", "--dry-run", "--delete", src, filepath.Join(work, "dst"))
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	slices.Sort(lines)
+	want := []string{
+		"would delete d0/f03.txt (not on the remote)",
+		"would fetch  d0/index.html (index page: changed)",
+		"would fetch  d1/index.html (index page: changed)",
+		"would fetch  d1/new.txt (new)",
+		"would fetch  d2/f02.txt (size differs (5 here, 8 there))",
+		"would fetch  d2/index.html (index page: changed)",
+	}
+	if r.code != 0 || !slices.Equal(lines, want) {
+		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr %s", r.code, strings.Join(lines, "\n"), strings.Join(want, "\n"), r.stderr)
+	}
+	if !regexp.MustCompile(`dry run: would fetch 5 \(.*\), 59 unchanged, 0 skipped, would delete 1, 4 directories listed, 0 failed, in .*; -v lists the unchanged and skipped`).MatchString(r.stderr) {
+		t.Errorf("summary: %s", r.stderr)
+	}
+	v := runTwin(t, urlgetBinary(t), "mirror", "--dry-run", "--delete", "-v", src, filepath.Join(work, "dst"))
+	if n := strings.Count(v.stdout, " (unchanged)\n"); v.code != 0 || n != 59 {
+		t.Errorf("-v: exit %d, %d unchanged listed:\n%s", v.code, n, v.stdout)
 	}
 }
 

@@ -135,8 +135,9 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 }
 
 // mirrorOutput renders a mirror's events: JSON objects (--json), the
-// plan (--dry-run) or every event (-v) on stdout, failures on stderr, an
-// overall progress line on a terminal, and a summary at the end.
+// changes a dry run would make (--dry-run) or every event (-v) on
+// stdout, failures on stderr, an overall progress line on a terminal,
+// and a summary at the end.
 type mirrorOutput struct {
 	o      *options
 	m      *mirrorFlags
@@ -166,14 +167,21 @@ func (r *mirrorOutput) event(ev mirror.Event) {
 			}
 			r.con.say(line)
 		}
-	case r.m.dryRun || r.o.verbose:
-		if ev.Type != mirror.EventListed || r.o.verbose {
-			fmt.Fprintln(r.stdout, forPeople(eventLine(ev)))
-		}
+	case r.o.verbose || r.m.dryRun && changes(ev):
+		fmt.Fprintln(r.stdout, forPeople(eventLine(ev)))
 	}
 	if r.board != nil {
 		r.board.event(ev)
 	}
+}
+
+// changes says whether ev is a change a dry run prints without -v: a
+// file it would fetch or delete. What it would leave alone (unchanged,
+// excluded, not followed: skips) is only counted in the summary, and
+// what it would fail on, deletions the guards hold back included, is
+// said on stderr as in a real run; -v lists every event.
+func changes(ev mirror.Event) bool {
+	return ev.Type == mirror.EventGet || ev.Type == mirror.EventDelete
 }
 
 // eventLine is one event for people: "get a/b (new)", and in a dry run
@@ -238,6 +246,9 @@ func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
 	line := fmt.Sprintf("%s: "+fetched+" (%s), %d unchanged, %d skipped, "+deleted+", %d directories listed, %d failed, in %s",
 		verb, sum.Got, formatBytes(sum.Bytes), sum.Unchanged, sum.Skipped, sum.Deleted, sum.Listed, sum.Errors,
 		formatSeconds(sum.Duration))
+	if sum.DryRun && !r.o.verbose && sum.Unchanged+sum.Skipped > 0 {
+		line += "; -v lists the unchanged and skipped"
+	}
 	if sum.NoDelete != "" {
 		line += "; " + sum.NoDelete + flagHint(mirror.SettingMaxDelete)
 	}

@@ -14,7 +14,7 @@ func Declaration() schemes.Declaration {
 			{Name: "from", Kind: schemes.String, Schemes: []string{"mailto"},
 				Help: "mailto: sender `ADDRESS` (default: $URLGET_EMAIL, $EMAIL, else user@host)"},
 			{Name: "dry-run", Kind: schemes.Bool, Schemes: []string{"mailto"},
-				Help: "mailto: print the message instead of sending it; mirror: print what would be fetched, skipped and deleted, and change nothing"},
+				Help: "mailto: print the message instead of sending it; mirror: print what would be fetched and deleted and count the rest (-v lists it), and change nothing"},
 		},
 		New: func(v schemes.Values) ([]schemes.Scheme, error) {
 			return Schemes(&Handler{Server: v.String("smtp-server"), From: v.String("from"), DryRun: v.Bool("dry-run"),
