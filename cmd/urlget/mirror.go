@@ -120,6 +120,7 @@ func runMirror(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	sum, err := mirror.Run(ctx, client, o.urls[0], o.urls[1], opt)
 	if stop != nil {
+		r.board.finish()
 		stop()
 	}
 	in := interruptedBy(ctx)

@@ -82,6 +82,14 @@ func (b *mirrorBoard) planned(p mirror.Plan) {
 	b.overall.set(b.bytesLocked(), b.total)
 }
 
+// finish marks the run over: the last drawing shows the time it took
+// and the average rate, not a time left.
+func (b *mirrorBoard) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.overall.final = true
+}
+
 // bytesLocked is every byte moved so far.
 func (b *mirrorBoard) bytesLocked() int64 {
 	n := b.got
@@ -96,9 +104,13 @@ func (b *mirrorBoard) bytesLocked() int64 {
 func (b *mirrorBoard) view(now time.Time, width int) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.overall.name = fmt.Sprintf("mirror: %d fetched, %d unchanged, %d failed, %d directories listed",
-		b.counts.Got, b.counts.Unchanged, b.counts.Errors, b.counts.Listed)
-	lines := []string{b.overall.line(now, width)}
+	// The counts of files come first and stay (the label goes before
+	// them, the directories listed before the share of bytes moved); the
+	// bytes, their total and rate give way to them.
+	overall := []part{{text: "mirror: ", drop: 1}, {text: fmt.Sprintf("%d fetched", b.counts.Got)},
+		{text: fmt.Sprintf(", %d unchanged", b.counts.Unchanged)}, {text: fmt.Sprintf(", %d failed", b.counts.Errors)},
+		{text: fmt.Sprintf(", %d directories listed", b.counts.Listed), drop: 3}}
+	lines := []string{fit(width, append(overall, behind(b.overall.parts(now), 2)...))}
 	paths := make([]string, 0, len(b.active))
 	for p := range b.active {
 		paths = append(paths, p)
@@ -116,17 +128,14 @@ func (b *mirrorBoard) view(now time.Time, width int) []string {
 			break
 		}
 		l := b.active[p]
-		tail := "  " + formatBytes(l.done)
+		line := []part{{text: "  "}, {text: forPeople(p), name: true}}
 		if l.total > 0 {
-			tail = fmt.Sprintf("  %3d%% %s / %s", min(100, l.done*100/l.total), formatBytes(l.done), formatBytes(l.total))
-		}
-		name := "  " + forPeople(p)
-		if width > 0 {
-			name = shortenLeft(name, max(width-1-len(tail), 8))
-			lines = append(lines, cutRunes(name+tail, width-1))
+			line = append(line, part{text: fmt.Sprintf("  %3d%%", min(100, l.done*100/l.total))},
+				part{text: " " + formatBytes(l.done)}, part{text: " / " + formatBytes(l.total), drop: dropTotal})
 		} else {
-			lines = append(lines, name+tail)
+			line = append(line, part{text: "  " + formatBytes(l.done)})
 		}
+		lines = append(lines, fit(width, line))
 	}
 	return lines
 }

@@ -250,9 +250,14 @@ func (s *parallelSource) next() (raw, where string, ok bool) {
 }
 
 // known is the number of URLs when it is known (the list read to its
-// end, or none streamed), else -1.
+// end, or none streamed), else -1. Without a list it is the command
+// line's from the start: the progress line said "0/0 files" until the
+// last URL had started.
 func (s *parallelSource) known() int {
-	if !s.ended {
+	switch {
+	case s.list == nil:
+		return len(s.o.urls)
+	case !s.ended:
 		return -1
 	}
 	return s.given

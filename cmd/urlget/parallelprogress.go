@@ -73,14 +73,15 @@ func (p *parallelSet) view(now time.Time, width int) []string {
 	if p.total == 1 || p.total < 0 && p.done == 1 {
 		files = "file"
 	}
-	p.m.name = fmt.Sprintf("%d/%d %s", p.done, p.total, files)
+	counts := []part{{text: fmt.Sprintf("%d/%d %s", p.done, p.total, files)}}
 	if p.total < 0 {
-		p.m.name = fmt.Sprintf("%d %s", p.done, files) // the list is still being read
+		counts[0].text = fmt.Sprintf("%d %s", p.done, files) // the list is still being read
 	}
 	if p.failed > 0 {
-		p.m.name += fmt.Sprintf(" (%d failed)", p.failed)
+		counts = append(counts, part{text: fmt.Sprintf(" (%d failed)", p.failed)})
 	}
 	p.m.set(p.bytes, -1)
 	p.m.final = p.done == p.total
-	return p.m.view(now, width)
+	// The counts of URLs stay; the bytes and their rate give way.
+	return []string{fit(width, append(counts, behind(p.m.parts(now), 1)...))}
 }

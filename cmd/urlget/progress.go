@@ -77,47 +77,60 @@ func (m *meter) rate(now time.Time) (perSecond float64, ok bool) {
 	return float64(m.done-from.done) / dt, true
 }
 
-// line is the progress line at now, cut to width columns (0: unlimited):
-// the name, then with a known size the percentage, a bar, bytes of the
-// total, the rate and the time left; with an unknown size the bytes and
-// the rate. Once the transfer ended the time left becomes the time taken.
+// line is the progress line at now, fitted to width columns (0:
+// unlimited, see fit): the name, then with a known size the percentage,
+// a bar, bytes of the total, the rate and the time left; with an unknown
+// size the bytes and the rate. Once the transfer ended the time left
+// becomes the time taken.
 // view is the meter's one line.
 func (m *meter) view(now time.Time, width int) []string { return []string{m.line(now, width)} }
 
 func (m *meter) line(now time.Time, width int) string {
+	return fit(width, append([]part{{text: m.name, name: true}}, m.parts(now)...))
+}
+
+// How readily the meter's parts go from a line that does not fit (see
+// part): the bar first, then the rate, the time left and the total; the
+// percentage and the bytes are the counts, and stay. Drops 1 to 3 are
+// left for the lines that put counts of their own first (behind).
+const (
+	dropTotal = 4 + iota
+	dropTime
+	dropRate
+	dropBar
+)
+
+// parts are the line's figures after its name, each with its drop.
+func (m *meter) parts(now time.Time) []part {
 	r, rateKnown := m.rate(now)
 	rate := "--"
 	if rateKnown {
 		rate = formatBytes(int64(r)) + "/s"
 	}
-	var tail string
+	var out []part
 	if m.total >= 0 {
 		pct := int64(100)
 		if m.total > 0 {
 			pct = min(100, m.done*100/m.total)
 		}
 		fill := int(pct * barCells / 100)
-		tail = fmt.Sprintf(" %3d%% [%s%s] %s / %s  %s", pct, strings.Repeat("=", fill), strings.Repeat(" ", barCells-fill),
-			formatBytes(m.done), formatBytes(m.total), rate)
+		out = []part{{text: fmt.Sprintf(" %3d%%", pct)},
+			{text: fmt.Sprintf(" [%s%s]", strings.Repeat("=", fill), strings.Repeat(" ", barCells-fill)), drop: dropBar},
+			{text: " " + formatBytes(m.done)}, {text: " / " + formatBytes(m.total), drop: dropTotal}}
 	} else {
-		tail = fmt.Sprintf("  %s  %s", formatBytes(m.done), rate)
+		out = []part{{text: "  " + formatBytes(m.done)}}
 	}
+	out = append(out, part{text: "  " + rate, drop: dropRate})
 	switch {
 	case m.final:
-		tail += "  in " + formatClock(now.Sub(m.start))
+		out = append(out, part{text: "  in " + formatClock(now.Sub(m.start)), drop: dropTime})
 	case m.total < 0:
 	case r > 0 && m.done <= m.total:
-		tail += "  ETA " + formatClock(time.Duration(float64(m.total-m.done)/r*float64(time.Second)))
+		out = append(out, part{text: "  ETA " + formatClock(time.Duration(float64(m.total-m.done)/r*float64(time.Second))), drop: dropTime})
 	default:
-		tail += "  ETA --:--"
+		out = append(out, part{text: "  ETA --:--", drop: dropTime})
 	}
-	name := m.name
-	if width > 0 {
-		room := width - 1 - utf8.RuneCountInString(tail) // the last column stays free: writing it wraps some terminals
-		name = shortenLeft(name, max(room, 8))
-		return cutRunes(name+tail, width-1)
-	}
-	return name + tail
+	return out
 }
 
 // shortenLeft keeps the end of s (where a URL's file name is) within n

@@ -2,15 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
 )
 
 // TestProgressOnATerminalNeverJoinsMessages runs a download whose every
@@ -27,27 +23,12 @@ func TestProgressOnATerminalNeverJoinsMessages(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ptm.Close()
-	pty.Setsize(ptm, &pty.Winsize{Rows: 30, Cols: 120})
-	var shown bytes.Buffer
-	read := make(chan struct{})
-	go func() {
-		io.Copy(&shown, ptm) // ends when tty is closed
-		close(read)
-	}()
 	dest := filepath.Join(t.TempDir(), "f")
-	code := run(context.Background(), []string{"--retry", "1", "--retry-delay", "0.01", "-o", dest, srv.URL + "/f"},
-		strings.NewReader(""), io.Discard, tty)
-	tty.Close()
-	<-read
+	code, shown := onTerminal(t, 120, "--retry", "1", "--retry-delay", "0.01", "-o", dest, srv.URL+"/f")
 	if code != 5 {
-		t.Fatalf("exit %d:\n%s", code, shown.String())
+		t.Fatalf("exit %d:\n%s", code, shown)
 	}
-	lines := screen(shown.String())
+	lines := screen(shown)
 	var bars, notes int
 	for _, l := range lines {
 		isBar := strings.Contains(l, "% [")
@@ -62,9 +43,9 @@ func TestProgressOnATerminalNeverJoinsMessages(t *testing.T) {
 	}
 	// The final progress line; the retry's notes and the error.
 	if bars != 1 || notes < 2 || !strings.Contains(lines[len(lines)-1], "urlget: ") {
-		t.Fatalf("screen:\n%s\n(raw %q)", strings.Join(lines, "\n"), shown.String())
+		t.Fatalf("screen:\n%s\n(raw %q)", strings.Join(lines, "\n"), shown)
 	}
-	if !strings.Contains(shown.String(), "40% [========") {
-		t.Errorf("no progress drawn: %q", shown.String())
+	if !strings.Contains(shown, "40% [========") {
+		t.Errorf("no progress drawn: %q", shown)
 	}
 }

@@ -25,7 +25,7 @@ func (h hashBar) view(now time.Time, width int) []string {
 		if ok {
 			rate = formatBytes(int64(r)) + "/s"
 		}
-		return []string{cutRunes(fmt.Sprintf("%s  %s", formatBytes(m.done), rate), width-1)}
+		return []string{fit(width, []part{{text: formatBytes(m.done)}, {text: "  " + rate, drop: dropRate}})}
 	}
 	frac := 1.0
 	if m.total > 0 {
