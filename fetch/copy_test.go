@@ -238,22 +238,25 @@ func serve(t *testing.T, data []byte, reset <-chan struct{}) *net.TCPConn {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	go func() {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		c.Write(data)
-		if reset != nil {
-			<-reset
-			c.(*net.TCPConn).SetLinger(0)
-		}
-		c.Close()
-	}()
 	c, err := net.Dial("tcp", l.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Accepted before the listener closes: closed first, it would reset
+	// the connection waiting in its backlog, and the copy would see a
+	// reset before any byte (1 run in 25 did).
+	sc, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc.Write(data)
+		if reset != nil {
+			<-reset
+			sc.(*net.TCPConn).SetLinger(0)
+		}
+		sc.Close()
+	}()
 	return c.(*net.TCPConn)
 }
 
