@@ -48,6 +48,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -404,6 +405,7 @@ func (c *Client) follow(ctx context.Context, req Request, ch *chain) (*Response,
 	}
 	var resolution []string // the steps of a resolution that led here
 	var heads []string      // of the redirects followed (RedirectHeads)
+	var statuses []int      // of the redirects followed (schemes.Request.Redirects)
 	resolutions := 0
 	for hops := 0; ; hops++ {
 		s, err := c.scheme(loc, m)
@@ -416,6 +418,7 @@ func (c *Client) follow(ctx context.Context, req Request, ch *chain) (*Response,
 		req.URL = loc
 		hreq := c.request(req, c.credentialsFor(ch, loc))
 		hreq.OtherOrigin = originOf(loc) != originOf(ch.first) && !c.LocationTrusted
+		hreq.Redirects = statuses
 		var r *schemes.Response
 		switch m {
 		case MethodList:
@@ -469,6 +472,7 @@ func (c *Client) follow(ctx context.Context, req Request, ch *chain) (*Response,
 		}
 		// A redirect is part of the exchange, not news: -v shows it.
 		c.trace().Info(fmt.Sprintf("%s: redirected to %s", loc.Redacted(), next.Redacted()))
+		statuses = append(slices.Clip(statuses), r.Status) // the request given before keeps its own
 		loc = next
 	}
 }

@@ -41,6 +41,7 @@ type fakeHandler struct {
 	sha       map[string]string
 	fetches   int
 	offsets   []int64
+	hops      [][]int // each fetch's Request.Redirects
 	// viaReadFrom makes bodies hand their data to the destination's
 	// ReadFrom, as the ftp body does when it splices.
 	viaReadFrom bool
@@ -60,6 +61,7 @@ func (h *fakeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	defer h.mu.Unlock()
 	h.fetches++
 	h.offsets = append(h.offsets, req.Offset)
+	h.hops = append(h.hops, req.Redirects)
 	name := req.URL.Generic().Opaque
 	if h.failFirst > 0 {
 		h.failFirst--

@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -31,5 +32,20 @@ func TestRedirectsCounted(t *testing.T) {
 		if res.Redirects != c2.want {
 			t.Errorf("Download %s: Redirects %d, want %d", c2.raw, res.Redirects, c2.want)
 		}
+	}
+}
+
+// TestRedirectsTold: each request of a chain is told the statuses of the
+// redirects that led to it (schemes.Request.Redirects: how the http
+// handler keeps or drops a body), the first none.
+func TestRedirectsTold(t *testing.T) {
+	h := &fakeHandler{data: map[string]string{"c": "final"}, redirects: map[string]string{"a": "t:b", "b": "t:c"}}
+	resp, err := newClient(h).Get(context.Background(), "t:a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Close()
+	if want := [][]int{nil, {302}, {302, 302}}; !slices.EqualFunc(h.hops, want, slices.Equal) {
+		t.Errorf("redirects told %v, want %v", h.hops, want)
 	}
 }

@@ -73,24 +73,24 @@ func (d Declaration) Has(scheme string) bool {
 // Register's checks apply to every scheme, and a declaration whose New
 // builds other names than it declares panics: a programming error.
 func Build(decls []Declaration, opts Options, name func(string) string, override ...Scheme) (*Registry, error) {
-	kinds := map[string]OptionKind{}
+	declared := map[string]Option{}
 	for _, o := range commonOptions {
-		kinds[o.Name] = o.Kind
+		declared[o.Name] = o
 	}
 	for _, d := range decls {
 		for _, o := range d.Options {
-			if k, dup := kinds[o.Name]; dup && k != o.Kind {
-				panic(fmt.Sprintf("schemes: option %q declared as %v and %v", o.Name, k, o.Kind))
+			if k, dup := declared[o.Name]; dup && k.Kind != o.Kind {
+				panic(fmt.Sprintf("schemes: option %q declared as %v and %v", o.Name, k.Kind, o.Kind))
 			}
-			kinds[o.Name] = o.Kind
+			declared[o.Name] = o
 		}
 	}
 	for n, v := range opts {
-		k, ok := kinds[n]
+		o, ok := declared[n]
 		if !ok {
 			return nil, &Error{Phase: "options", Kind: KindUsage, Part: n, Msg: fmt.Sprintf("no scheme has an option %s", n)}
 		}
-		if err := k.check(n, v); err != nil {
+		if err := o.check(v); err != nil {
 			return nil, err
 		}
 	}

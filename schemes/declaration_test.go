@@ -1,6 +1,7 @@
 package schemes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ func testDeclaration(built *Values) Declaration {
 			{Name: "many", Kind: Strings},
 			{Name: "n", Kind: Int, Default: 3},
 			{Name: "wait", Kind: Duration, Default: time.Second},
+			{Name: "seq", Kind: Sequence, Variants: []Variant{{Name: "seq-raw"}}},
 		},
 		Uses: []string{OptionMax},
 		New: func(v Values) ([]Scheme, error) {
@@ -33,12 +35,14 @@ func testDeclaration(built *Values) Declaration {
 // default; Has tells a value equal to the default from none.
 func TestBuildValues(t *testing.T) {
 	var v Values
-	r, err := Build([]Declaration{testDeclaration(&v)}, Options{"on": true, "word": "", "many": []string{"a", "b"}, OptionMax: 9}, nil)
+	seq := []Given{{As: "seq", Value: "a"}, {As: "seq-raw", Value: "b"}, {As: "seq", Value: "c"}}
+	r, err := Build([]Declaration{testDeclaration(&v)}, Options{"on": true, "word": "", "many": []string{"a", "b"}, OptionMax: 9, "seq": seq}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !v.Bool("on") || v.String("word") != "" || !v.Has("word") || len(v.Strings("many")) != 2 ||
-		v.Int("n") != 3 || v.Has("n") || v.Duration("wait") != time.Second || v.Int(OptionMax) != 9 {
+		v.Int("n") != 3 || v.Has("n") || v.Duration("wait") != time.Second || v.Int(OptionMax) != 9 ||
+		!slices.Equal(v.Sequence("seq"), seq) {
 		t.Errorf("values %+v", v)
 	}
 	if n, ok := r.Declared("ts"); !ok || n.Of != "t" || !n.TLS || n.Port != 8 {
@@ -61,6 +65,8 @@ func TestBuildRefuses(t *testing.T) {
 		{Options{"n": "3"}, "option n: string given, want int"},
 		{Options{"wait": 3}, "int given, want time.Duration"},
 		{Options{"wait": -time.Second}, "--wait must not be negative"},
+		{Options{"seq": []string{"a"}}, "[]string given, want []schemes.Given"},
+		{Options{"seq": []Given{{As: "seq-other", Value: "a"}}}, `given as "seq-other"`},
 	} {
 		var v Values
 		_, err := Build([]Declaration{testDeclaration(&v)}, tc.opts, flag)

@@ -293,7 +293,13 @@ type Request struct {
 	// (the http handler's custom Authorization and Cookie fields), as it
 	// gets no Credentials here either.
 	OtherOrigin bool
-	Prompt      Prompter // may be nil: no terminal
+	// Redirects are the statuses (Response.Status) of the redirects
+	// followed to reach this request, in order; nil for the URL the
+	// caller named. A handler that sends more than the URL (http's
+	// request body and method) decides by them what goes on, as its
+	// protocol's rules for each status say.
+	Redirects []int
+	Prompt    Prompter // may be nil: no terminal
 	// Notify tells the person running the retrieval what they must do
 	// now (mailto: type the message on the terminal), as the fetch
 	// Client's Notify; nil when nobody is told.

@@ -2,6 +2,7 @@ package schemes
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -22,6 +23,11 @@ const (
 	// Duration is a length of time: time.Duration (on a command line, in
 	// seconds).
 	Duration
+	// Sequence is a value given any number of times under the option's
+	// Name or one of its Variants, kept in the order given: []Given. The
+	// values of curl's -d, --data-binary and --data-urlencode join in the
+	// order typed, each read as its spelling says: one option so.
+	Sequence
 )
 
 // Option is one setting a scheme declares: the command turns it into a
@@ -56,6 +62,42 @@ type Option struct {
 	// — which a listing is not: a caller that only lists does not take
 	// it.
 	Body bool
+	// Variants are further spellings of a Sequence option, each a flag
+	// of its own on a command line, whose values join the option's in
+	// the order given (Given.As says which spelling each came under).
+	Variants []Variant
+	// Submits says the option makes requests carry what the person
+	// typed for the server (a request body, a method). Such an option
+	// is declared OnlyNamed too, and more than leave it unread, a caller
+	// that retrieves URLs nobody named (a mirror's crawl, a gateway's
+	// pages) refuses it, so that those bytes go only to the URLs named;
+	// a caller that only lists does not take it either (a listing is
+	// asked for with GET).
+	Submits bool
+}
+
+// Variant is another spelling of a Sequence option (Option.Variants),
+// whose values its declaration reads its own way.
+type Variant struct {
+	// Name and Short spell it as Option's do ("data-binary").
+	Name, Short string
+	// Help is one line saying what it does, as Option's.
+	Help string
+}
+
+// Given is one value of a Sequence option: Value, given under As, the
+// option's Name or one of its Variants' names.
+type Given struct {
+	As, Value string
+}
+
+// Spellings are o's names: its own, then its Variants'.
+func (o Option) Spellings() []string {
+	names := []string{o.Name}
+	for _, v := range o.Variants {
+		names = append(names, v.Name)
+	}
+	return names
 }
 
 // The common options: settings of the caller, not of one scheme, which
@@ -103,6 +145,8 @@ func (k OptionKind) check(name string, v any) error {
 		_, ok = v.(int)
 	case Duration:
 		_, ok = v.(time.Duration)
+	case Sequence:
+		_, ok = v.([]Given)
 	}
 	if !ok {
 		return &Error{Phase: "options", Kind: KindUsage, Part: name,
@@ -111,9 +155,25 @@ func (k OptionKind) check(name string, v any) error {
 	return nil
 }
 
+// check returns an error for a value of the wrong type for o, or, of a
+// Sequence, one given under a spelling o does not have.
+func (o Option) check(v any) error {
+	if err := o.Kind.check(o.Name, v); err != nil {
+		return err
+	}
+	given, _ := v.([]Given)
+	for _, g := range given {
+		if !slices.Contains(o.Spellings(), g.As) {
+			return &Error{Phase: "options", Kind: KindUsage, Part: o.Name,
+				Msg: fmt.Sprintf("option %s: a value given as %q, which is none of its spellings %q", o.Name, g.As, o.Spellings())}
+		}
+	}
+	return nil
+}
+
 // String names the kind's Go type.
 func (k OptionKind) String() string {
-	return [...]string{"bool", "string", "[]string", "int", "time.Duration"}[k]
+	return [...]string{"bool", "string", "[]string", "int", "time.Duration", "[]schemes.Given"}[k]
 }
 
 // Values are the option values one declaration's New reads: those set in
@@ -160,6 +220,9 @@ func (v Values) String(option string) string { s, _ := v.get(option).(string); r
 
 // Strings is a Strings option's values.
 func (v Values) Strings(option string) []string { s, _ := v.get(option).([]string); return s }
+
+// Sequence is a Sequence option's values, in the order given.
+func (v Values) Sequence(option string) []Given { s, _ := v.get(option).([]Given); return s }
 
 // Int is an Int option's value.
 func (v Values) Int(option string) int { n, _ := v.get(option).(int); return n }
