@@ -40,9 +40,16 @@ type twin struct {
 // runTwin runs name (a path) with args in a new directory.
 func runTwin(t *testing.T, name string, args ...string) twin {
 	t.Helper()
+	return runTwinIn(t, "", name, args...)
+}
+
+// runTwinIn is runTwin with stdin given.
+func runTwinIn(t *testing.T, stdin, name string, args ...string) twin {
+	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -67,7 +67,8 @@ type Option struct {
 	// the order given (Given.As says which spelling each came under).
 	Variants []Variant
 	// Submits says the option makes requests carry what the person
-	// typed for the server (a request body, a method). Such an option
+	// typed for the server (a request body, a method, or what becomes
+	// of them after a redirect). Such an option
 	// is declared OnlyNamed too, and more than leave it unread, a caller
 	// that retrieves URLs nobody named (a mirror's crawl, a gateway's
 	// pages) refuses it, so that those bytes go only to the URLs named;

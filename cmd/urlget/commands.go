@@ -71,8 +71,11 @@ var fileOnly = []string{"remote-header-name", "create-dirs", "remote-time", "fsy
 func listsOnly(caps schemes.Caps, _ schemes.Option) bool { return caps.Has(schemes.Lists) }
 
 // listingOptions are those that apply to a listing (ls): of schemes that
-// list, and not about a resource's bytes.
-func listingOptions(caps schemes.Caps, o schemes.Option) bool { return listsOnly(caps, o) && !o.Body }
+// list, not about a resource's bytes, and not submitting (a listing is
+// asked for with GET).
+func listingOptions(caps schemes.Caps, o schemes.Option) bool {
+	return listsOnly(caps, o) && !o.Body && !o.Submits
+}
 
 // commands are urlget's forms, in the order of its usage lines.
 func commands() []*command {

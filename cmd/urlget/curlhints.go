@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/pflag"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // curlHints says, for a curl flag urlget does not have, what to use
@@ -13,17 +15,9 @@ import (
 // the flag as typed ("-X", "--request"); a flag urlget has is never
 // looked up here (pflag knows it).
 var curlHints = map[string]string{
-	"-X":                      "urlget sends only retrieval requests (GET, HEAD with -I, RETR, ...): there is no -X/--request",
-	"--request":               "urlget sends only retrieval requests (GET, HEAD with -I, RETR, ...): there is no -X/--request",
-	"-d":                      "urlget does not send request bodies (no POST): there is no -d/--data",
-	"--data":                  "urlget does not send request bodies (no POST): there is no -d/--data",
-	"--data-binary":           "urlget does not send request bodies (no POST): there is no --data-binary",
-	"--data-raw":              "urlget does not send request bodies (no POST): there is no --data-raw",
-	"--data-urlencode":        "urlget does not send request bodies (no POST): there is no --data-urlencode; put the search in the URL",
-	"--json-data":             "urlget does not send request bodies",
+	"--json-data":             "send JSON with --data-binary @FILE -H \"Content-Type: application/json\" (urlget's --json is its own output as JSON)",
 	"-G":                      "put the search part in the URL itself (http://host/path?a=b): there is no -G/--get",
 	"--get":                   "put the search part in the URL itself (http://host/path?a=b): there is no -G/--get",
-	"-F":                      "urlget does not upload HTTP forms; --form NAME=VALUE answers a Gopher+ ASK form",
 	"-T":                      "urlget does not upload: there is no -T/--upload-file (mailto: URLs send mail from stdin)",
 	"--upload-file":           "urlget does not upload: there is no -T/--upload-file (mailto: URLs send mail from stdin)",
 	"-b":                      "urlget keeps no cookies: there is no -b/--cookie",
@@ -94,6 +88,24 @@ var curlHints = map[string]string{
 	"--crlf":                  "urlget does not upload",
 	"--tr-encoding":           "urlget does not ask for transfer encodings",
 	"--stderr":                "redirect stderr in the shell (2>FILE)",
+}
+
+// curlClashes are options whose flag curl spells alike for another
+// meaning: an error about one adds what curl's means here.
+var curlClashes = map[string]string{
+	"form": "curl's --form, an HTTP multipart form, is -F or --form-data here",
+}
+
+// withCurlClash adds the note of curlClashes to err when its Part is
+// such an option.
+func withCurlClash(err error) error {
+	var se *schemes.Error
+	if !errors.As(err, &se) || curlClashes[se.Part] == "" {
+		return err
+	}
+	c := *se
+	c.Msg += " (" + curlClashes[se.Part] + ")"
+	return &c
 }
 
 // curlFlagError turns pflag's "unknown flag" into a message that names

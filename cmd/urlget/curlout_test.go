@@ -23,8 +23,8 @@ func TestCurlFlagHints(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-X", "POST", "http://h/"}, "-X is a curl flag urlget does not have: urlget sends only retrieval requests"},
-		{[]string{"--data", "a=b", "http://h/"}, "--data is a curl flag urlget does not have: urlget does not send request bodies"},
+		{[]string{"-G", "http://h/"}, "-G is a curl flag urlget does not have: put the search part in the URL itself"},
+		{[]string{"--cookie", "a=b", "http://h/"}, "--cookie is a curl flag urlget does not have: urlget keeps no cookies"},
 		{[]string{"-sSb", "c", "http://h/"}, "-b is a curl flag urlget does not have: urlget keeps no cookies"},
 		{[]string{"--socks5", "p:1080", "http://h/"}, "use --proxy socks5://HOST:PORT"},
 		{[]string{"--http2", "http://h/"}, "HTTP/1.1 only"},

@@ -61,7 +61,7 @@ func (o *options) checkLs() error {
 	case o.dumpHeader != "":
 		return fmt.Errorf("ls: --dump-header is not an ls flag: a listing has no head to dump (urlget -D FILE URL)")
 	}
-	return nil
+	return o.schemes.refuseSubmits("an ls", "a listing is asked for with GET (urlget -d ... URL retrieves the answer to a POST)")
 }
 
 // listInto lists loc on stdout, as text or into the --json report. With

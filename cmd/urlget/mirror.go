@@ -69,6 +69,9 @@ func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
 	if err := refuseRetrievalOnly(fs, "mirror"); err != nil {
 		return err
 	}
+	if err := o.schemes.refuseSubmits("a mirror", "a request body or method goes only to the URLs named on a retrieval's command line, never to the links a mirror finds"); err != nil {
+		return err
+	}
 	if len(o.urls) != 2 {
 		return errors.New("mirror: want a URL and a local directory: urlget mirror [flags] URL DIR")
 	}

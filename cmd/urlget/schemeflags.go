@@ -24,8 +24,8 @@ type schemeFlags struct {
 	short map[string]string
 }
 
-// addSchemeFlags defines the flags of every declared option on fs. An
-// option two declarations share is one flag.
+// addSchemeFlags defines the flags of every declared option on fs (and
+// of its variants). An option two declarations share is one flag.
 func addSchemeFlags(fs *pflag.FlagSet) *schemeFlags {
 	s := &schemeFlags{decls: all.Declarations(), fs: fs, values: map[string]any{}, short: map[string]string{}}
 	for _, d := range s.decls {
@@ -37,15 +37,29 @@ func addSchemeFlags(fs *pflag.FlagSet) *schemeFlags {
 			if o.Short != "" {
 				s.short[o.Name] = o.Short
 			}
+			for _, v := range o.Variants {
+				if v.Short != "" {
+					s.short[v.Name] = v.Short
+				}
+			}
 		}
 	}
 	return s
 }
 
 // addOption defines o's flag and returns its storage. A Duration is
-// given in seconds, as every time on urlget's command line.
+// given in seconds, as every time on urlget's command line. A Sequence
+// is a flag for the option and one for each variant, which share one
+// storage: the values in the order given, whichever flag gave them.
 func addOption(fs *pflag.FlagSet, o schemes.Option) any {
 	switch o.Kind {
+	case schemes.Sequence:
+		seq := &sequence{}
+		fs.VarP(sequenceFlag{seq, o.Name}, o.Name, o.Short, o.Help)
+		for _, v := range o.Variants {
+			fs.VarP(sequenceFlag{seq, v.Name}, v.Name, v.Short, v.Help)
+		}
+		return seq
 	case schemes.Bool:
 		def, _ := o.Default.(bool)
 		return fs.BoolP(o.Name, o.Short, def, o.Help)
@@ -71,6 +85,12 @@ func addOption(fs *pflag.FlagSet, o schemes.Option) any {
 func (s *schemeFlags) options(common schemes.Options) schemes.Options {
 	opts := schemes.Options{}
 	for name, p := range s.values {
+		if seq, ok := p.(*sequence); ok {
+			if len(seq.given) > 0 { // under the option's flag or a variant's
+				opts[name] = seq.given
+			}
+			continue
+		}
 		if !s.fs.Changed(name) {
 			continue
 		}
@@ -119,7 +139,7 @@ func (s *schemeFlags) check(opts schemes.Options, locs []schemes.Locator) error 
 			continue
 		}
 		if err := d.Check(d.ValuesOf(opts, s.flagOf), locs); err != nil {
-			return err
+			return withCurlClash(err)
 		}
 	}
 	return nil
@@ -160,8 +180,10 @@ func (s *schemeFlags) section(d schemes.Declaration, keep func(caps schemes.Caps
 		if !keep(caps, o) {
 			continue
 		}
-		if f := s.fs.Lookup(o.Name); f != nil && flags.Lookup(o.Name) == nil {
-			flags.AddFlag(f)
+		for _, name := range o.Spellings() {
+			if f := s.fs.Lookup(name); f != nil && flags.Lookup(name) == nil {
+				flags.AddFlag(f)
+			}
 		}
 		for _, n := range o.Schemes {
 			if !slices.Contains(names, n) {
@@ -182,8 +204,56 @@ func (s *schemeFlags) bool(name string) bool {
 	return ok && *p
 }
 
-// declared reports whether name is a declared option's flag.
+// declared reports whether name is a declared option's flag (or one of
+// its variants').
 func (s *schemeFlags) declared(name string) bool {
-	_, ok := s.values[name]
-	return ok
+	for _, d := range s.decls {
+		for _, o := range d.Options {
+			if slices.Contains(o.Spellings(), name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refuseSubmits fails when a flag of an option that submits (a request
+// body or method: schemes.Option.Submits) is given to the subcommand
+// sub, which retrieves URLs that no person named (the links a mirror
+// follows, the pages a gateway serves) or lists with GET (ls), saying
+// why: what the person typed for a server goes only to the URLs named
+// on a retrieval's command line.
+func (s *schemeFlags) refuseSubmits(sub, why string) error {
+	for _, d := range s.decls {
+		for _, o := range d.Options {
+			if !o.Submits {
+				continue
+			}
+			for _, name := range o.Spellings() {
+				if s.fs.Changed(name) {
+					return fmt.Errorf("%s is not %s flag: %s", s.flagOf(name), sub, why)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sequence is the storage of a Sequence option's flags.
+type sequence struct{ given []schemes.Given }
+
+// sequenceFlag is one spelling of a Sequence option: each value given
+// joins the option's values, under that spelling.
+type sequenceFlag struct {
+	seq *sequence
+	as  string
+}
+
+func (f sequenceFlag) String() string { return "" }
+func (f sequenceFlag) Type() string   { return "string" }
+
+// Set adds a value given with the flag.
+func (f sequenceFlag) Set(v string) error {
+	f.seq.given = append(f.seq.given, schemes.Given{As: f.as, Value: v})
+	return nil
 }

@@ -41,6 +41,9 @@ func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
 	if err := refuseRetrievalOnly(fs, "serve"); err != nil {
 		return err
 	}
+	if err := o.schemes.refuseSubmits("a serve", "the gateway retrieves what pages link to with GET, and sends nothing of the command line's to their servers"); err != nil {
+		return err
+	}
 	if len(o.urls) != 0 {
 		return errors.New("serve: takes no URL: urlget serve [--listen ADDR] [flags]")
 	}

@@ -57,6 +57,11 @@ var _ schemes.Lister = (*Handler)(nil)
 // the listing closes the response body, as closing Fetch's Body does: a
 // page read to its end leaves the connection for reuse.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	if h.submits() {
+		// Its entries would be fetched with the body too (submitting).
+		return nil, &schemes.Error{Scheme: req.URL.Generic().Scheme, Phase: "request", Kind: schemes.KindUnsupported,
+			Msg: "a handler that sends a request body or another method than GET lists nothing"}
+	}
 	// A listing is read whole: never resumed, never answered "not
 	// modified" (a 304 has no page to list), and an error status's page
 	// is no index (ErrorPages, FailWithBody): the status fails.

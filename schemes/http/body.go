@@ -34,6 +34,9 @@ type body struct {
 	// framing is how the body's end is known (an index page cut at a
 	// connection's close is told from a whole one by it).
 	framing framing
+	// sent is the request answered: the answer to one that is not
+	// idempotent is not retried when it breaks off (sentOnce).
+	sent sending
 }
 
 // Read reads the body. A connection that breaks or stalls mid-body is
@@ -69,7 +72,7 @@ func (b *body) readError(err error) error {
 	if e.Kind == schemes.KindOther {
 		e.Kind, e.Retryable = schemes.KindProtocol, true
 	}
-	return e
+	return sentOnce(e, b.sent)
 }
 
 // Close closes the body and releases the request. A body WriteTo took

@@ -34,8 +34,8 @@ func TestAddHeader(t *testing.T) {
 		{args: []string{"Bad Name: v"}, err: "not a header field name"},
 		{args: []string{"X\r\nY: v"}, err: "not a header field name"},
 		{args: []string{"novalue"}, err: "want \"Name: value\""},
-		{args: []string{"Content-Length: 5"}, err: "no request body"},
-		{args: []string{"transfer-encoding: chunked"}, err: "no request body"},
+		{args: []string{"Content-Length: 5"}, err: "urlget sets it from the body"},
+		{args: []string{"transfer-encoding: chunked"}, err: "urlget sets it from the body"},
 	} {
 		h := http.Header{}
 		var err error

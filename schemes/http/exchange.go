@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -25,6 +26,9 @@ type exchange struct {
 	cancel context.CancelCauseFunc
 	done   func() // closes an uncached transport's connections
 	head   string // the answer's head as sent (Response.Head)
+	// sent is the request's method and body: a body that breaks off is
+	// retried only where the request may be sent again (sentOnce).
+	sent sending
 }
 
 // close discards the response body and releases the request.
@@ -38,19 +42,21 @@ func (x *exchange) close() {
 // by closing it.
 func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
 	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done, length: x.resp.ContentLength,
-		framing: framingOf(x.resp)}
+		framing: framingOf(x.resp), sent: x.sent}
 	if b.raw = spliceConn(x.resp, x.tr.connection()); b.raw != nil {
 		b.size = x.resp.ContentLength
 	}
 	return b
 }
 
-// roundTrip sends method for c.loc with the extra header fields hdr and
-// returns the response headers. req.Timeout, when set, bounds the wait
-// for them (connect and TLS included); ctx bounds everything, including
-// reading the body later.
-func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr http.Header) (*exchange, error) {
-	hreq := h.newRequest(c, method, hdr)
+// roundTrip sends the request s says (its method and body) for c.loc
+// with the extra header fields hdr and returns the response headers.
+// req.Timeout, when set, bounds the wait for them (connect and TLS
+// included); ctx bounds everything, including reading the body later.
+// A failure once a request that is not idempotent was written is not
+// retryable (sentOnce).
+func (h *Handler) roundTrip(ctx context.Context, c *call, s sending, hdr http.Header) (*exchange, error) {
+	hreq := h.newRequest(c, s, hdr)
 	t, cached := h.cache.get(c.req, c.loc.g.Scheme)
 	done := func() {}
 	if !cached {
@@ -77,13 +83,18 @@ func (h *Handler) roundTrip(ctx context.Context, c *call, method string, hdr htt
 		timedOut := context.Cause(rctx) == errHeaderTimeout
 		cancel(nil)
 		done()
-		return nil, requestError(ctx, timedOut, c.req.Timeout, c.loc, err, connEnded(rt.connection()))
+		err = requestError(ctx, timedOut, c.req.Timeout, c.loc, err, connEnded(rt.connection()))
+		if rt.wroteRequest() {
+			err = sentOnce(err, s)
+		}
+		return nil, err
 	}
 	traceResponse(rt, resp)
 	// The head is taken before the caller reads a byte of the body, so
 	// that the recorder stops with the head (and what of the body came
 	// in the same read).
-	x := &exchange{resp: resp, tr: rt, cancel: cancel, done: done, head: rawHead(rt.connection(), resp)}
+	x := &exchange{resp: resp, tr: rt, cancel: cancel, done: done, head: rawHead(rt.connection(), resp),
+		sent: s}
 	return x, nil
 }
 
@@ -136,6 +147,16 @@ type reqTrace struct {
 	mu    sync.Mutex
 	scope schemes.Trace
 	conn  net.Conn
+	// wrote says the request was written whole on the connection that
+	// carries it: a failure after that may follow a server's action.
+	wrote bool
+}
+
+// wroteRequest reports whether the request was written whole.
+func (t *reqTrace) wroteRequest() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.wrote
 }
 
 var _ schemes.Trace = (*reqTrace)(nil)
@@ -145,7 +166,7 @@ var _ schemes.Trace = (*reqTrace)(nil)
 func (t *reqTrace) carriedBy(c net.Conn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.conn = c
+	t.conn, t.wrote = c, false // net/http may send it again on another
 	if sc, ok := scopeOf(c); ok && sameTrace(sc.root, t.root) {
 		t.scope = sc.tr
 	}
@@ -206,6 +227,14 @@ func clientTrace(tr *reqTrace, r *http.Request) *httptrace.ClientTrace {
 				tr.Info("reusing connection to " + ci.Conn.RemoteAddr().String())
 			}
 			tr.Sent(line)
+		},
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			tr.mu.Lock()
+			tr.wrote = info.Err == nil
+			tr.mu.Unlock()
+			if n := r.ContentLength; n > 0 && info.Err == nil {
+				tr.Info(fmt.Sprintf("request body sent: %d bytes", n))
+			}
 		},
 		WroteHeaderField: func(key string, values []string) {
 			for _, v := range values {

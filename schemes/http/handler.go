@@ -61,10 +61,33 @@ type Handler struct {
 	// hands over any status's head for the caller to decide (curl -fI
 	// shows the head, then fails).
 	Fail bool
+	// Method is the method word of Fetch's requests (curl's -X): ""
+	// sends POST with a Body, else GET. It must be a token (RFC 9110
+	// §9.1), or Fetch fails with KindUsage. It is the word only: it
+	// stays after a redirect (see Body), and Stat sends HEAD whatever
+	// it says.
+	Method string
+	// Body, when set, is sent with Fetch's requests (curl's -d and -F):
+	// as a POST, unless Method says otherwise, with Content-Type
+	// Body.Type. A redirect keeps it as curl's does: 307 and 308 send
+	// it again, to any host; 301 and 302 turn the POST into a GET
+	// without it (unless KeepPost has the status), and 303 does so to
+	// any request but a POST kept. Once it was sent, a failure is not
+	// retried unless the method is idempotent or the failure a timeout
+	// (the server may have acted on it). A Handler that sends a Body or
+	// another Method than GET is for the URLs its caller names: its
+	// schemes neither list, crawl nor resume (Schemes), and a request
+	// with an Offset is sent whole.
+	Body *Body
+	// KeepPost are the redirect statuses among 301, 302 and 303 after
+	// which a POST stays a POST with its body (curl's --post301,
+	// --post302, --post303).
+	KeepPost []int
 
 	cache transports
-	// words name the compressed option in a decoding failure as the
-	// caller does (the declaration's Values).
+	// words name the options in messages as the caller does (the
+	// declaration's Values): the compressed option in a decoding
+	// failure, the method and post options in notes about redirects.
 	words schemes.Words
 }
 
@@ -106,6 +129,9 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 	if c.tr == nil {
 		c.tr = schemes.NopTrace{}
 	}
+	if err := h.checkMethod(loc); err != nil {
+		return nil, err
+	}
 	c.user, c.pass, c.auth = credentials(loc, req)
 	if c.pass != "" {
 		c.tr.Secret(c.pass)
@@ -119,9 +145,10 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 	return c, nil
 }
 
-// Fetch sends GET for req.URL and returns the response, whose Body streams
-// the resource. A 3xx comes back as Response.Redirect. When req.Offset > 0
-// it asks for the rest under the resume rule (see resumePlan) and reports
+// Fetch sends GET for req.URL (or the Handler's Method and Body, see
+// sendingFor) and returns the response, whose Body streams the resource.
+// A 3xx comes back as Response.Redirect. When req.Offset > 0 it asks a
+// GET for the rest under the resume rule (see resumePlan) and reports
 // in Response.Offset what the server actually sent. req.Timeout, when
 // set, bounds the wait for the response headers (connect and TLS
 // included); ctx bounds everything, including reading the body. An error
@@ -169,6 +196,15 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (
 	if err != nil {
 		return nil, err
 	}
+	s := h.sendingFor(req, c.tr)
+	if req.Offset > 0 && !s.plain() {
+		// As curl: the answer to a POST is not a resource whose rest a
+		// range could bring; the whole answer comes, written afresh.
+		c.tr.Info(fmt.Sprintf("not continuing the partial copy: the answer to a %s is retrieved whole", s.method))
+		whole := *req
+		whole.Offset, whole.Partial = 0, schemes.Partial{}
+		req, c.req = &whole, &whole
+	}
 	rs := planResume(req)
 	hdr := rs.header()
 	if !req.IfModifiedSince.IsZero() && req.Offset == 0 {
@@ -177,7 +213,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (
 		}
 		hdr.Set("If-Modified-Since", req.IfModifiedSince.UTC().Format(http.TimeFormat))
 	}
-	x, err := h.roundTrip(ctx, c, http.MethodGet, hdr)
+	x, err := h.roundTrip(ctx, c, s, hdr)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +225,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (
 		x.tr.Info(restart + "; retrieving the whole resource again")
 		whole := *req
 		whole.Offset, whole.Partial = 0, schemes.Partial{}
-		if x, err = h.roundTrip(ctx, c, http.MethodGet, nil); err != nil {
+		if x, err = h.roundTrip(ctx, c, s, nil); err != nil {
 			return nil, err
 		}
 		r, _, err = h.response(c.loc, &whole, x, resumePlan{})
@@ -260,7 +296,7 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	if err != nil {
 		return nil, err
 	}
-	x, err := h.roundTrip(ctx, c, http.MethodHead, nil)
+	x, err := h.roundTrip(ctx, c, sending{method: http.MethodHead}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -296,9 +332,16 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if loc.TLS() {
 		conn += " (TLS)"
 	}
-	plan := []string{conn, "GET " + requestTarget(loc) + " HTTP/1.1"}
-	rs := planResume(req)
-	fields := h.fields(req, rs.offset > 0)
+	if err := h.checkMethod(loc); err != nil {
+		return nil, err
+	}
+	s := h.sendingFor(req, schemes.NopTrace{})
+	plan := []string{conn, s.method + " " + requestTarget(loc) + " HTTP/1.1"}
+	rs := resumePlan{}
+	if s.plain() {
+		rs = planResume(req)
+	}
+	fields := h.fields(req, rs.offset > 0, s.body)
 	if _, ok := fields["Host"]; !ok {
 		plan = append(plan, "Host: "+loc.HostHeader())
 	}
@@ -317,20 +360,28 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if _, _, auth := credentials(loc, req); auth {
 		plan = append(plan, "Authorization: Basic "+schemes.Redacted)
 	}
+	if s.body != nil {
+		// Its length, not its bytes: a body may hold a password.
+		plan = append(plan, fmt.Sprintf("Content-Length: %d", s.body.Len()))
+	}
 	return plan, nil
 }
 
 // fields are the header fields every request for req carries, before
 // those of a resume: User-Agent, Referer, Accept-Encoding (Decode, not
-// when resuming: see decode.go), then the caller's Header over them,
-// without what it keeps for the origin when req is not there.
-func (h *Handler) fields(req *schemes.Request, resuming bool) http.Header {
+// when resuming: see decode.go), the body's Content-Type, then the
+// caller's Header over them, without what it keeps for the origin when
+// req is not there.
+func (h *Handler) fields(req *schemes.Request, resuming bool, body *Body) http.Header {
 	f := http.Header{"User-Agent": {h.userAgent()}}
 	if h.Referer != "" {
 		f.Set("Referer", h.Referer)
 	}
 	if h.Decode && !resuming {
 		f.Set("Accept-Encoding", acceptEncoding)
+	}
+	if body != nil && body.Type != "" {
+		f.Set("Content-Type", body.Type)
 	}
 	for k, v := range h.Header {
 		k = http.CanonicalHeaderKey(k)
@@ -390,12 +441,13 @@ func requestTarget(loc *URL) string {
 	return loc.RequestTarget()
 }
 
-// newRequest builds a request of method (GET or HEAD) with the extra
-// header fields hdr. The target goes in URL.Opaque (and RawQuery),
-// which net/http writes on the request line verbatim: the path and search
-// reach the server exactly as escaped in the URL, never re-encoded. A
-// request that a proxy forwards has the absolute form (RFC 7230 §5.3.2).
-func (h *Handler) newRequest(c *call, method string, hdr http.Header) *http.Request {
+// newRequest builds the request s says (GET, HEAD, or the Handler's
+// method and body) with the extra header fields hdr. The target goes in
+// URL.Opaque (and RawQuery), which net/http writes on the request line
+// verbatim: the path and search reach the server exactly as escaped in
+// the URL, never re-encoded. A request that a proxy forwards has the
+// absolute form (RFC 7230 §5.3.2).
+func (h *Handler) newRequest(c *call, s sending, hdr http.Header) *http.Request {
 	loc := c.loc
 	u := &url.URL{Scheme: loc.g.Scheme, Host: loc.HostHeader(), Opaque: "/" + loc.Path}
 	if c.proxy != nil || strings.HasPrefix(loc.Path, "/") {
@@ -404,12 +456,23 @@ func (h *Handler) newRequest(c *call, method string, hdr http.Header) *http.Requ
 	if loc.Search != nil {
 		u.RawQuery, u.ForceQuery = *loc.Search, *loc.Search == ""
 	}
-	header := h.fields(c.req, hdr.Get("Range") != "")
+	header := h.fields(c.req, hdr.Get("Range") != "", s.body)
 	for k, v := range hdr {
 		header[k] = v
 	}
-	r := &http.Request{Method: method, URL: u, Host: u.Host, Header: header,
+	r := &http.Request{Method: s.method, URL: u, Host: u.Host, Header: header,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+	if s.body != nil {
+		// Read afresh for each send: net/http sends a request again on
+		// a new connection when a kept one was found closed before any
+		// of it was written, which GetBody allows for a POST too.
+		r.Body, r.ContentLength = s.body.reader(), s.body.Len()
+		r.GetBody = func() (io.ReadCloser, error) { return s.body.reader(), nil }
+		if s.body.Len() == 0 {
+			r.Body = http.NoBody
+		}
+	}
+
 	if host, ok := header["Host"]; ok {
 		// net/http writes r.Host, never a Host field of the header.
 		r.Host = host[0]

@@ -34,7 +34,7 @@ func AddHeader(h http.Header, arg string) error {
 	key := http.CanonicalHeaderKey(name)
 	switch key {
 	case "Content-Length", "Transfer-Encoding":
-		return fmt.Errorf("%q: urlget sends no request body, so %s cannot be set", arg, key)
+		return fmt.Errorf("%q: %s frames the request body: urlget sets it from the body, never by hand", arg, key)
 	}
 	switch {
 	case empty:

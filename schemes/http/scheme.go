@@ -1,6 +1,10 @@
 package http
 
-import "github.com/urlget/urlget/schemes"
+import (
+	"net/http"
+
+	"github.com/urlget/urlget/schemes"
+)
 
 // caps is what the http and https handler can do: retrieve, list (an HTML
 // index page's links, see List, which a mirror crawls, keeping each page:
@@ -11,19 +15,36 @@ import "github.com/urlget/urlget/schemes"
 // shape into another protocol's commands.
 const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages
 
+// submitting is what a handler that sends a body or another method than
+// GET cannot do: its requests are for the URLs its caller names, so it
+// neither lists nor crawls (a mirror or a gateway following a page's
+// links would send them there; Pages goes with Lists), and the answer to
+// a POST is no resource whose rest a range could bring.
+const submitting = schemes.Lists | schemes.Crawls | schemes.Pages | schemes.Resumes
+
 // Schemes returns the http and https schemes, both served by h. With h nil
 // they only parse. https is TLS from the start; http has no upgrade, so a
-// Client that requires TLS refuses it.
+// Client that requires TLS refuses it. A Handler with a Body, or a
+// Method other than GET, does not list, crawl or resume (submitting).
 func Schemes(h *Handler) []schemes.Scheme {
 	out := []schemes.Scheme{{Name: "http", Parse: parseLocator}, {Name: "https", Parse: parseLocator}}
 	if h != nil {
+		c := caps
+		if h.submits() {
+			c &^= submitting
+		}
 		for i := range out {
 			out[i].Handler = h // only when non-nil: a nil *Handler would be a non-nil interface
-			out[i].Caps = caps
+			out[i].Caps = c
 		}
 		out[1].Caps |= schemes.TLS
 	}
 	return out
+}
+
+// submits reports whether h sends a body or another method than GET.
+func (h *Handler) submits() bool {
+	return h.Body != nil || h.Method != "" && h.Method != http.MethodGet
 }
 
 func parseLocator(u *schemes.URL) (schemes.Locator, error) { return Parse(u) }
