@@ -4,12 +4,16 @@
 // goroutine exiting), and Parked waits until a goroutine is blocked in a
 // given function (a Read on a silent connection, a wait for a slot), which
 // is the moment a test that then closes, cancels or asserts "not yet" needs.
-// Both are bounded (Timeout) and fail the test when the bound passes.
+// Both are bounded (Timeout) and fail the test when the bound passes. Poll
+// and Within are Until without the failure, and IsParked is Parked's
+// question asked once, for goroutines other than the test's (a fake
+// server that waits for its client) and for conditions made of several.
 //
 // A test that sleeps and then asserts is right only when the scheduler
 // happens to run the other goroutines in time; internal/rules fails on a
-// time.Sleep in a _test.go file outside its allow-list, and these are what
-// to use instead when no channel or hook gives the event.
+// time.Sleep in test code (a _test.go file, or a file that imports
+// "testing") outside its allow-list, and these are what to use instead
+// when no channel or hook gives the event.
 //
 // It is imported by tests only; it is a plain package (not a _test.go file)
 // so that every package's tests can share it, and internal, so that no
@@ -44,14 +48,24 @@ func Until(t testing.TB, what string, cond func() bool) {
 
 // Poll reports whether cond became true within Timeout, looking at it
 // every few milliseconds: Until for a goroutine other than the test's
-// (which may not call t.Fatal), to report with t.Error.
+// (which may not call t.Fatal), to report with t.Error, or for a wait
+// whose end is not itself a failure (the assertion after it judges).
 func Poll(cond func() bool) bool {
+	return Within(Timeout, cond)
+}
+
+// Within is Poll bounded by limit instead of Timeout, for a wait that
+// already has a bound of its own: one longer than Timeout for an event
+// known to come late on a loaded machine (a page load in a browser, a
+// transfer through a throttled proxy), which Timeout would turn into a
+// failure that is not one.
+func Within(limit time.Duration, cond func() bool) bool {
 	if cond() {
 		return true
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	deadline := time.Now().Add(Timeout)
+	deadline := time.Now().Add(limit)
 	for range tick.C {
 		runtime.Gosched()
 		if cond() {
@@ -72,9 +86,21 @@ func Poll(cond func() bool) bool {
 // After Timeout it fails the test (t.Fatalf) with every goroutine's stack.
 func Parked(t testing.TB, fn string) {
 	t.Helper()
-	if !Poll(func() bool { return parked(stacks(), fn) }) {
+	if !Poll(func() bool { return parked(stacks(), "", fn) }) {
 		t.Fatalf("no goroutine parked in %s within %v:\n%s", fn, Timeout, stacks())
 	}
+}
+
+// IsParked reports whether a goroutine is parked now (as Parked judges
+// it) with a frame naming fn, and, when state is not "", in that state as
+// runtime.Stack shows it ("chan send", "chan receive", "select", "IO
+// wait"): the state tells a send that waits from a receive or a select in
+// the same function (the runtime's own frames are not in the dump). It is
+// a condition for Poll, alone or with others ("parked here, or gone past
+// the bound already"), and fails no test, so a fake server's goroutine
+// may ask it.
+func IsParked(state, fn string) bool {
+	return parked(stacks(), state, fn)
 }
 
 // stacks is every goroutine's stack, as runtime.Stack writes them.
@@ -91,18 +117,22 @@ func stacks() []byte {
 
 // parked reports whether one of the goroutines in dump (runtime.Stack's
 // text: "goroutine 7 [state, 2 minutes]:" and its frames, a blank line
-// between goroutines) is in a waiting state with a frame calling fn.
-func parked(dump []byte, fn string) bool {
+// between goroutines) is in a waiting state (state, when not "") with a
+// frame calling fn.
+func parked(dump []byte, state, fn string) bool {
 	for _, g := range bytes.Split(dump, []byte("\n\n")) {
 		head, frames, _ := strings.Cut(string(g), "\n")
-		_, state, ok := strings.Cut(head, " [")
+		_, st, ok := strings.Cut(head, " [")
 		if !ok {
 			continue
 		}
-		state, _, _ = strings.Cut(state, "]")
-		state, _, _ = strings.Cut(state, ",")
-		switch state {
+		st, _, _ = strings.Cut(st, "]")
+		st, _, _ = strings.Cut(st, ",")
+		switch st {
 		case "running", "runnable", "syscall", "copystack", "preempted", "dead", "idle":
+			continue
+		}
+		if state != "" && st != state {
 			continue
 		}
 		for _, line := range strings.Split(frames, "\n") {
