@@ -391,17 +391,23 @@ func TestFailEarly(t *testing.T) {
 // outputs waiting for their turn stay bounded whatever the number of URLs.
 func TestParallelWindowBoundsWaitingOutputs(t *testing.T) {
 	const n, urls = 2, 60
+	limit := int64(1 + reorderWindow(n) + 1)
 	var started atomic.Int64
 	var whileSlow atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		started.Add(1)
 		if r.URL.Path == "/0" {
-			// The first URL is slow: it waits until the window's
-			// worth has started behind it (so the lower bound holds
-			// however the goroutines run), then a while longer, for a
-			// client that starts more to show it.
-			await.Poll(func() bool { return started.Load() >= int64(reorderWindow(n)) })
-			time.Sleep(100 * time.Millisecond)
+			// The first URL is slow: it answers once the run can start
+			// nothing more while it waits — startAll blocked sending
+			// the next URL into the full window (queue <- s), every
+			// URL before that one started — or once more than the
+			// bound have started, which a run without the window
+			// shows at once.
+			if !await.Poll(func() bool {
+				return started.Load() > limit || await.IsParked("chan send", "urlget.(*options).startAll(")
+			}) {
+				t.Errorf("startAll never waited for room in the window (%d URLs started)", started.Load())
+			}
 			whileSlow.Store(started.Load())
 		}
 		w.Write([]byte("x"))
@@ -417,7 +423,7 @@ func TestParallelWindowBoundsWaitingOutputs(t *testing.T) {
 	}
 	// The slow one, the window's worth queued behind it, and one more
 	// under way.
-	if got, limit := whileSlow.Load(), int64(1+reorderWindow(n)+1); got > limit || got < int64(reorderWindow(n)) {
+	if got := whileSlow.Load(); got > limit || got < int64(reorderWindow(n)) {
 		t.Fatalf("%d URLs started while the first was slow, want %d to %d", got, reorderWindow(n), limit)
 	}
 	if started.Load() != urls {

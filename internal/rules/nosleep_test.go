@@ -16,9 +16,9 @@ import (
 // under test (a sender slow on purpose, a reply later than a schedule)
 // and the test passes however long the scheduler makes it; a sleep that
 // orders events (sleep, then assert that something happened or has not
-// yet) is replaced by a channel, a hook, or internal/await (Until and
-// Poll for a condition with no event, Parked for "this goroutine is
-// blocked now").
+// yet) is replaced by a channel, a hook, or internal/await (Until, Poll
+// and Within for a condition with no event, Parked for "this goroutine
+// is blocked now", IsParked for the same inside a condition or a fake).
 var sleepAllowed = map[string]string{
 	"transport/dialer_test.go: TestIdleTimeoutSlowTransfer":  "a sender slow on purpose (40 ms gaps under a 200 ms idle timeout): the behaviour under test",
 	"transport/splice_test.go: TestReadToSlowTransfer":       "a sender slow on purpose (40 ms gaps under a 200 ms idle timeout): the behaviour under test",
@@ -26,13 +26,11 @@ var sleepAllowed = map[string]string{
 	"fetch/copy_test.go: drip.Read":                          "a body that trickles for 2 s, so that progress is seen reported every 250 ms: the behaviour under test (bounds loose)",
 	"schemes/prospero/exchange_test.go: TestExchangeControl": "a reply (300 ms) later than the client's whole retransmission schedule (40 ms) after a wait packet: the behaviour under test",
 	"fetch/segments_test.go: paced.Read": "a server paced at 64 MiB/s so that a 16 MiB download takes 250 ms on one connection and the others get a byte " +
-		"before the first is done (Segments >= 2): a margin, not an order; left for the retry work that owns this file",
-	"cmd/urlget/segments_test.go: paced.Read": "as fetch/segments_test.go's paced: a margin for --segments to use at least two connections",
-	"cmd/urlget/parallel_test.go: TestParallelWindowBoundsWaitingOutputs": "the first URL stays slow 100 ms after the window's worth has started behind it " +
-		"(awaited), for a client that starts more to show it; passing does not depend on the length",
-	"schemes/nntp/pipeline_test.go: pipeServer.serve": "the fake waits up to 200 ms for the commands a pipelining client sends ahead before it answers; " +
-		"how many it records depends on them arriving in time (known to be timing-bound: the client's count of commands " +
-		"to send is not observable by the fake)",
+		"before the first is done (Segments >= 2): a margin, not an order. No event replaces it: the server cannot see when the client " +
+		"has read a range's first byte, and the one request that proves it (a takeover of the first connection's range) would tie the " +
+		"test to the takeover rule; left for the retry work that owns this file",
+	"cmd/urlget/segments_test.go: paced.Read": "as fetch/segments_test.go's paced: a margin for --segments to use at least two connections " +
+		"(the test is of the flag, --json and -w, not of the takeover rule an event would depend on)",
 }
 
 // TestNoSleepInTests fails for each time.Sleep (called or referred to,

@@ -20,29 +20,34 @@ import (
 
 // pipeServer is an NNTP server for the pipelining tests: a reader takes
 // the client's commands as they come while the writer answers them in
-// order, and before answering an ARTICLE it waits (a while) for the
-// commands a pipelining client has sent ahead, recording how many were
-// waiting: the window seen from the server. Group "g" holds articles 1 to
-// n; missing ones get 430.
+// order, and before answering an ARTICLE it waits until the client can
+// send nothing more ahead of that reply (settled), then records how many
+// commands are waiting: the window seen from the server. The requests
+// trace into its trace, which is how it knows what the client sent and
+// read. Group "g" holds articles 1 to n; missing ones get 430.
 type pipeServer struct {
+	t       *testing.T
 	ln      net.Listener
 	n       int
 	missing map[int]bool
-	want    int // commands waiting (the one answered included) waited for before an ARTICLE reply
+	trace   *pipeTrace
 
 	mu          sync.Mutex
 	conns       int
 	cmds        []string
-	outstanding map[int]int // article → commands received and unanswered when its reply went out
+	received    int            // command lines read, on every connection
+	written     map[string]int // status lines sent, by their text, on every connection
+	outstanding map[int]int    // article → commands received and unanswered when its reply went out
 }
 
-func newPipeServer(t *testing.T, n, want int, missing ...int) *pipeServer {
+func newPipeServer(t *testing.T, n int, missing ...int) *pipeServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &pipeServer{ln: ln, n: n, want: want, missing: map[int]bool{}, outstanding: map[int]int{}}
+	s := &pipeServer{t: t, ln: ln, n: n, missing: map[int]bool{}, trace: &pipeTrace{received: map[string]int{}},
+		written: map[string]int{}, outstanding: map[int]int{}}
 	for _, m := range missing {
 		s.missing[m] = true
 	}
@@ -60,8 +65,10 @@ func newPipeServer(t *testing.T, n, want int, missing ...int) *pipeServer {
 func (s *pipeServer) serve(c net.Conn) {
 	defer c.Close()
 	lines := make(chan string, 1000)
+	gone := make(chan struct{}) // the client closed the connection
 	go func() {
 		defer close(lines)
+		defer close(gone)
 		r := bufio.NewReader(c)
 		for {
 			l, err := r.ReadString('\n')
@@ -69,9 +76,20 @@ func (s *pipeServer) serve(c net.Conn) {
 				return
 			}
 			lines <- strings.TrimRight(l, "\r\n")
+			s.mu.Lock()
+			s.received++
+			s.mu.Unlock()
 		}
 	}()
-	io.WriteString(c, "200 pipe ready\r\n")
+	last := "" // the status line sent last on c
+	reply := func(out string) {
+		last, _, _ = strings.Cut(out, "\r\n")
+		s.mu.Lock()
+		s.written[last]++
+		s.mu.Unlock()
+		io.WriteString(c, out)
+	}
+	reply("200 pipe ready\r\n")
 	for cmd := range lines {
 		s.mu.Lock()
 		s.cmds = append(s.cmds, cmd)
@@ -86,10 +104,9 @@ func (s *pipeServer) serve(c net.Conn) {
 		case "ARTICLE":
 			a, _ := strconv.Atoi(arg)
 			// A pipelining client has the next commands on their way:
-			// wait for them, a little, before answering.
-			for deadline := time.Now().Add(200 * time.Millisecond); 1+len(lines) < s.want && a+len(lines) < s.n &&
-				time.Now().Before(deadline); {
-				time.Sleep(2 * time.Millisecond)
+			// they are all here once it has settled (or left).
+			if !await.Poll(func() bool { return isClosed(gone) || s.settled(last) }) {
+				s.t.Errorf("ARTICLE %d: the client never settled: it did not wait for the reply with all it sent received", a)
 			}
 			s.mu.Lock()
 			s.outstanding[a] = 1 + len(lines)
@@ -100,13 +117,81 @@ func (s *pipeServer) serve(c net.Conn) {
 				out = fmt.Sprintf("220 %d <a%d@x> article\r\nSubject: %d\r\n\r\nbody of %d\r\n.\r\n", a, a, a, a)
 			}
 		case "QUIT":
-			io.WriteString(c, "205 bye\r\n")
+			reply("205 bye\r\n")
 			return
 		default:
 			out = "500 unknown\r\n"
 		}
-		io.WriteString(c, out)
+		reply(out)
 	}
+}
+
+// settled reports whether the client can send nothing more before it
+// reads the reply to come, last being the status line sent before it:
+// the client has read last (its trace has it as often as it was sent),
+// after that it is blocked reading a status line, so whatever it sends
+// ahead once a status line is read (sendAhead) is sent, and every
+// command it traced as sent has been received. In that order: a client
+// seen blocked in readReply before it read last could be waiting for
+// last itself, and send more once it has it; the count of commands sent
+// is taken once it is blocked, when it no longer grows.
+func (s *pipeServer) settled(last string) bool {
+	s.mu.Lock()
+	written := s.written[last]
+	s.mu.Unlock()
+	if s.trace.heard(last) < written || !await.IsParked("", "nntp.(*session).readReply(") {
+		return false
+	}
+	sent := s.trace.sentCount()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.received >= sent
+}
+
+// isClosed reports whether c is closed.
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// pipeTrace is the Trace of a pipeServer's requests: how many command
+// lines the client sent and which lines it read, on every connection.
+type pipeTrace struct {
+	mu       sync.Mutex
+	sent     int
+	received map[string]int
+}
+
+func (p *pipeTrace) Sent(string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sent++
+}
+
+func (p *pipeTrace) Received(l string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.received[l]++
+}
+
+func (p *pipeTrace) Info(string)   {}
+func (p *pipeTrace) Secret(string) {}
+
+func (p *pipeTrace) sentCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sent
+}
+
+// heard is how many times the client read the line l.
+func (p *pipeTrace) heard(l string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.received[l]
 }
 
 func (s *pipeServer) port() int { return s.ln.Addr().(*net.TCPAddr).Port }
@@ -122,8 +207,9 @@ const (
 
 // fetchInOrder fetches nums of group g in order, each request saying
 // which come after it as how says, and returns each body or error text.
-func fetchInOrder(t *testing.T, h *Handler, pool *transport.Pool, port int, nums []int, how hint) []string {
+func fetchInOrder(t *testing.T, h *Handler, pool *transport.Pool, srv *pipeServer, nums []int, how hint) []string {
 	t.Helper()
+	port := srv.port()
 	parse := func() []schemes.Locator {
 		locs := make([]schemes.Locator, len(nums))
 		for i, n := range nums {
@@ -141,7 +227,7 @@ func fetchInOrder(t *testing.T, h *Handler, pool *transport.Pool, port int, nums
 		case freshLocs:
 			ctx = schemes.WithNext(ctx, parse()[i+1:])
 		}
-		resp, err := h.Fetch(ctx, &schemes.Request{URL: loc, Dialer: fakeDialer{}, Conns: pool, Trace: &recTrace{}})
+		resp, err := h.Fetch(ctx, &schemes.Request{URL: loc, Dialer: fakeDialer{}, Conns: pool, Trace: srv.trace})
 		var se *schemes.Error
 		if errors.As(err, &se) {
 			got = append(got, "error "+strconv.Itoa(se.Code))
@@ -217,12 +303,12 @@ func TestPipelinedArticles(t *testing.T) {
 		{"no hint", 4, noHint, []int{3}, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 10},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := newPipeServer(t, 10, max(tt.window-1, 1), tt.missing...)
+			srv := newPipeServer(t, 10, tt.missing...)
 			h := &Handler{Window: tt.window}
 			pool := &transport.Pool{}
 			defer pool.CloseIdle()
 			nums := seq(1, 10)
-			got := fetchInOrder(t, h, pool, srv.port(), nums, tt.hint)
+			got := fetchInOrder(t, h, pool, srv, nums, tt.hint)
 			if want := wantArticles(nums, tt.missing...); strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("got %q\nwant %q", got, want)
 			}
@@ -249,7 +335,7 @@ func TestPipelinedArticles(t *testing.T) {
 func TestPipelineSkipped(t *testing.T) {
 	defer func(d time.Duration) { parkTimeout = d }(parkTimeout)
 	parkTimeout = 50 * time.Millisecond
-	srv := newPipeServer(t, 10, 3)
+	srv := newPipeServer(t, 10)
 	h := &Handler{Window: 4}
 	pool := &transport.Pool{}
 	defer pool.CloseIdle()
@@ -261,7 +347,7 @@ func TestPipelineSkipped(t *testing.T) {
 			locs = append(locs, loc(m))
 		}
 		resp, err := h.Fetch(schemes.WithNext(context.Background(), locs),
-			&schemes.Request{URL: loc(n), Dialer: fakeDialer{}, Conns: pool, Trace: &recTrace{}})
+			&schemes.Request{URL: loc(n), Dialer: fakeDialer{}, Conns: pool, Trace: srv.trace})
 		if err != nil {
 			t.Fatalf("article %d: %v", n, err)
 		}
