@@ -23,6 +23,7 @@ import (
 	toxiproxy "github.com/Shopify/toxiproxy/v2/client"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // Fault injection with Shopify's toxiproxy (the toxiproxy service, see
@@ -603,17 +604,18 @@ func TestFaultStallMidBody(t *testing.T) {
 	}
 }
 
-// waitForBytes waits until a file in dir (whatever its name) holds n bytes.
+// waitForBytes waits until a file in dir (whatever its name) holds n
+// bytes, for limit at most.
 func waitForBytes(dir string, n int64, limit time.Duration) bool {
-	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	return await.Within(limit, func() bool {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if fi, err := e.Info(); err == nil && fi.Size() >= n {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // TestFaultSlowDrip: a peer that sends steadily but slowly is alive — a

@@ -25,6 +25,7 @@ import (
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -438,10 +439,8 @@ func TestFSCloseStopsTheTransferFTP(t *testing.T) {
 		t.Errorf("small.bin after the closes: %d bytes, %v", len(b), err)
 	}
 	c.CloseIdleConnections()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // goroutines of closed connections ending
-	}
+	// The goroutines of the closed connections end on their own time.
+	await.Poll(func() bool { return runtime.NumGoroutine() <= before })
 	if after := runtime.NumGoroutine(); after > before {
 		t.Errorf("%d goroutines before, %d after", before, after)
 	}

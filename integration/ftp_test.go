@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/ftp"
 	"github.com/urlget/urlget/transport"
@@ -175,14 +176,10 @@ func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs
 	c.CloseIdleConnections()
 	// The servers write their logs on their own time (pure-ftpd through
 	// syslog): wait, bounded, for the QUIT that ends the session.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	await.Poll(func() bool {
 		cmds = ftpCommands(t, service, off)
-		if (len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT"
+	})
 	// A session of the test before (its pooled connection's QUIT, sent
 	// without waiting) may be logged after the offset was taken: a QUIT
 	// before any command of ours is not ours (CI at c70bb6d: proftpd).
@@ -521,11 +518,11 @@ func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.H
 		t.Errorf("listing over TLS: %v, %v", entries, err)
 	}
 	c.CloseIdleConnections()
+	// The server logs on its own time: until the session's QUIT, bounded.
 	var cmds []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if cmds = ftpCommands(t, service, off); len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT" {
-			break
-		}
-	}
+	await.Poll(func() bool {
+		cmds = ftpCommands(t, service, off)
+		return len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT"
+	})
 	return cmds
 }

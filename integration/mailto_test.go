@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/mailto"
 	"github.com/urlget/urlget/transport"
@@ -45,24 +46,25 @@ func mailClient(h *mailto.Handler, trace io.Writer) *fetch.Client {
 func findMail(t *testing.T, tag string) (*mail.Message, []byte) {
 	t.Helper()
 	dir := filepath.Join(testbed.MailDir(), "new")
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	var name string
+	var b []byte
+	if !await.Poll(func() bool {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
-			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil || !bytes.Contains(b, []byte(tag)) {
-				continue
+			if b, _ = os.ReadFile(filepath.Join(dir, e.Name())); bytes.Contains(b, []byte(tag)) {
+				name = e.Name()
+				return true
 			}
-			m, err := mail.ReadMessage(bytes.NewReader(b))
-			if err != nil {
-				t.Fatalf("stored message %s: %v", e.Name(), err)
-			}
-			return m, b
 		}
-		time.Sleep(100 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("no message tagged %s in %s", tag, dir)
 	}
-	t.Fatalf("no message tagged %s in %s", tag, dir)
-	return nil, nil
+	m, err := mail.ReadMessage(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("stored message %s: %v", name, err)
+	}
+	return m, b
 }
 
 func randomTag(t *testing.T) string {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/mirror"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -99,14 +100,13 @@ func runMirror(t *testing.T, service, src, dst string, opt mirror.Options) (*mir
 	if service == "" {
 		return sum, ev, nil, err
 	}
+	// Until every session's QUIT is logged, bounded: the callers judge
+	// the commands.
 	var cmds []string
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	await.Poll(func() bool {
 		cmds = ftpCommands(t, service, off)
-		if count(cmds, "QUIT") >= count(cmds, "USER") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return count(cmds, "QUIT") >= count(cmds, "USER")
+	})
 	return sum, ev, cmds, err
 }
 
@@ -611,19 +611,14 @@ func nginxSettled(t *testing.T) int64 {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	await.Until(t, "nginx logging "+path, func() bool {
 		b, err := testbed.ReadProtocolLog(testbed.Nginx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bytes.Contains(b, []byte(" "+path+" ")) {
-			return testbed.LogSize(testbed.Nginx)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nginx never logged %s", path)
-		}
-		time.Sleep(10 * time.Millisecond) // polling the log for a line, not ordering events
-	}
+		return bytes.Contains(b, []byte(" "+path+" "))
+	})
+	return testbed.LogSize(testbed.Nginx)
 }
 
 // TestMirrorHTTP mirrors nginx's autoindex of the fixture tree byte for

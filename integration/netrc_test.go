@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // TestNetrcFTP runs the built urlget with --netrc-file against each FTP
@@ -45,12 +45,13 @@ func TestNetrcFTP(t *testing.T) {
 				if b, _ := os.ReadFile(filepath.Join(dir, tc.args[len(tc.args)-2])); string(b) != fixtureText(t, "README.txt") {
 					t.Errorf("%v: got %q", tc.args, b)
 				}
+				// The server logs on its own time: until the session's
+				// QUIT, bounded (the check below says what is missing).
 				var cmds []string
-				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-					if cmds = ftpCommands(t, s.service, off); slices.Contains(cmds, "QUIT") {
-						break
-					}
-				}
+				await.Poll(func() bool {
+					cmds = ftpCommands(t, s.service, off)
+					return slices.Contains(cmds, "QUIT")
+				})
 				if !slices.Contains(cmds, tc.user) {
 					t.Errorf("%v: %s logged %q, want %q", tc.args, s.service, cmds, tc.user)
 				}

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -236,11 +236,10 @@ func TestCredentialsStayWithTheirHost(t *testing.T) {
 				want[1] = "localhost:8080 " + src.other
 			}
 			var got []string
-			deadline := time.Now().Add(5 * time.Second) // nginx writes its log as it goes; bounded wait
-			for len(got) < 2 && time.Now().Before(deadline) {
+			await.Poll(func() bool { // nginx writes its log as it goes; bounded wait
 				got = nginxUsers(t, off, tag)
-				time.Sleep(20 * time.Millisecond)
-			}
+				return len(got) >= 2
+			})
 			if strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("%s, trusted=%v: nginx saw %q, want %q", src.name, trusted, got, want)
 			}

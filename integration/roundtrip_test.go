@@ -14,12 +14,12 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/dirsrv"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -287,14 +287,9 @@ func TestRoundTripCancelFTP(t *testing.T) {
 		}
 		resp.Body.Close()
 		cancel()
-		settled := false
-		for i := 0; i < 500 && !settled; i++ {
-			settled = e.dialer.Open.Load() == int64(e.pool.Idle()) && runtime.NumGoroutine() <= before
-			if !settled {
-				time.Sleep(10 * time.Millisecond) // polling an exit, not ordering events
-			}
-		}
-		if !settled {
+		if !await.Poll(func() bool {
+			return e.dialer.Open.Load() == int64(e.pool.Idle()) && runtime.NumGoroutine() <= before
+		}) {
 			buf := make([]byte, 1<<16)
 			t.Errorf("%s: %d connections open, %d idle in the pool; %d goroutines, %d before\n%s", how,
 				e.dialer.Open.Load(), e.pool.Idle(), runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
@@ -309,9 +304,7 @@ func TestRoundTripCancelFTP(t *testing.T) {
 		}
 	}
 	e.c.CloseIdleConnections()
-	for i := 0; i < 500 && e.dialer.Open.Load() != 0; i++ {
-		time.Sleep(10 * time.Millisecond) // polling an exit, not ordering events
-	}
+	await.Poll(func() bool { return e.dialer.Open.Load() == 0 })
 	if n := e.dialer.Open.Load(); n != 0 {
 		t.Errorf("%d connections open after CloseIdleConnections", n)
 	}

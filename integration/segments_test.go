@@ -5,6 +5,7 @@ package integration
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/transport"
 )
 
@@ -143,13 +147,35 @@ func TestSegmentsKilled(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// At 16 MiB/s, about 24 MiB after a second and a half.
-			time.Sleep(1500 * time.Millisecond)
-			if cmd.ProcessState != nil {
-				t.Fatal("urlget ended before it could be killed")
+			exited := make(chan struct{})
+			go func() { cmd.Wait(); close(exited) }()
+			// Killed once the record of big.bin.part (what -C - goes by)
+			// holds a quarter of the file in two ranges or more: data
+			// from several connections, well inside the 4 s that 64 MiB
+			// take at 16 MiB/s.
+			part := filepath.Join(dir, "big.bin"+fetch.PartSuffix)
+			var held partHeld
+			if !await.Poll(func() bool {
+				select {
+				case <-exited:
+					return true
+				default:
+				}
+				held = readPartHeld(part)
+				return held.ranges >= 2 && held.bytes >= testbed.BigFileSize/4
+			}) {
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("the record of %s never held a quarter of the file in two ranges (last: %+v)", part, held)
+			}
+			select {
+			case <-exited:
+				t.Fatalf("urlget ended before it could be killed (%v); the record held %+v", cmd.ProcessState, held)
+			default:
 			}
 			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
+			<-exited
+			t.Logf("killed with %d bytes held in %d ranges", held.bytes, held.ranges)
 			out, err := execURLGet(bin, dir, "-s", "-C", "-", "--json", "-o", "big.bin", raw).Output()
 			if err != nil {
 				t.Fatalf("-C -: %v\n%s", err, out)
@@ -167,4 +193,34 @@ func TestSegmentsKilled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// partHeld is what the record of a work file made in segments says it
+// holds: its ranges and their bytes.
+type partHeld struct {
+	ranges int
+	bytes  int64
+}
+
+// readPartHeld reads the record of the work file path, the extended
+// attribute user.urlget.resume (README, "Segmented downloads": the ranges
+// written, stored four times a second and only after their bytes are
+// written); zero while there is none.
+func readPartHeld(path string) partHeld {
+	buf := make([]byte, 4<<10)
+	n, err := unix.Getxattr(path, "user.urlget.resume", buf)
+	if err != nil {
+		return partHeld{}
+	}
+	var rec struct {
+		Done [][2]int64 `json:"done"`
+	}
+	if json.Unmarshal(buf[:n], &rec) != nil {
+		return partHeld{}
+	}
+	h := partHeld{ranges: len(rec.Done)}
+	for _, r := range rec.Done {
+		h.bytes += r[1] - r[0]
+	}
+	return h
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/urlget/urlget/integration/dirsrv"
 	"github.com/urlget/urlget/integration/hostile"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // serveProcess is a running `urlget serve` of the built binary.
@@ -180,9 +181,7 @@ func TestServeIdleKeepAliveClosed(t *testing.T) {
 	// The gateway's descriptors come back down (it closes before the
 	// client sees EOF; its count is read until it does, briefly).
 	after := p.fds(t)
-	for deadline := time.Now().Add(5 * time.Second); after > before+2 && time.Now().Before(deadline); after = p.fds(t) {
-		time.Sleep(50 * time.Millisecond) // polling a count, not ordering events
-	}
+	await.Poll(func() bool { after = p.fds(t); return after <= before+2 })
 	t.Logf("the longest wait for the gateway to close an idle connection: %v after its answer; descriptors %d after", longest, after)
 	if after > before+2 {
 		t.Errorf("%d descriptors after every client went idle, %d before", after, before)
@@ -225,11 +224,8 @@ func TestServeSlowHostDoesNotStarve(t *testing.T) {
 	// descriptor each, and one to the silent server), so that they hold
 	// or wait for slots before the other request comes. Polled: nothing
 	// outside the gateway tells when it accepts.
-	for deadline := time.Now().Add(10 * time.Second); p.fds(t) < before+slow+1; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the gateway holds %d descriptors, %d before the %d requests", p.fds(t), before, slow)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !await.Poll(func() bool { return p.fds(t) >= before+slow+1 }) {
+		t.Fatalf("the gateway holds %d descriptors, %d before the %d requests", p.fds(t), before, slow)
 	}
 	start := time.Now()
 	client := &http.Client{Timeout: 20 * time.Second}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // TestStackHealth runs every server's health probe (the first bytes of its
@@ -139,17 +140,14 @@ func TestStackLogs(t *testing.T) {
 	for _, s := range services {
 		t.Run(s, func(t *testing.T) {
 			testbed.Require(t, s)
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				b, err := testbed.ReadProtocolLog(s)
-				if err == nil && (len(b) > 0 || s == testbed.Proftpd) {
-					return
-				}
-				if time.Now().After(deadline) {
-					p, _ := testbed.ProtocolLog(s)
-					t.Fatalf("protocol log %s empty or unreadable: %v", p, err)
-				}
-				time.Sleep(100 * time.Millisecond)
+			var err error
+			if !await.Poll(func() bool {
+				var b []byte
+				b, err = testbed.ReadProtocolLog(s)
+				return err == nil && (len(b) > 0 || s == testbed.Proftpd)
+			}) {
+				p, _ := testbed.ProtocolLog(s)
+				t.Fatalf("protocol log %s empty or unreadable: %v", p, err)
 			}
 		})
 	}

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // buildURLGet builds the urlget command into a temporary directory.
@@ -40,27 +40,47 @@ type ptyOutput struct {
 	b  bytes.Buffer
 }
 
-func (p *ptyOutput) has(s string) bool {
+func (p *ptyOutput) has(s string) bool { return p.hasAfter(0, s) }
+
+// hasAfter reports whether what the terminal showed after its first from
+// bytes holds s.
+func (p *ptyOutput) hasAfter(from int, s string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return strings.Contains(p.b.String(), s)
+	return bytes.Contains(p.b.Bytes()[from:], []byte(s))
 }
 
-func (p *ptyOutput) waitFor(t *testing.T, s string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		p.mu.Lock()
-		ok := strings.Contains(p.b.String(), s)
-		p.mu.Unlock()
-		if ok {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+// String is what the terminal has shown.
+func (p *ptyOutput) String() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	t.Fatalf("terminal never showed %q; it shows:\n%q", s, p.b.String())
+	return p.b.String()
+}
+
+// size is how many bytes the terminal has shown.
+func (p *ptyOutput) size() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.b.Len()
+}
+
+// ptyWait bounds each wait for the terminal: a login through PAM and a
+// shell start on a busy machine take a while.
+const ptyWait = 15 * time.Second
+
+// waitFor waits until the terminal has shown s.
+func (p *ptyOutput) waitFor(t *testing.T, s string) {
+	t.Helper()
+	p.waitForAfter(t, 0, s)
+}
+
+// waitForAfter waits until the terminal shows s after its first from
+// bytes.
+func (p *ptyOutput) waitForAfter(t *testing.T, from int, s string) {
+	t.Helper()
+	if !await.Within(ptyWait, func() bool { return p.hasAfter(from, s) }) {
+		t.Fatalf("terminal never showed %q after its first %d bytes; it shows:\n%q", s, from, p)
+	}
 }
 
 // TestTelnetTerminal runs urlget on a pseudo-terminal against the line
@@ -125,13 +145,20 @@ func TestTelnetTerminal(t *testing.T) {
 				ptmx.WriteString("stty size; echo term=$TERM\r")
 				out.waitFor(t, "30 100")
 				out.waitFor(t, "term=xterm")
-				// A resize (SIGWINCH) is sent on by NAWS.
+				// A resize (SIGWINCH) is sent on by NAWS. Nothing on this
+				// side tells when the signal and NAWS have gone through:
+				// stty size is asked again, each time once the shell has
+				// answered the last one (its next prompt), until it
+				// shows the new size.
 				pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 120})
-				for i := 0; i < 50 && !out.has("40 120"); i++ {
-					ptmx.WriteString("stty size\r") // until the signal and NAWS have gone through
-					time.Sleep(100 * time.Millisecond)
+				for i := 0; !out.has("40 120"); i++ {
+					if i == 50 {
+						t.Fatalf("stty size never showed 40 120 after the resize, asked %d times; the terminal shows:\n%q", i, out)
+					}
+					from := out.size()
+					ptmx.WriteString("stty size\r")
+					out.waitForAfter(t, from, "$ ")
 				}
-				out.waitFor(t, "40 120")
 				raw, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
 				if err != nil || raw.Lflag&(unix.ICANON|unix.ECHO) != 0 {
 					t.Errorf("terminal not raw during the session: %v %+v", err, raw)

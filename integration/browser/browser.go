@@ -39,6 +39,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // EnvBinary names an environment variable that, when set, is the browser
@@ -339,15 +340,14 @@ func (b *Browser) Text(sel string) string {
 		const e = document.querySelector(%s);
 		return e === null ? null : (e instanceof HTMLElement ? e.innerText : e.textContent);
 	})()`, jsString(sel))
-	for deadline := time.Now().Add(Timeout); ; {
-		if v := run(b, fmt.Sprintf("text of %q", sel), chromedp.Evaluate[*string](js)); v != nil {
-			return *v
-		}
-		if time.Now().After(deadline) {
-			b.t.Fatalf("no element %q on %s within %v", sel, b.location(), Timeout)
-		}
-		time.Sleep(20 * time.Millisecond) // polling the page for the element, not ordering events
+	var text *string
+	if !await.Within(Timeout, func() bool {
+		text = run(b, fmt.Sprintf("text of %q", sel), chromedp.Evaluate[*string](js))
+		return text != nil
+	}) {
+		b.t.Fatalf("no element %q on %s within %v", sel, b.location(), Timeout)
 	}
+	return *text
 }
 
 // Count returns how many elements the CSS selector sel matches now.

@@ -33,6 +33,7 @@ import (
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -373,11 +374,16 @@ func testDeadline(t *testing.T, tg Target) {
 	resp, err := e.c.Get(ctx, tg.URL(testbed.BigFile))
 	if err == nil {
 		defer resp.Body.Close()
-		buf := make([]byte, 32<<10)
-		// Read slowly, so the deadline passes mid-transfer; bounded.
-		for i := 0; i < 400 && err == nil; i++ {
-			_, err = resp.Body.Read(buf)
-			time.Sleep(10 * time.Millisecond)
+		// A first read, and the deadline passes mid-transfer (waited
+		// for, rather than reading slowly until it has): the body read
+		// on fails with it, after what was buffered at most, instead
+		// of coming to its end.
+		if _, err = resp.Body.Read(make([]byte, 32<<10)); err == nil {
+			<-ctx.Done()
+			var n int64
+			if n, err = io.Copy(io.Discard, resp.Body); err == nil {
+				t.Fatalf("the body was read to its end (%d bytes after the deadline passed), want deadline exceeded", n)
+			}
 		}
 	}
 	if !errors.Is(err, context.DeadlineExceeded) && schemes.KindOf(err) != schemes.KindTimeout {
@@ -666,17 +672,13 @@ func fileSHA256(t *testing.T, name string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// waitFor polls cond for up to 5 seconds: resources are released by other
-// goroutines, so there is no exact moment to check, but the wait is bounded.
+// waitFor polls cond, bounded (await.Timeout): resources are released by
+// other goroutines, so there is no exact moment to check. It fails the
+// test (t.Errorf) but lets it go on.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Errorf("%s: not within 5s", what)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !await.Poll(cond) {
+		t.Errorf("%s: not within %v", what, await.Timeout)
 	}
 }
 

@@ -4,7 +4,8 @@ import (
 	"io"
 	"net"
 	"testing"
-	"time"
+
+	"github.com/urlget/urlget/internal/await"
 )
 
 // TestServer: a fake counts its connections, records what clients send,
@@ -20,9 +21,8 @@ func TestServer(t *testing.T) {
 	}
 	defer c.Close()
 	io.WriteString(c, "hello\r\n")
-	for deadline := time.Now().Add(10 * time.Second); s.Received() == "" && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
+	// Bounded; the check after Close says what was received.
+	await.Poll(func() bool { return s.Received() != "" })
 	if err := s.Close(); err != nil {
 		t.Error(err)
 	}

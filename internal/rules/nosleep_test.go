@@ -19,6 +19,9 @@ import (
 // yet) is replaced by a channel, a hook, or internal/await (Until, Poll
 // and Within for a condition with no event, Parked for "this goroutine
 // is blocked now", IsParked for the same inside a condition or a fake).
+// integration/ has no entry: each of its waits is for an event (a log
+// line, a work file's record, a prompt); an entry there would be a fake
+// that is slow on purpose.
 var sleepAllowed = map[string]string{
 	"transport/dialer_test.go: TestIdleTimeoutSlowTransfer":  "a sender slow on purpose (40 ms gaps under a 200 ms idle timeout): the behaviour under test",
 	"transport/splice_test.go: TestReadToSlowTransfer":       "a sender slow on purpose (40 ms gaps under a 200 ms idle timeout): the behaviour under test",
@@ -34,18 +37,24 @@ var sleepAllowed = map[string]string{
 }
 
 // TestNoSleepInTests fails for each time.Sleep (called or referred to,
-// under whatever name the file imports "time" by) in a _test.go file of
-// the module outside sleepAllowed, and for an allow-list entry that no
-// longer matches a sleep, so that the list stays what is left. integration/
-// (real servers, a stack started outside the test) and bench/ are not
-// unit tests and are not checked.
+// under whatever name the file imports "time" by) in the module's test
+// code outside sleepAllowed, and for an allow-list entry that no longer
+// matches a sleep, so that the list stays what is left. Test code is a
+// _test.go file, or a file that imports "testing" (the helpers tests
+// share: internal/await, integration/testbed, integration/conformance,
+// integration/browser, the fakes that report to a *testing.T), in the unit
+// tests and in integration/ alike: a test against a real server waits for
+// its events as a unit test does (a log line, a file's record, a prompt),
+// only for longer. bench/ is not checked: a benchmark's pauses are part
+// of what it measures.
 func TestNoSleepInTests(t *testing.T) {
 	var offenders []string
 	seen := map[string]bool{}
-	unit := func(rel string) bool {
-		return strings.HasSuffix(rel, "_test.go") && !under(rel, []string{"integration", "bench"})
-	}
-	for _, f := range parseModule(t, unit) {
+	candidate := func(rel string) bool { return !under(rel, []string{"bench"}) }
+	for _, f := range parseModule(t, candidate) {
+		if !testCode(f) {
+			continue
+		}
 		for _, s := range sleeps(f.fset, f.file) {
 			key := f.rel + ": " + s.fn
 			if _, ok := sleepAllowed[key]; ok {
@@ -70,6 +79,20 @@ func TestNoSleepInTests(t *testing.T) {
 	if len(stale) > 0 {
 		t.Errorf("sleepAllowed names functions with no time.Sleep any more; remove them:\n\t%s", strings.Join(stale, "\n\t"))
 	}
+}
+
+// testCode reports whether f is test code: a _test.go file, or one that
+// imports "testing" (no program of the module does).
+func testCode(f srcFile) bool {
+	if strings.HasSuffix(f.rel, "_test.go") {
+		return true
+	}
+	for _, imp := range f.file.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == "testing" {
+			return true
+		}
+	}
+	return false
 }
 
 // sleep is a use of time.Sleep: its line and the top-level function (or
