@@ -50,6 +50,14 @@ func (p *ptyOutput) hasAfter(from int, s string) bool {
 	return bytes.Contains(p.b.Bytes()[from:], []byte(s))
 }
 
+// index is where s first is in what the terminal has shown, -1 if it is
+// not.
+func (p *ptyOutput) index(s string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Index(p.b.Bytes(), []byte(s))
+}
+
 // String is what the terminal has shown.
 func (p *ptyOutput) String() string {
 	p.mu.Lock()
@@ -166,7 +174,12 @@ func TestTelnetTerminal(t *testing.T) {
 				ptmx.WriteString("exit\r")
 				out.waitFor(t, "logout")
 			} else {
-				out.waitFor(t, "login: ")
+				// The server's prompt, after its greeting: the "login: "
+				// of urlget's own "suggested login: alice", written
+				// before the session (and the raw terminal) begins, is
+				// not it.
+				out.waitFor(t, "urlget line service ready")
+				out.waitForAfter(t, out.index("urlget line service ready"), "login: ")
 				during, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
 				if err != nil {
 					t.Fatal(err)
