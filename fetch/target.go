@@ -93,7 +93,7 @@ func (c *Client) openTarget(loc schemes.Locator, dest string, resume, partOnly b
 	case st.Size() > 0 && resume:
 		t.held = st.Size()
 		rec := readPartRecord(t.f)
-		t.partial = schemes.Partial{ModTime: st.ModTime()}
+		t.partial = schemes.Partial{ModTime: st.ModTime(), Work: true}
 		if rec != nil {
 			t.partial.Record = &rec.ResumeRecord
 		}

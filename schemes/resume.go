@@ -25,6 +25,12 @@ type Partial struct {
 	// Record is urlget's record of the copy, nil for a copy another tool
 	// made (curl, wget, head -c).
 	Record *ResumeRecord
+	// Work says the data is in urlget's work file (NAME.part), which
+	// urlget renames once the copy is complete: without a Record, one as
+	// long as the remote is no partial copy to trust (a copy made in
+	// segments is that long from its start, gaps included, and only its
+	// record says which ranges it holds).
+	Work bool
 }
 
 // Remote is what a handler knows of the remote resource when it decides
@@ -45,6 +51,10 @@ type Remote struct {
 // (or, when it continues without knowing, why that is so), for -v:
 //
 //   - a remote shorter than the data held is never continued;
+//   - a work file without a record that is as long as the remote is
+//     never continued: it may be a copy made in segments whose record
+//     was lost (copied by a tool that drops extended attributes), whose
+//     gaps would otherwise pass for data;
 //   - a copy urlget recorded is continued only while the remote matches the
 //     record: the same ETag, representation, modification time (within a
 //     second) and size, as far as both sides know them;
@@ -59,6 +69,10 @@ func (req *Request) MayResume(r Remote) (ok bool, reason string) {
 	}
 	if r.Size >= 0 && r.Size < off {
 		return false, fmt.Sprintf("the remote (%d bytes) is shorter than the partial copy (%d bytes)", r.Size, off)
+	}
+	if req.Partial.Work && req.Partial.Record == nil && r.Size >= 0 && off >= r.Size {
+		return false, fmt.Sprintf("the work file holds all %d bytes but no record of what they are "+
+			"(a copy made in segments has gaps until it is complete); starting over", off)
 	}
 	prec := max(r.Precision, time.Second)
 	if rec := req.Partial.Record; rec != nil {

@@ -31,6 +31,16 @@ func TestMayResume(t *testing.T) {
 			remote(t0, 50, `"e1"`, ""), false, "shorter"},
 		{"remote exactly the partial's size", 100, Partial{Record: rec(time.Time{}, 100, "", "")},
 			remote(time.Time{}, 100, "", ""), true, "matches the partial copy's record"},
+		// A work file that lost its record (a copy made in segments is
+		// full length, gaps included, from its start).
+		{"work file without a record, full length", 100, Partial{Work: true, ModTime: t0.Add(time.Hour)},
+			remote(t0, 100, "", ""), false, "no record of what they are"},
+		{"work file without a record, shorter", 60, Partial{Work: true, ModTime: t0.Add(time.Hour)},
+			remote(t0, 100, "", ""), true, "not newer"},
+		{"work file without a record, size unknown", 100, Partial{Work: true, ModTime: t0.Add(time.Hour)},
+			remote(t0, -1, "", ""), true, "not newer"},
+		{"another tool's NAME, full length", 100, Partial{ModTime: t0.Add(time.Hour)},
+			remote(t0, 100, "", ""), true, "not newer"},
 
 		// A copy urlget recorded.
 		{"record: same ETag", 100, Partial{Record: rec(time.Time{}, -1, `"e1"`, "")},
