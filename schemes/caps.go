@@ -68,6 +68,18 @@ const (
 	// that a mirror can keep it beside the entries (DIR/index.html, as
 	// wget -m does). Pages needs Lists.
 	Pages
+	// Ranges: Fetch sends a byte range of the resource when asked for one
+	// (Request.Ranged: an Offset without a Partial, Length, Suffix), and
+	// says in Response.Offset and Length which bytes Body carries; a
+	// range that starts past the end fails (Request.RangeError). A
+	// scheme that Resumes continues partial copies as well; one with
+	// Ranges alone (WAIS, whose documents have no time or identity to
+	// judge a partial copy by) is asked for ranges only.
+	Ranges
+	// MultiRanges: Fetch asks for several byte ranges at once
+	// (Request.Ranges) and returns what the server sent for them as it
+	// sent it (HTTP's multipart/byteranges). MultiRanges needs Ranges.
+	MultiRanges
 )
 
 var capNames = []struct {
@@ -77,7 +89,7 @@ var capNames = []struct {
 	{Retrieves, "retrieves"}, {Lists, "lists"}, {Stats, "stats"}, {Resumes, "resumes"},
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
 	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"}, {Pipelines, "pipelines"},
-	{RedirectTarget, "redirect-target"}, {Pages, "pages"},
+	{RedirectTarget, "redirect-target"}, {Pages, "pages"}, {Ranges, "ranges"}, {MultiRanges, "multi-ranges"},
 }
 
 // Has reports whether every capability in want is in c.

@@ -235,13 +235,39 @@ type Request struct {
 	// Trace is never nil when the fetch package builds the request. TLS
 	// settings are not part of a Request: they are the Dialer's.
 	Trace Trace
-	// Offset asks the server to start at this byte (0: from the start):
-	// the bytes of Partial already held. A handler honours it only when
-	// MayResume says so, and otherwise sends everything with
-	// Response.Offset 0 and says why in the Trace.
+	// Offset asks the server to start at this byte (0: from the start).
+	// With a Partial it is the bytes of the partial copy already held: a
+	// handler honours it only when MayResume says so, and otherwise
+	// sends everything with Response.Offset 0 and says why in the Trace.
+	// Without one it is the first byte of a byte range (Ranged), which a
+	// handler whose Caps include Ranges starts at; a range that starts at
+	// or past the end fails (RangeError).
 	Offset int64
-	// Partial describes the local data being continued (Offset > 0).
+	// Partial describes the local data being continued (Offset > 0); it
+	// is zero for a byte range, which continues nothing.
 	Partial Partial
+	// Length, when positive, asks for no more than Length bytes from
+	// Offset: a byte range's end (curl's -r N-M), with or without a
+	// Partial (a range continued after a broken transfer). A handler
+	// whose protocol can name the end asks for only those bytes (HTTP
+	// Range: bytes=N-M) and says so in Response.Length; others send on
+	// from Offset, and the caller stops reading at the end (the fetch
+	// Client closes the Body there, which aborts an FTP transfer).
+	Length int64
+	// Suffix, when positive, asks for the resource's last Suffix bytes,
+	// or all of it when it is shorter (curl's -r -N); Offset and Length
+	// are then 0. A handler finds where they start as its protocol lets
+	// it (HTTP Range: bytes=-N, FTP SIZE, a file's size) and says so in
+	// Response.Offset; one that cannot sends the whole resource, which the
+	// caller cuts where Response.Size says the suffix starts.
+	Suffix int64
+	// Ranges asks for two or more byte ranges in one request (curl's -r
+	// 0-99,200-299), for a scheme whose Caps include MultiRanges; Offset,
+	// Length and Suffix are then 0. Body is what the server sent for them
+	// as it sent it (HTTP's multipart/byteranges, or a single part), with
+	// Response.Length its length when known; a server that sends the
+	// whole resource instead fails with KindProtocol.
+	Ranges []ByteRange
 	// WantModTime says the caller needs Response.ModTime (to give a file
 	// the server's time, -R). A handler that must spend a round trip on
 	// it (FTP MDTM) asks only then, or when resuming; others fill it
@@ -261,8 +287,11 @@ type Request struct {
 	Exact bool
 	// IfModifiedSince asks for the resource only if it changed after
 	// this time (HTTP If-Modified-Since): a handler that can ask and is
-	// told it did not returns a Response with NotModified set and an
-	// empty Body. Zero asks nothing; ignored when resuming (Offset > 0).
+	// told it did not, or that learns the resource's modification time
+	// before it sends anything (FTP MDTM, a file's mtime) and finds it
+	// not after this time (Unmodified), returns a Response with
+	// NotModified set and an empty Body. Zero asks nothing; ignored when
+	// continuing a partial copy (a Partial).
 	IfModifiedSince time.Time
 	// ErrorPages asks for the page of a server's error reply as the
 	// resource, where the protocol's error replies carry one (HTTP: a
@@ -275,6 +304,12 @@ type Request struct {
 	// partial copy. A handler without such replies ignores it; without
 	// it an error reply fails as ever.
 	ErrorPages bool
+	// IfUnmodifiedSince asks for the resource only if it did not change
+	// after this time (HTTP If-Unmodified-Since, curl's -z -DATE): a
+	// handler told it did (HTTP 412), or that finds its modification time
+	// after this time, returns a Response with Changed set and an empty
+	// Body. Zero asks nothing; ignored when continuing a partial copy.
+	IfUnmodifiedSince time.Time
 	// RequireTLS says the caller refuses clear text (--ssl-reqd): a
 	// handler whose scheme claims the TLS capability without being TLS
 	// from the start upgrades its connections (FTP AUTH TLS, NNTP and SMTP
@@ -322,6 +357,12 @@ type Response struct {
 	// Body streams the resource, starting at Offset; nil when Listing is
 	// set, and for Stat.
 	Body io.ReadCloser
+	// Length, when positive, is how many bytes Body carries from Offset
+	// where that is less than the rest of the resource: the range the
+	// server sent for Request.Length or Suffix (HTTP's 206 Content-Range),
+	// or the length of a reply to Request.Ranges. 0 when Body runs on to
+	// the resource's end (Size); End says where Body ends either way.
+	Length int64
 	// Listing streams the entries when the URL designates a container
 	// (directory, menu, group, search); nil otherwise. Rendering it for
 	// people is the caller's business.
@@ -377,8 +418,9 @@ type Response struct {
 	// too, where the protocol has a head and the handler could keep it;
 	// "" otherwise, and the caller makes do with the other fields.
 	Head string
-	// NotModified says the server answered Request.IfModifiedSince: the
-	// resource did not change; Body is empty.
+	// NotModified says the resource did not change after
+	// Request.IfModifiedSince (HTTP's 304, or a time the handler
+	// compared); Body is empty.
 	NotModified bool
 	// Failure is set when the response is a server's error reply handed
 	// over as the resource because the Request asked for ErrorPages: the
@@ -388,6 +430,9 @@ type Response struct {
 	// it is no success; the fetch Client asks again, before anything of
 	// the page is written, when Failure is retryable and tries are left.
 	Failure error
+	// Changed says the resource changed after Request.IfUnmodifiedSince
+	// (HTTP's 412, or a time the handler compared); Body is empty.
+	Changed bool
 	// Resolved is set by a scheme that resolves names to other URLs
 	// (prospero: an object's access method), nil otherwise; see
 	// Resolution. It may also be set on a response with a Body or a
@@ -427,6 +472,15 @@ func (r *Response) Entry(loc Locator) Entry {
 		e.Extra.Set("etag", r.ETag)
 	}
 	return e
+}
+
+// End is the byte after the last one Body carries, -1 when unknown:
+// Offset+Length for a range the server bounded, else Size.
+func (r *Response) End() int64 {
+	if r.Length > 0 {
+		return r.Offset + r.Length
+	}
+	return r.Size
 }
 
 // Close releases what r holds: its Body or its Listing.

@@ -70,6 +70,9 @@ func (r *Registry) Register(s Scheme) {
 	if s.Caps.Has(Conditional) && !s.Caps.Has(Retrieves) {
 		panic(fmt.Sprintf("schemes: scheme %q claims conditional but not retrieves", s.Name))
 	}
+	if s.Caps.Has(Ranges) && !s.Caps.Has(Retrieves) || s.Caps.Has(MultiRanges) && !s.Caps.Has(Ranges) {
+		panic(fmt.Sprintf("schemes: scheme %q claims %v: ranges need retrieves, multi-ranges need ranges", s.Name, s.Caps))
+	}
 	if s.Caps.Has(RedirectTarget) && !s.Caps.Redirectable() {
 		panic(fmt.Sprintf("schemes: scheme %q claims redirect-target but %v", s.Name, s.Caps))
 	}
