@@ -225,6 +225,10 @@ type Response struct {
 
 	release func() // ends the attempt that is reading the Response (MaxTime)
 	closed  bool
+	// first is the first byte of the byte range the Request asked for
+	// (0 for the whole resource): where CopyBody counts the bytes of the
+	// range from, for progress, MaxFileSize and the size check.
+	first int64
 }
 
 func (c *Client) registry() *schemes.Registry {
@@ -274,20 +278,34 @@ func (c *Client) Parse(raw string) (schemes.Locator, error) { return c.registry(
 
 // Explain returns the plan raw's handler would carry out, without I/O.
 func (c *Client) Explain(raw string) ([]string, error) {
-	loc, err := c.Parse(raw)
+	req, err := c.NewRequest(MethodGet, raw)
 	if err != nil {
 		return nil, err
 	}
+	return c.ExplainRequest(req)
+}
+
+// ExplainRequest returns the plan req's handler would carry out (with its
+// byte range and time conditions), without I/O.
+func (c *Client) ExplainRequest(req *Request) ([]string, error) {
+	r := *req
+	if err := checkRange(&r); err != nil {
+		return nil, err
+	}
+	loc := r.URL
 	if err := c.allowed(loc); err != nil {
 		return nil, err
 	}
-	s, err := c.scheme(loc, MethodGet)
+	s, err := c.scheme(loc, r.method())
+	if err == nil {
+		err = rangeCaps(s, loc, &r)
+	}
 	if err != nil {
 		return nil, err
 	}
 	// The plan names the login the policy would give the handler (-u,
 	// netrc); its password is never shown.
-	return s.Handler.(schemes.Explainer).Explain(c.request(Request{URL: loc}, c.credentialsFor(&chain{first: loc}, loc)))
+	return s.Handler.(schemes.Explainer).Explain(c.request(r, c.credentialsFor(&chain{first: loc}, loc)))
 }
 
 // Caps returns what the scheme of loc can do (0 for a scheme urlget only
@@ -324,8 +342,9 @@ func (c *Client) scheme(loc schemes.Locator, m Method) (schemes.Scheme, error) {
 func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request {
 	return &schemes.Request{
 		URL: r.URL, Dialer: c.dialer(), Conns: c.conns(), Trace: c.trace(),
-		Offset: r.Offset, Partial: r.Partial, WantModTime: r.WantModTime,
-		Listed: r.Listed, Exact: r.Exact, IfModifiedSince: r.IfModifiedSince, ErrorPages: r.ErrorPages,
+		Offset: r.Offset, Partial: r.Partial, Length: r.Length, Suffix: r.Suffix, Ranges: r.Ranges,
+		WantModTime: r.WantModTime, Listed: r.Listed, Exact: r.Exact,
+		IfModifiedSince: r.IfModifiedSince, IfUnmodifiedSince: r.IfUnmodifiedSince, ErrorPages: r.ErrorPages,
 		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS, Notify: c.Notify, Page: r.Page,
 	}
 }
@@ -360,11 +379,20 @@ func (c *Client) once(ctx context.Context, req Request) (*Response, error) {
 	if err := c.allowed(req.URL); err != nil {
 		return nil, err
 	}
+	if err := checkRange(&req); err != nil {
+		return nil, err
+	}
 	ch := &chain{first: req.URL}
 	r, err := c.follow(ctx, req, ch)
 	// Handlers name no URL: the errors of r's Body and Listing name
 	// r.URL, as follow names loc in the request's own (withURL).
 	named(r)
+	if err == nil {
+		if err = c.shape(&req, r); err != nil {
+			r.Close()
+			r = nil
+		}
+	}
 	return r, ch.scrub(err) // before a retry's note shows it
 }
 
@@ -409,6 +437,9 @@ func (c *Client) follow(ctx context.Context, req Request, ch *chain) (*Response,
 	resolutions := 0
 	for hops := 0; ; hops++ {
 		s, err := c.scheme(loc, m)
+		if err == nil {
+			err = rangeCaps(s, loc, &req)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -53,7 +53,10 @@ func hexSum(h hash.Hash) func() (string, error) {
 // "transfer truncated", KindProtocol, retryable), and the SHA-256 the
 // server published, when the body is the whole resource (a mismatch is
 // KindProtocol, wrapping an error that says so; the bytes have gone out by
-// then). progress, if set, gets the bytes so far and resp.Size.
+// then). progress, if set, gets the bytes so far and resp.Size. For a
+// byte range (Request.Offset without a Partial, Length, Suffix) all of
+// these count the range's bytes: progress from 0 to its length,
+// MaxFileSize and the size check against its length.
 //
 // The copy keeps the kernel's zero-copy paths between passes: into an
 // *os.File that accepts splice(2) (a regular file, a pipe, /dev/null)
@@ -69,12 +72,17 @@ func (c *Client) CopyBody(ctx context.Context, dst io.Writer, resp *Response, pr
 		return 0, &schemes.Error{Scheme: resp.URL.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: resp.URL.Redacted(),
 			Msg: "the response has no body (it is a listing)"}
 	}
-	if err := c.refuseSize(resp.URL, resp.Size); err != nil {
+	end := resp.End()
+	total := end // the bytes of the range asked for (Request.Offset, Length), counted from its first
+	if end >= 0 {
+		total -= resp.first
+	}
+	if err := c.refuseSize(resp.URL, total); err != nil {
 		return 0, err
 	}
-	cp := c.newCopier(ctx, resp.URL, dst, resp.Offset, resp.Size, progress)
+	cp := c.newCopier(ctx, resp.URL, dst, resp.Offset-resp.first, total, progress)
 	want := resp.SHA256
-	if resp.Offset != 0 {
+	if resp.Offset != 0 || end != resp.Size {
 		want = "" // the sum covers bytes this body does not carry
 	}
 	if want != "" {
@@ -84,7 +92,7 @@ func (c *Client) CopyBody(ctx context.Context, dst io.Writer, resp *Response, pr
 	if err != nil {
 		return n, cp.classify(err)
 	}
-	return n, verify(resp.URL, cp.done, resp.Size, hexSum(cp.hash), want)
+	return n, verify(resp.URL, cp.done, total, hexSum(cp.hash), want)
 }
 
 // classify says whose fault a failed copy is: dst's (a local write

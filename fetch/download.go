@@ -98,9 +98,10 @@ type Result struct {
 	// "A"), and ModeGuessed says it was guessed from the name.
 	Mode        string
 	ModeGuessed bool
-	// NotModified says the server answered IfModifiedSince: the resource
-	// did not change, and nothing was written.
-	NotModified bool
+	// NotModified says the resource did not change after
+	// IfModifiedSince, and Changed that it changed after
+	// IfUnmodifiedSince: nothing was written either way.
+	NotModified, Changed bool
 	// Resolution is how a resolving scheme (prospero) reached URL: its
 	// chain, from the URL given to the URL fetched; nil without one.
 	Resolution []string
@@ -199,37 +200,46 @@ func (c *Client) Download(ctx context.Context, raw, dest string, opt DownloadOpt
 }
 
 // DownloadRequest is Download for a Request (a parsed URL, and what to
-// ask of it: Listed, Exact, IfModifiedSince, WantModTime). Download sets
-// the Request's Offset and Partial from the file it continues, so req's
-// must be zero (else KindUsage), and its Method must be MethodGet. On
-// failure after the server answered it returns the Result so far (what
-// arrived, the media type, the URL after redirects) with the error; nil
-// before that.
+// ask of it: Listed, Exact, IfModifiedSince, IfUnmodifiedSince,
+// WantModTime, a byte range). Download sets the Request's Partial from the
+// file it continues, so req's must be zero (else KindUsage), and its
+// Method must be MethodGet. A byte range (Offset, Length, Suffix, Ranges:
+// see Request) makes the file those bytes exactly, or the server's reply
+// to several ranges as it sent it; it is not with Resume or Segments
+// (KindUsage), and a failure drops what arrived (a part of a range is no
+// partial copy that Resume could continue). On failure after the server
+// answered it returns the Result so far (what arrived, the media type,
+// the URL after redirects) with the error; nil before that.
 func (c *Client) DownloadRequest(ctx context.Context, req *Request, dest string, opt DownloadOptions) (*Result, error) {
 	loc := req.URL
-	if req.method() != MethodGet || req.Offset != 0 || req.Partial != (schemes.Partial{}) {
+	if req.method() != MethodGet || req.Partial != (schemes.Partial{}) {
 		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
-			Msg: "a download is a get from byte 0 (its file says where to continue: DownloadOptions.Resume)"}
+			Msg: "a download is a get of a resource or a byte range of it (its file says where to continue: DownloadOptions.Resume)"}
 	}
 	if opt.ServerName && opt.Resume {
 		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
 			Setting: SettingServerName, Msg: "a name the server chooses cannot be continued: no Resume with ServerName"}
+	}
+	rng := askedOf(req)
+	if rng.ranged() && (opt.Resume || opt.Segments > 1) {
+		return nil, &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "fetch", Kind: schemes.KindUsage, URL: loc.Redacted(),
+			Setting: SettingRange, Msg: "a byte range is fetched on its own: not with Resume, nor in Segments"}
 	}
 	ctx = c.withNext(ctx, req)
 	t, err := c.openTarget(loc, dest, opt.Resume, opt.ResumePartOnly, opt.WorkSuffix)
 	if err != nil {
 		return nil, err
 	}
-	t.hint = opt.ContinueHint
+	t.hint, t.ranged = opt.ContinueHint, rng.ranged()
 	res := &Result{Path: dest, Offset: t.held}
 	rs := c.newRetries() // the download's, its ranges' included
-	err = c.retryUnder(ctx, rs, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, *req, t, res, opt, rs) }, func() string {
+	err = c.retryUnder(ctx, rs, func(ctx context.Context, _ func(*Response)) error { return c.transfer(ctx, rng, t, res, opt, rs) }, func() string {
 		if t.held == 0 {
 			return ""
 		}
-		return fmt.Sprintf("; resuming at byte %d of %s", t.held, t.name())
+		return fmt.Sprintf("; resuming at byte %d of %s", rng.first+t.held, t.name())
 	})
-	if err == nil && res.NotModified {
+	if err == nil && (res.NotModified || res.Changed) {
 		return res, t.unchanged()
 	}
 	if err == nil || errors.Is(err, schemes.ErrBodyWritten) && t.mode == intoPart && t.held > 0 {
@@ -259,12 +269,21 @@ func (c *Client) DownloadRequest(ctx context.Context, req *Request, dest string,
 // transfer makes one attempt: fetch from what is held, append, verify.
 // In segments, a range that fails is asked for again under rs, the
 // download's retries.
-func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Result, opt DownloadOptions, rs *retries) error {
-	loc := req.URL
+func (c *Client) transfer(ctx context.Context, rng *asked, t *target, res *Result, opt DownloadOptions, rs *retries) error {
+	loc := rng.req.URL
 	warm := c.warm(ctx, loc, t, opt)
 	defer warm.stop()
 	asked := time.Now()
-	req.Offset, req.Partial = t.resumeAt(), t.partial
+	if rng.ranged() && len(rng.req.Ranges) > 0 && t.held > 0 {
+		// The reply to several ranges is not continued: asked again.
+		if err := t.startOver(); err != nil {
+			return localError(loc, "write", err)
+		}
+	}
+	req, done := rng.next(t.resumeAt(), t.partial, c.Caps(loc).Has(schemes.Resumes))
+	if done {
+		return nil
+	}
 	req.WantModTime = req.WantModTime || opt.RemoteTime && !listedTime(&req)
 	resp, err := c.once(ctx, req)
 	if err == nil {
@@ -283,8 +302,8 @@ func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Resu
 	if resp.Resolved != nil {
 		res.Resolution = resp.Resolved.Chain
 	}
-	if resp.NotModified {
-		res.NotModified = true
+	if resp.NotModified || resp.Changed {
+		res.NotModified, res.Changed = resp.NotModified, resp.Changed
 		return nil
 	}
 	if resp.Listing != nil {
@@ -295,7 +314,7 @@ func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Resu
 		return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "resolve", Kind: schemes.KindUnsupported, URL: loc.Redacted(),
 			Msg: "resolved to " + schemes.RedactString(resp.Resolved.URL) + ", which is started by hand, never downloaded"}
 	}
-	if err := c.refuseSize(loc, resp.Size); err != nil {
+	if err := c.refuseSize(loc, resp.End()-resp.first); err != nil { // a range's bytes, or the resource's
 		return err
 	}
 	if n, err := c.segmentsFor(loc, t, resp, opt); err != nil || n > 0 {
@@ -308,7 +327,11 @@ func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Resu
 		return c.segmented(ctx, req, t, res, opt, resp, n, rs, func(ctx context.Context) { warm.ready(ctx, wait) })
 	}
 	warm.stop()
-	if err := c.settleOffset(loc, t, resp.Offset); err != nil {
+	if rng.ranged() {
+		if err := c.settleRange(loc, rng, t, resp); err != nil {
+			return err
+		}
+	} else if err := c.settleOffset(loc, t, resp.Offset); err != nil {
 		return err
 	}
 	if resp.Offset == 0 {
@@ -320,7 +343,11 @@ func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Resu
 	if t.mode == inPlace && t.held == 0 && resp.SHA256 != "" {
 		t.hash = sha256.New()
 	}
-	cp := c.newCopier(ctx, loc, t.f, t.held, resp.Size, opt.Progress)
+	end := resp.End()
+	if end >= 0 {
+		end -= resp.first // the range's bytes (Request.Offset, Length), or the resource's
+	}
+	cp := c.newCopier(ctx, loc, t.f, t.held, end, opt.Progress)
 	if t.mode == inPlace {
 		cp.hash = t.hash
 	} else if opt.Sync {
@@ -336,14 +363,43 @@ func (c *Client) transfer(ctx context.Context, req Request, t *target, res *Resu
 		return cp.classify(err)
 	}
 	want := resp.SHA256
-	if t.mode == inPlace && t.hash == nil {
-		want = "" // an earlier attempt sent the first bytes unsummed
+	if t.mode == inPlace && t.hash == nil || rng.ranged() {
+		want = "" // an earlier attempt sent the first bytes unsummed; a range is not what the sum covers
 	}
-	size := resp.Size
-	if size < 0 && req.Listed != nil {
+	size := end
+	if size < 0 && req.Listed != nil && !rng.ranged() {
 		size = req.Listed.Size // the server announced none: the listing's
 	}
 	return verify(loc, t.held, size, t.sum, want)
+}
+
+// settleRange makes the file agree with where resp, the answer to a byte
+// range, starts: at the range's first byte after the bytes held. An
+// answer that does not continue them (the server sent the resource from
+// its start, or it changed between attempts) drops them, and is read as
+// an answer to the range from its start, as the first attempt's was.
+func (c *Client) settleRange(loc schemes.Locator, rng *asked, t *target, resp *Response) error {
+	if t.held > 0 && resp.Offset == rng.first+t.held {
+		resp.first = rng.first
+		return nil
+	}
+	if t.held > 0 {
+		if t.mode == inPlace {
+			return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "resume", Kind: schemes.KindProtocol, URL: loc.Redacted(),
+				Msg: fmt.Sprintf("asked to continue the range at byte %d, the server sent from byte %d; %d bytes of it are already written to %s and cannot be taken back",
+					rng.first+t.held, resp.Offset, t.held, t.dest)}
+		}
+		c.notify("%s: the server did not continue the range (it sent from byte %d): starting it over", loc.Redacted(), resp.Offset)
+		if err := t.startOver(); err != nil {
+			return localError(loc, "write", err)
+		}
+		rng.reset()
+		if err := c.cut(&rng.req, resp); err != nil {
+			return err
+		}
+	}
+	rng.place(resp)
+	return c.settleOffset(loc, t, 0)
 }
 
 // settleOffset makes the bytes held agree with where the server's body

@@ -50,6 +50,11 @@ type fakeHandler struct {
 	mod  time.Time // the resource's modification time, zero if unknown
 	// noSize announces no size (-1), as a server without Content-Length.
 	noSize bool
+	// bounds honours Length and Suffix, as a server that sends ranges
+	// (HTTP's 206) does; without it they are ignored, as FTP's RETR
+	// ignores an end, and the Client cuts the body.
+	bounds  bool
+	lengths []int64 // each request's Length
 }
 
 func (h *fakeHandler) Explain(req *schemes.Request) ([]string, error) {
@@ -81,8 +86,19 @@ func (h *fakeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	off := req.Offset
 	if h.noResume {
 		off = 0
+	} else if err := req.RangeError("t", int64(len(body)), 0); err != nil {
+		return nil, err
 	}
-	var r io.Reader = strings.NewReader(body[off:])
+	h.lengths = append(h.lengths, req.Length)
+	if h.bounds && req.Suffix > 0 {
+		off = max(size-req.Suffix, 0)
+	}
+	data := body[off:]
+	length := int64(0)
+	if h.bounds && req.Length > 0 && req.Length < int64(len(data)) {
+		data, length = data[:req.Length], req.Length
+	}
+	var r io.Reader = strings.NewReader(data)
 	if h.cutAfter > 0 {
 		r = io.MultiReader(io.LimitReader(r, int64(h.cutAfter)), errReader{})
 		h.cutAfter = 0
@@ -96,7 +112,8 @@ func (h *fakeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	if h.noSize {
 		size = -1
 	}
-	return &schemes.Response{Body: io.NopCloser(r), Offset: off, Size: size, Name: name, SHA256: h.sha[name], ModTime: h.mod}, nil
+	return &schemes.Response{Body: io.NopCloser(r), Offset: off, Length: length, Size: size, Name: name, SHA256: h.sha[name],
+		ModTime: h.mod, Precision: time.Second}, nil
 }
 
 type errReader struct{}
@@ -105,7 +122,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection re
 
 func newClient(h *fakeHandler) *Client {
 	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes | schemes.RedirectTarget,
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes | schemes.RedirectTarget | schemes.Ranges,
 		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
 	return &Client{Registry: r, RetryDelay: time.Millisecond}
 }

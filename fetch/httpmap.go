@@ -39,9 +39,14 @@ const DefaultRetryAfter = time.Minute
 //   - timeout: 504; usage (a malformed URL or request): 400;
 //   - unsupported (a scheme or a feature): 501;
 //   - a local failure: 500;
+//   - a byte range past the resource's end (schemes.RangeNotSatisfiable):
+//     416;
 //   - anything else — connect, protocol, canceled, other: 502, the
 //     server behind could not be reached or said what cannot be used.
 func HTTPStatus(err error) int {
+	if rns := (*schemes.RangeNotSatisfiable)(nil); errors.As(err, &rns) {
+		return http.StatusRequestedRangeNotSatisfiable
+	}
 	switch schemes.KindOf(err) {
 	case schemes.KindNotFound:
 		return http.StatusNotFound
@@ -109,9 +114,5 @@ func MediaType(r *schemes.Response) string {
 // (If-Modified-Since): only when the latest time mod can stand for is
 // not after ims. An unknown time is never unmodified.
 func notModifiedSince(mod time.Time, prec time.Duration, ims time.Time) bool {
-	if mod.IsZero() || ims.IsZero() {
-		return false
-	}
-	latest := mod.Add(max(prec, time.Second) - time.Second)
-	return !latest.Truncate(time.Second).After(ims)
+	return !mod.IsZero() && !ims.IsZero() && !schemes.ChangedAfter(mod, prec, ims)
 }

@@ -37,13 +37,41 @@ type Request struct {
 	// URL is the parsed URL (Client.Parse, or an Entry's Locator).
 	URL schemes.Locator
 	// Offset asks for the resource from this byte on (0: from its
-	// start), for a caller that holds the bytes before it; Partial says
-	// what is known of them, for the resume rule
-	// (schemes.Request.MayResume). A handler that may not resume sends
-	// the whole resource: the Response's Offset says where its Body
-	// starts. Download and Stream set both themselves.
+	// start). With a Partial it continues a copy the caller holds the
+	// bytes before it of; Partial says what is known of them, for the
+	// resume rule (schemes.Request.MayResume). A handler that may not
+	// resume sends the whole resource: the Response's Offset says where
+	// its Body starts. Download and Stream set both themselves when they
+	// continue. Without a Partial, Offset is the first byte of a byte
+	// range (curl's -r N-), which Do, Download and Stream deliver exactly,
+	// for a scheme whose Caps include Ranges (others fail with
+	// KindUnsupported): a server that sends the whole resource instead
+	// (HTTP's 200 to a Range) is read past the bytes before it, with a
+	// note, and a range that starts past the end fails with
+	// schemes.RangeNotSatisfiable in its chain.
 	Offset  int64
 	Partial schemes.Partial
+	// Length, when positive, ends the range at Offset+Length (curl's -r
+	// N-M), or at the resource's end when that comes first: the handler
+	// asks for only those bytes where its protocol can (HTTP's Range:
+	// bytes=N-M), and the Client stops reading at the end otherwise,
+	// closing the transfer (an FTP ABOR).
+	Length int64
+	// Suffix, when positive, asks for the resource's last Suffix bytes
+	// (curl's -r -N), all of it when it is shorter; Offset and Length are
+	// then 0. Where the protocol cannot ask for them (FTP without SIZE),
+	// the whole resource is read past its other bytes when its size is
+	// known, and the request fails (KindProtocol) when not.
+	Suffix int64
+	// Ranges asks for two or more byte ranges at once (curl's -r
+	// 0-99,200-299), for a scheme whose Caps include MultiRanges (HTTP;
+	// others fail with KindUnsupported): the Body is the server's reply
+	// as it sent it (multipart/byteranges), which a caller writes as it
+	// is, as curl does; a server that sends the whole resource instead
+	// fails (KindProtocol). Offset, Length and Suffix are then 0; a list
+	// of one range is taken as those. Not with Method other than
+	// MethodGet.
+	Ranges []schemes.ByteRange
 	// WantModTime asks for the server's modification time even where it
 	// costs a round trip (FTP MDTM); for MethodList, every entry's, even
 	// where each costs a request (a Gopher+ menu's `$`).
@@ -60,8 +88,14 @@ type Request struct {
 	// ;type=a), as a mirror needs.
 	Exact bool
 	// IfModifiedSince asks for the resource only if it changed after this
-	// time (HTTP If-Modified-Since): the Response then has NotModified set
-	// and no Body, and Download writes nothing. Ignored with an Offset.
+	// time (HTTP If-Modified-Since; curl's -z DATE): when it did not, the
+	// Response has NotModified set and an empty Body, and Download writes
+	// nothing. A Conditional scheme asks its server; a handler that
+	// learns the time before it sends (FTP MDTM, a file's mtime) compares
+	// it; and the Client compares any other time it is told (a server
+	// that ignored the condition), stopping the transfer, as curl does.
+	// A resource whose time is not told is retrieved (with a note in the
+	// Trace), as curl does. Ignored when continuing a partial copy.
 	IfModifiedSince time.Time
 	// ErrorPages takes the page of a server's error reply as the
 	// resource (schemes.Request.ErrorPages: an HTTP error status, as
@@ -81,6 +115,11 @@ type Request struct {
 	// (curl's -D), heads before the body. An error page asked for again
 	// (ErrorPages) is an answer too.
 	Answered func(r *Response)
+	// IfUnmodifiedSince asks for the resource only if it did not change
+	// after this time (HTTP If-Unmodified-Since; curl's -z -DATE): when
+	// it did, the Response has Changed set and an empty Body, and
+	// Download writes nothing; otherwise as IfModifiedSince.
+	IfUnmodifiedSince time.Time
 	// Next are the URLs the caller will ask this Client for after this
 	// one, in order (the rest of a list of URLs, a mirror's batch of
 	// files): a handler whose scheme pipelines (Caps Pipelines: NNTP's

@@ -61,9 +61,10 @@ func TestDoMethodsNeedTheirCaps(t *testing.T) {
 	}
 }
 
-// TestTransfersStartAtZero: Download and Stream decide where to start
-// themselves (the file held, the bytes written), so a Request that says
-// otherwise, or asks for a listing or a stat, is the caller's mistake.
+// TestTransfersStartAtZero: Download and Stream decide where to continue
+// themselves (the file held, the bytes written), so a Request that brings
+// a partial copy of its own, or asks for a listing or a stat, is the
+// caller's mistake. (An Offset alone is a byte range: ranges_test.go.)
 func TestTransfersStartAtZero(t *testing.T) {
 	h := &fakeHandler{data: map[string]string{"x": "data"}}
 	c := newClient(h)
@@ -72,7 +73,6 @@ func TestTransfersStartAtZero(t *testing.T) {
 		name string
 		req  Request
 	}{
-		{"offset", Request{URL: loc, Offset: 2}},
 		{"partial", Request{URL: loc, Partial: schemes.Partial{Record: &schemes.ResumeRecord{Size: 4}}}},
 		{"list", Request{Method: MethodList, URL: loc}},
 		{"stat", Request{Method: MethodStat, URL: loc}},

@@ -37,11 +37,11 @@ import (
 //     entry as `urlget --json` writes it, made as the listing streams.
 //   - HEAD is Do with MethodStat where the scheme Stats; elsewhere a GET whose
 //     transfer is stopped unread once the head is known.
-//   - Range "bytes=N-" or "bytes=N-M" is a resume where the scheme
-//     Resumes: 206 with Content-Range when it resumed at N, else 200 with
-//     the whole resource, as RFC 9110 allows; 416 when N is at or past
-//     the end. A request with If-Range, and any other Range form, is
-//     answered whole.
+//   - Range "bytes=N-" or "bytes=N-M" is a byte range (Request.Offset
+//     and Length) where the scheme Resumes: 206 with Content-Range where
+//     the size is known, else 200 with the whole resource, as RFC 9110
+//     allows; 416 when N is at or past the end. A request with If-Range,
+//     and any other Range form, is answered whole.
 //   - If-Modified-Since is 304 Not Modified where the scheme can tell: a
 //     Conditional scheme asks its server; one that Stats is stat'ed
 //     first, and fetched only when changed; any other is fetched with its
@@ -182,10 +182,16 @@ func (x *exchange) answer() (*http.Response, error) {
 	if x.head || x.req.Header.Get("If-Range") != "" {
 		ranged = false // If-Range: answered whole, never a part of another version
 	}
-	if ranged && start > 0 && x.caps.Has(schemes.Resumes) {
-		from.Offset = start
+	if ranged && x.caps.Has(schemes.Resumes) {
+		from.Offset, from.Length = start, httprange.Length(start, end) // the server is asked for these bytes only
 	}
 	r, err := x.c.Do(x.ctx, &from)
+	if reply, ok := httprange.Unsatisfiable(err); ok && ranged {
+		resp := x.reply(reply.Status) // past the end: the scheme said so, as a server's 416 would
+		resp.ContentLength = 0
+		resp.Header.Set("Content-Range", reply.ContentRange)
+		return resp, nil
+	}
 	if err != nil {
 		return x.failed(err)
 	}

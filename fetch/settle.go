@@ -38,7 +38,7 @@ func (t *target) name() string {
 // partial copy without it. NAME, the user's file, gets none.
 func (t *target) record(rec schemes.ResumeRecord) {
 	t.partial.Record = &rec
-	if t.mode == intoPart {
+	if t.mode == intoPart && !t.ranged {
 		writeRecord(t.f, rec)
 	}
 }
@@ -141,7 +141,8 @@ func (t *target) commit(loc schemes.Locator, stamp, durable bool, mod time.Time)
 // fail settles what a failed download leaves, and says how to go on:
 //
 //   - data that is wrong (a checksum mismatch), unwanted (past
-//     MaxFileSize) or not a partial copy (a listing, an error page) is dropped: NAME.part
+//     MaxFileSize) or not a partial copy (a listing, an error page, a
+//     byte range) is dropped: NAME.part
 //     removed, a continued NAME restored to its length before this run;
 //   - otherwise NAME.part, or the NAME being continued, keeps what
 //     arrived, and the error says to continue with -C -;
@@ -154,7 +155,7 @@ func (t *target) fail(err error) error {
 	}
 	// An error page the caller asked to have written (ErrBodyWritten) is
 	// no part of a partial copy being continued in place.
-	unwanted := errors.Is(err, errTooLarge) || t.listing || errors.Is(err, schemes.ErrBodyWritten)
+	unwanted := errors.Is(err, errTooLarge) || t.listing || errors.Is(err, schemes.ErrBodyWritten) || t.ranged
 	if errors.Is(err, errCorrupt) || (unwanted && t.wrote > 0) {
 		if t.mode == appendDest {
 			t.restore()

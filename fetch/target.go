@@ -59,6 +59,10 @@ type target struct {
 	// from its start; segs is how many connections made it.
 	spans spans
 	segs  int
+	// ranged: the file is a byte range of the resource, which is no
+	// partial copy a later run could continue: no record is stored, and
+	// a failure drops what arrived.
+	ranged bool
 }
 
 // openTarget classifies dest and opens what Download writes.

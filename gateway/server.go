@@ -329,9 +329,14 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	// document's Last-Modified where it costs a command (FTP MDTM).
 	req := &fetch.Request{URL: loc, WantModTime: true}
 	if ranged {
-		req.Offset = start
+		req.Offset, req.Length = start, httprange.Length(start, end) // the server is asked for these bytes only
 	}
 	resp, err := s.c.Do(ctx, req)
+	if reply, ok := httprange.Unsatisfiable(err); ok && ranged {
+		w.Header().Set("Content-Range", reply.ContentRange) // past the end, as the scheme said
+		w.WriteHeader(reply.Status)
+		return
+	}
 	if err != nil {
 		if su := searchURL(loc); su != "" && schemes.KindOf(err) == schemes.KindUsage {
 			s.searchPage(w, loc, su, err) // asked without the words it wants

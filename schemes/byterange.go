@@ -149,11 +149,19 @@ func (req *Request) RangeError(scheme string, size int64, code int) error {
 // starts at or past the end of the resource (Request.RangeError): Size is
 // the resource's size, for a caller that answers it as HTTP does (416
 // with Content-Range "bytes */Size").
-type RangeNotSatisfiable struct{ Size int64 }
+// Err, if set, is what else the failure is (an HTTP 416 is an error
+// status too: ErrErrorStatus).
+type RangeNotSatisfiable struct {
+	Size int64
+	Err  error
+}
 
 func (r *RangeNotSatisfiable) Error() string {
 	return fmt.Sprintf("the resource has %d bytes", r.Size)
 }
+
+// Unwrap returns Err.
+func (r *RangeNotSatisfiable) Unwrap() error { return r.Err }
 
 // Whole is a copy of req that asks for all of the resource, whatever its
 // time: no byte range, no partial copy to continue, no time condition

@@ -5,6 +5,7 @@
 package httprange
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -37,6 +38,15 @@ func Parse(v string) (start, end int64, ok bool) {
 		}
 	}
 	return start, end, true
+}
+
+// Length is the length of the range start to end that Parse read, for
+// a fetch.Request's Length: 0 when it is open (end -1).
+func Length(start, end int64) int64 {
+	if end < 0 || end-start+1 <= 0 {
+		return 0 // open, or too long to count: to the end
+	}
+	return end - start + 1
 }
 
 // Reply is how a retrieved resource answers an HTTP request that
@@ -84,4 +94,17 @@ func Answer(resp *schemes.Response, ranged bool, start, end int64) (Reply, error
 			Msg: "the server resumed a resource of unknown size"}
 	}
 	return Reply{Status: http.StatusOK, Length: resp.Size}, nil
+}
+
+// Unsatisfiable is the 416 Reply for err, a retrieval's failure, when it
+// says the range asked for starts past the resource's end
+// (schemes.RangeNotSatisfiable, which a scheme that sends ranges returns
+// rather than the whole resource); ok is false for any other failure.
+func Unsatisfiable(err error) (r Reply, ok bool) {
+	var rns *schemes.RangeNotSatisfiable
+	if !errors.As(err, &rns) {
+		return Reply{}, false
+	}
+	return Reply{Status: http.StatusRequestedRangeNotSatisfiable, Length: -1,
+		ContentRange: fmt.Sprintf("bytes */%d", rns.Size)}, true
 }

@@ -43,9 +43,11 @@ var (
 
 // Fetch opens the local file or directory req.URL names, or redirects a
 // remote one to ftp. For a file, Body is the open file positioned at
-// req.Offset when the resume rule allows (Response.Offset says where it
-// starts); for a directory, Listing streams its entries (see List) and
-// Body is nil.
+// req.Offset when the resume rule allows or the request is a byte range
+// (for the last N bytes, where they start; Response.Offset says where it
+// starts, and the caller stops at the range's end); a file whose mtime
+// fails a time condition is NotModified or Changed, with no bytes. For
+// a directory, Listing streams its entries (see List) and Body is nil.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	f, tr, err := h.start(ctx, req)
 	if err != nil {
@@ -69,7 +71,24 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	}
 	resp := &schemes.Response{Kind: schemes.EntryFile, Size: fi.Size(), ModTime: fi.ModTime(), Precision: timePrecision,
 		Name: baseName(f.Path)}
-	if off := resumeOffset(req, fi, tr); off > 0 {
+	if notModified, changed := req.TimeCondition(fi.ModTime(), timePrecision); notModified || changed {
+		file.Close()
+		tr.Info(conditionNote(notModified, fi))
+		resp.NotModified, resp.Changed, resp.Body = notModified, changed, io.NopCloser(strings.NewReader(""))
+		return resp, nil
+	}
+	off := resumeOffset(req, fi, tr)
+	if req.Ranged() {
+		if err := req.RangeError("file", fi.Size(), 0); err != nil {
+			file.Close()
+			return nil, err
+		}
+		off = req.Offset
+		if req.Suffix > 0 {
+			off = max(fi.Size()-req.Suffix, 0)
+		}
+	}
+	if off > 0 {
 		if _, err := file.Seek(off, io.SeekStart); err != nil {
 			file.Close()
 			return nil, fsError(f, "seek", err)
@@ -159,8 +178,17 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		return []string{"readdir " + show(f.Path)}, nil
 	}
 	plan := []string{"open " + show(f.Path)}
-	if req.Offset > 0 {
+	if !req.IfModifiedSince.IsZero() || !req.IfUnmodifiedSince.IsZero() {
+		plan = append(plan, "compare the file's mtime with the time condition")
+	}
+	switch {
+	case req.Suffix > 0:
+		plan = append(plan, fmt.Sprintf("seek to %d bytes before the end", req.Suffix))
+	case req.Offset > 0:
 		plan = append(plan, "seek "+strconv.FormatInt(req.Offset, 10))
+	}
+	if req.Length > 0 {
+		plan = append(plan, fmt.Sprintf("read %d bytes", req.Length))
 	}
 	return plan, nil
 }

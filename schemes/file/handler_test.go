@@ -349,7 +349,7 @@ func TestSchemes(t *testing.T) {
 	}
 	h := &Handler{}
 	s = Schemes(h)
-	if s[0].Handler != h || s[0].Caps != schemes.Retrieves|schemes.Lists|schemes.Stats|schemes.Resumes|schemes.Local ||
+	if s[0].Handler != h || s[0].Caps != schemes.Retrieves|schemes.Lists|schemes.Stats|schemes.Resumes|schemes.Local|schemes.Ranges ||
 		s[0].Caps.Redirectable() {
 		t.Errorf("Schemes(h) = %+v", s)
 	}

@@ -12,7 +12,7 @@ import (
 // continued, else 0, so that stale data is never appended to. The reason
 // goes to tr either way.
 func resumeOffset(req *schemes.Request, fi fs.FileInfo, tr schemes.Trace) int64 {
-	if req.Offset <= 0 {
+	if req.Offset <= 0 || req.Ranged() {
 		return 0
 	}
 	remote := schemes.Remote{ModTime: remoteTime(fi, req.Partial.ModTime), Precision: timePrecision, Size: fi.Size()}
@@ -49,4 +49,14 @@ func remoteTime(fi fs.FileInfo, copied time.Time) time.Time {
 		return ctime
 	}
 	return mtime
+}
+
+// conditionNote is the trace's note for a file a time condition leaves
+// unsent: notModified, or changed.
+func conditionNote(notModified bool, fi fs.FileInfo) string {
+	when := fi.ModTime().UTC().Format(time.RFC3339Nano)
+	if notModified {
+		return "not modified since the time asked (mtime " + when + "): nothing sent"
+	}
+	return "modified after the time asked (mtime " + when + "): nothing sent"
 }

@@ -43,7 +43,7 @@ func TestResume(t *testing.T) {
 			partial: schemes.Partial{ModTime: between}, info: "newer than the partial copy"},
 		{name: "no record, copy older than the mtime: start over", off: 4,
 			partial: schemes.Partial{ModTime: mt.Add(-time.Hour)}, info: "newer than the partial copy"},
-		{name: "no record, copy time unknown: continue as curl does", off: 4, offset: 4, info: "as curl would"},
+		{name: "a byte range (no partial copy): from its first byte, no resume rule", off: 4, offset: 4},
 		{name: "record matches the mtime and size, file unchanged since the copy", off: 4,
 			partial: schemes.Partial{ModTime: later, Record: rec(mt, 10)}, offset: 4, info: "matches"},
 		{name: "record matches, but the file changed after the copy (ctime): start over", off: 4, needCtime: true,

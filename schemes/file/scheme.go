@@ -4,7 +4,7 @@ import "github.com/urlget/urlget/schemes"
 
 // caps is what the file handler can do. Local keeps every server's
 // redirect away from it.
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Local
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Local | schemes.Ranges
 
 // Schemes returns the file scheme. With h nil the scheme only parses.
 func Schemes(h *Handler) []schemes.Scheme {

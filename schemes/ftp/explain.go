@@ -55,7 +55,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	case loc.Name == "":
 		plan = append(plan, "FEAT", "TYPE A", "EPSV", "MLSD (or LIST)")
 	default:
-		tt := h.transferType(loc, req.Offset, req.Exact)
+		tt := h.transferType(loc, partOf(req), req.Exact)
 		typ := "TYPE " + strings.ToUpper(string(tt.t))
 		if tt.askSystem {
 			plan = append(plan, "SYST")
@@ -63,18 +63,25 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 				"than UNIX)", loc.Name)
 		}
 		plan = append(plan, typ)
-		resuming := req.Offset > 0 && tt.t == 'i'
+		ranged := req.Ranged()
+		resuming := req.Offset > 0 && tt.t == 'i' && !ranged
 		if tt.t == 'i' {
 			plan = append(plan, "SIZE "+loc.Name)
 		}
-		if resuming {
+		if resuming || timeConditioned(req) {
 			plan = append(plan, "MDTM "+loc.Name)
 		}
 		plan = append(plan, "EPSV")
-		if rec := req.Partial.Record; resuming && (rec == nil || rec.Mode != "A") {
+		switch rec := req.Partial.Record; {
+		case ranged && req.Suffix > 0:
+			plan = append(plan, fmt.Sprintf("REST (SIZE - %d)", req.Suffix))
+		case ranged && req.Offset > 0, resuming && (rec == nil || rec.Mode != "A"):
 			plan = append(plan, "REST "+strconv.FormatInt(req.Offset, 10))
 		}
 		plan = append(plan, "RETR "+loc.Name)
+		if req.Length > 0 {
+			plan = append(plan, fmt.Sprintf("ABOR after %d bytes", req.Length))
+		}
 	}
 	plan = append(plan, "QUIT")
 	return plan, nil

@@ -42,14 +42,15 @@ type xferType struct {
 	askSystem bool
 }
 
-// transferType decides the TYPE of a retrieval of loc that starts at
-// offset: the URL's ";type=", else the Handler's DefaultType (--ascii,
-// --binary), else the guess RFC 1738 §3.2.3 leaves to the client. A name
-// that does not look like text is fetched in TYPE I. One that does is
-// left to the server's system (askSystem; see bySystem), unless the
-// transfer is resumed: REST counts the server's bytes, which only TYPE I
-// delivers unchanged, so a partial copy is continued in TYPE I.
-func (h *Handler) transferType(loc *URL, offset int64, exact bool) xferType {
+// transferType decides the TYPE of a retrieval of loc, of part of it when
+// part says which ("resuming", "a range of"; "" for all of it): the URL's
+// ";type=", else the Handler's DefaultType (--ascii, --binary), else the
+// guess RFC 1738 §3.2.3 leaves to the client. A name that does not look
+// like text is fetched in TYPE I. One that does is left to the server's
+// system (askSystem; see bySystem), unless only part of it is asked for:
+// REST counts the server's bytes, which only TYPE I delivers unchanged, so
+// a partial copy is continued, and a range sent, in TYPE I.
+func (h *Handler) transferType(loc *URL, part string, exact bool) xferType {
 	switch {
 	case loc.Type == 'a' || loc.Type == 'i':
 		return xferType{t: loc.Type, note: fmt.Sprintf("the URL's ;type=%c: TYPE %c", loc.Type, loc.Type-'a'+'A')}
@@ -64,9 +65,9 @@ func (h *Handler) transferType(loc *URL, offset int64, exact bool) xferType {
 		return xferType{t: 'i', guessed: true,
 			note: fmt.Sprintf("no ;type=: %q does not look like text, so TYPE I: the exact bytes", loc.Name)}
 	}
-	if offset > 0 {
-		return xferType{t: 'i', guessed: true, note: fmt.Sprintf("no ;type=: resuming %q in TYPE I, the exact "+
-			"bytes: only there does an offset name a position on the server (SYST not asked)", loc.Name)}
+	if part != "" {
+		return xferType{t: 'i', guessed: true, note: fmt.Sprintf("no ;type=: %s %q in TYPE I, the exact "+
+			"bytes: only there does an offset name a position on the server (SYST not asked)", part, loc.Name)}
 	}
 	return xferType{t: 'i', guessed: true, askSystem: true}
 }

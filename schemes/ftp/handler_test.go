@@ -304,7 +304,7 @@ func TestResumeREST(t *testing.T) {
 	f.files["f.bin"] = "0123456789"
 	e := newEnv(t)
 	req := e.req(t, f.url("f.bin"))
-	req.Offset = 4
+	req.Offset, req.Partial.ModTime = 4, time.Now() // another tool's copy
 	resp, err := e.h.Fetch(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

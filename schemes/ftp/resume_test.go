@@ -156,6 +156,8 @@ func TestTypeChoice(t *testing.T) {
 			req.Offset = tc.offset
 			if tc.record != "" {
 				req.Partial.Record = &schemes.ResumeRecord{Size: int64(len(wire)), Mode: tc.record}
+			} else if tc.offset > 0 {
+				req.Partial.ModTime = time.Now() // another tool's copy: an Offset alone is a byte range
 			}
 			b, resp := e.fetch(t, req)
 			wantCmds(t, f, append(anonLogin, tc.cmds...)...)
@@ -198,10 +200,10 @@ func TestTypeNotesNameOptions(t *testing.T) {
 		var got []string
 		for _, def := range []byte{'a', 'i'} {
 			h.DefaultType = def
-			got = append(got, h.transferType(loc, 0, false).note)
+			got = append(got, h.transferType(loc, "", false).note)
 		}
 		h.DefaultType = 0
-		guess := h.transferType(loc, 0, false)
+		guess := h.transferType(loc, "", false)
 		got = append(got, guess.bySystem("f.txt", reply{}, false, *words).note,
 			guess.bySystem("f.txt", reply{Code: 215, Lines: []string{"215 VMS"}}, true, *words).note)
 		for i, w := range want {

@@ -24,7 +24,7 @@ import (
 // against the file's size in the 150 reply, which the transfer may exceed
 // (CRLF line ends) but not fall short of.
 func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Request) (*schemes.Response, error) {
-	tt := h.transferType(loc, req.Offset, req.Exact)
+	tt := h.transferType(loc, partOf(req), req.Exact)
 	if tt.askSystem {
 		rp, ok, err := c.system(loc)
 		if err != nil {
@@ -39,12 +39,17 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	if err := c.setType(loc, tt.t); err != nil {
 		return nil, err
 	}
-	resuming := req.Offset > 0 && tt.t == 'i'
+	ranged := req.Ranged()
+	if ranged && tt.t == 'a' {
+		return nil, &schemes.Error{Scheme: loc.u.Scheme, Phase: "rest", Kind: schemes.KindUnsupported, Part: "type",
+			Msg: "a byte range counts the file's bytes, which TYPE A changes on the way: ask for it in TYPE I (;type=i)"}
+	}
+	resuming := req.Offset > 0 && tt.t == 'i' && !ranged
 	size := int64(-1)
 	// A listing's size (a mirror's) spares the SIZE round trip: the
 	// caller checks the data against it.
 	listed := req.Listed != nil && req.Listed.Size >= 0
-	if tt.t == 'i' && !c.noSIZE && (resuming || (c.count150 != yes && !listed)) {
+	if tt.t == 'i' && !c.noSIZE && (resuming || ranged || (c.count150 != yes && !listed)) {
 		n, err := c.size(loc)
 		if err != nil {
 			return nil, err
@@ -52,17 +57,32 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		size = n
 	}
 	var mtime time.Time
-	if resuming || req.WantModTime {
+	if resuming || req.WantModTime || timeConditioned(req) {
 		// The resume rule compares the remote's time with the partial
-		// copy's, and -R gives it to the file; a plain download does
-		// not need it (Request.WantModTime).
+		// copy's, the time conditions compare it with theirs, and -R
+		// gives it to the file; a plain download does not need it
+		// (Request.WantModTime).
 		t, err := c.mdtm(loc)
 		if err != nil {
 			return nil, err
 		}
 		mtime = t
 	}
+	if notModified, changed := req.TimeCondition(mtime, time.Second); notModified || changed {
+		// As curl: MDTM decides, and RETR is never sent.
+		c.tr.Info(conditionNote(notModified, mtime))
+		c.release()
+		return &schemes.Response{Body: io.NopCloser(strings.NewReader("")), Kind: schemes.EntryFile, Size: size,
+			ModTime: mtime, Precision: time.Second, Mode: mode, ModeGuessed: tt.guessed,
+			NotModified: notModified, Changed: changed, Status: 213}, nil // the MDTM reply decided
+	}
 	offset := c.resumeAt(req, schemes.Remote{ModTime: mtime, Precision: time.Second, Size: size, Mode: mode})
+	if ranged {
+		if err := req.RangeError(loc.u.Scheme, size, 0); err != nil {
+			return nil, err // run gives the login back
+		}
+		offset = rangeStart(req, size, c.tr)
+	}
 	dc, err := c.openData(ctx, loc, req.Dialer)
 	if err != nil {
 		return nil, err
@@ -74,7 +94,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 			return nil, ioError(loc, "rest", err)
 		}
 		if rp.Code != 350 {
-			c.tr.Info("server cannot resume: retrieving all of it")
+			c.tr.Info("server cannot start at a byte (REST): retrieving all of it")
 			offset = 0
 		}
 	}
@@ -168,6 +188,49 @@ func byteCount(text string) (int64, bool) {
 	return n, true
 }
 
+// partOf says which part of the file req asks for, for transferType:
+// "resuming" a partial copy, "a range of" it, "" for all of it.
+func partOf(req *schemes.Request) string {
+	switch {
+	case req.Ranged():
+		return "a range of"
+	case req.Offset > 0:
+		return "resuming"
+	}
+	return ""
+}
+
+// timeConditioned says whether req has a time condition to meet, which
+// MDTM is asked for.
+func timeConditioned(req *schemes.Request) bool {
+	return req.Partial == (schemes.Partial{}) && !(req.IfModifiedSince.IsZero() && req.IfUnmodifiedSince.IsZero())
+}
+
+// conditionNote is the trace's note for a transfer a time condition
+// stopped: notModified, or changed.
+func conditionNote(notModified bool, mtime time.Time) string {
+	when := mtime.UTC().Format(time.RFC3339)
+	if notModified {
+		return "not modified since the time asked (MDTM: " + when + "): RETR not sent"
+	}
+	return "modified after the time asked (MDTM: " + when + "): RETR not sent"
+}
+
+// rangeStart is the REST offset of req's byte range on a file of size
+// bytes (-1: unknown): its first byte, or for the last N bytes where
+// they start, which SIZE tells (without it the whole file is sent, and
+// the caller cuts it where it can).
+func rangeStart(req *schemes.Request, size int64, tr schemes.Trace) int64 {
+	if req.Suffix <= 0 {
+		return req.Offset
+	}
+	if size < 0 {
+		tr.Info("the server tells no SIZE: retrieving all of it for its last bytes")
+		return 0
+	}
+	return max(size-req.Suffix, 0)
+}
+
 // resumeAt is where the transfer starts: req.Offset when the resume rule
 // (Request.MayResume) allows continuing the partial copy from the remote
 // file r describes, else 0; the decision is noted with its reason. A TYPE
@@ -175,7 +238,7 @@ func byteCount(text string) (int64, bool) {
 // server's bytes, and TYPE A changes line ends on the way, so a local
 // offset names no server position.
 func (c *ctrl) resumeAt(req *schemes.Request, r schemes.Remote) int64 {
-	if req.Offset <= 0 {
+	if req.Offset <= 0 || req.Ranged() {
 		return 0
 	}
 	if rec := req.Partial.Record; rec != nil && rec.Mode == "A" {

@@ -9,7 +9,7 @@ import "github.com/urlget/urlget/schemes"
 // Request.RequireTLS or ExplicitTLS asks). A server's redirect may lead
 // here by default (RedirectTarget, as curl allows): every command is one
 // line whose parts were checked for line breaks.
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS | schemes.RedirectTarget
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS | schemes.RedirectTarget | schemes.Ranges
 
 // Schemes returns the schemes this package serves, both through h: ftp
 // (port 21) and ftps, FTP over implicit TLS (port 990, see

@@ -208,7 +208,7 @@ func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(nil) {
 		r.Register(s) // panics if Caps claim what the Handler lacks
-		if want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS | schemes.Pipelines | schemes.RedirectTarget; s.Caps != want ||
+		if want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.TLS | schemes.Pipelines | schemes.RedirectTarget | schemes.Ranges; s.Caps != want ||
 			!s.Caps.Redirectable() {
 			t.Errorf("%s: caps %v, want %v (and redirectable)", s.Name, s.Caps, want)
 		}

@@ -10,7 +10,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"golang.org/x/net/html"
 
@@ -65,9 +64,9 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	// A listing is read whole: never resumed, never answered "not
 	// modified" (a 304 has no page to list), and an error status's page
 	// is no index (ErrorPages, FailWithBody): the status fails.
-	whole := *req
-	whole.Offset, whole.Partial, whole.IfModifiedSince, whole.ErrorPages = 0, schemes.Partial{}, time.Time{}, false
-	resp, err := h.fetch(ctx, &whole, false)
+	whole := req.Whole()
+	whole.ErrorPages = false
+	resp, err := h.fetch(ctx, whole, false)
 	if err != nil || resp.Redirect != "" {
 		return resp, err
 	}

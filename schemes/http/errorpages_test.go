@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -64,6 +65,9 @@ func TestErrorPages(t *testing.T) {
 		e.h.Fail, e.h.FailWithBody = tc.fail, tc.body
 		req, _ := e.req(tc.path)
 		req.ErrorPages, req.Offset = tc.pages, tc.offset
+		if tc.offset > 0 {
+			req.Partial.ModTime = time.Now() // resuming another tool's copy (an Offset alone is a byte range)
+		}
 		resp, err := e.h.Fetch(context.Background(), req)
 		var failure error
 		switch tc.want {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -51,8 +52,9 @@ type Handler struct {
 	// on (curl's --fail-with-body): the Response's Body is the page, and
 	// reading it ends, instead of with io.EOF, with the error Fetch
 	// would have returned (not retryable, its Err ErrBodyWritten). Not
-	// when resuming: a page must not land after a partial copy's bytes.
-	// It wins over a request's ErrorPages for a status of 400 and up.
+	// when resuming or asking for a range: a page must not land after a
+	// partial copy's bytes, nor stand for a part of the resource. It
+	// wins over a request's ErrorPages for a status of 400 and up.
 	FailWithBody bool
 	// Fail refuses what a request's ErrorPages asks for on a status of
 	// 400 and up (curl's -f): Fetch fails as without it, the page unread.
@@ -147,12 +149,16 @@ func (h *Handler) newCall(ctx context.Context, req *schemes.Request) (*call, err
 
 // Fetch sends GET for req.URL (or the Handler's Method and Body, see
 // sendingFor) and returns the response, whose Body streams the resource.
-// A 3xx comes back as Response.Redirect. When req.Offset > 0 it asks a
-// GET for the rest under the resume rule (see resumePlan) and reports
-// in Response.Offset what the server actually sent. req.Timeout, when
-// set, bounds the wait for the response headers (connect and TLS
-// included); ctx bounds everything, including reading the body. An error
-// status fails (statusError), unless req.ErrorPages asks for its page
+// A 3xx comes back as Response.Redirect. A byte range (req.Ranged,
+// Length) is asked for with Range as curl's -r sends it; when req.Offset
+// > 0 continues a partial copy it asks a GET for the rest under the
+// resume rule (see resumePlan); either way Response.Offset and Length
+// report what the server actually sent. The time conditions are sent as
+// If-Modified-Since and If-Unmodified-Since, and a 304 or 412 answering
+// them is NotModified or Changed. req.Timeout, when set, bounds the wait
+// for the response headers (connect and TLS included); ctx bounds
+// everything, including reading the body. An error status fails
+// (statusError), unless req.ErrorPages asks for its page
 // (Response.Failure says what it would have failed with) or FailWithBody
 // hands it over. Response.Head is the head as the server sent it, a
 // redirect's too.
@@ -206,13 +212,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (
 		req, c.req = &whole, &whole
 	}
 	rs := planResume(req)
-	hdr := rs.header()
-	if !req.IfModifiedSince.IsZero() && req.Offset == 0 {
-		if hdr == nil {
-			hdr = http.Header{}
-		}
-		hdr.Set("If-Modified-Since", req.IfModifiedSince.UTC().Format(http.TimeFormat))
-	}
+	hdr := conditions(req, rs.header())
 	x, err := h.roundTrip(ctx, c, s, hdr)
 	if err != nil {
 		return nil, err
@@ -223,19 +223,24 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (
 		// sent: ask for everything, as if there were no partial copy.
 		x.close()
 		x.tr.Info(restart + "; retrieving the whole resource again")
-		whole := *req
-		whole.Offset, whole.Partial = 0, schemes.Partial{}
+		whole := req.Whole()
 		if x, err = h.roundTrip(ctx, c, s, nil); err != nil {
 			return nil, err
 		}
-		r, _, err = h.response(c.loc, &whole, x, resumePlan{})
+		r, _, err = h.response(c.loc, whole, x, resumePlan{})
 	}
 	if r != nil {
 		r.Head = x.head
 	}
 	use := pageRefused
-	if err != nil && pages && req.Offset == 0 { // never a page after a partial copy's bytes
+	if err != nil && pages && req.Partial == (schemes.Partial{}) { // never a page after a partial copy's bytes
 		use = h.pageOf(x.resp.StatusCode, req.ErrorPages)
+		if use == pageFailing && rs.ranged() {
+			// A page that ends with the failure would be cut as the
+			// range's bytes: refused; one taken as data (Failure) is
+			// written whole, as curl writes it.
+			use = pageRefused
+		}
 	}
 	switch use {
 	case pageData:
@@ -268,6 +273,25 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, pages bool) (
 		return nil, err
 	}
 	return r, nil
+}
+
+// conditions adds req's time conditions to hdr (nil: none yet): not
+// when continuing a partial copy, which the first request's answer
+// already met.
+func conditions(req *schemes.Request, hdr http.Header) http.Header {
+	if req.Partial != (schemes.Partial{}) {
+		return hdr
+	}
+	for field, t := range map[string]time.Time{"If-Modified-Since": req.IfModifiedSince, "If-Unmodified-Since": req.IfUnmodifiedSince} {
+		if t.IsZero() {
+			continue
+		}
+		if hdr == nil {
+			hdr = http.Header{}
+		}
+		hdr.Set(field, t.UTC().Format(http.TimeFormat))
+	}
+	return hdr
 }
 
 // decodedBody is x's body, decoded when the Handler decodes and the
@@ -341,7 +365,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if s.plain() {
 		rs = planResume(req)
 	}
-	fields := h.fields(req, rs.offset > 0, s.body)
+	fields := h.fields(req, rs.ranged(), s.body)
 	if _, ok := fields["Host"]; !ok {
 		plan = append(plan, "Host: "+loc.HostHeader())
 	}
@@ -357,6 +381,9 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		}
 	}
 	plan = append(plan, rs.lines()...)
+	for _, k := range slices.Sorted(maps.Keys(conditions(req, nil))) {
+		plan = append(plan, k+": "+conditions(req, nil).Get(k))
+	}
 	if _, _, auth := credentials(loc, req); auth {
 		plan = append(plan, "Authorization: Basic "+schemes.Redacted)
 	}

@@ -621,7 +621,8 @@ func TestSchemes(t *testing.T) {
 	h := &Handler{}
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
-		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages
+		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget |
+			schemes.Pages | schemes.Ranges | schemes.MultiRanges
 		if s.Name == "https" {
 			want |= schemes.TLS // http has no upgrade
 		}

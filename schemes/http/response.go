@@ -29,25 +29,32 @@ func (h *Handler) response(loc *URL, req *schemes.Request, x *exchange, rs resum
 		r = describe(loc, resp)
 		r.NotModified, r.Body = true, io.NopCloser(strings.NewReader(""))
 		return r, "", nil
+	case status == http.StatusPreconditionFailed && !req.IfUnmodifiedSince.IsZero():
+		// RFC 9110 §13.1.4: the resource changed after the date.
+		r = describe(loc, resp)
+		r.Changed, r.Body = true, io.NopCloser(strings.NewReader(""))
+		return r, "", nil
 	case isRedirect(status):
 		r, err := redirectResponse(loc, resp, tr)
 		return r, "", err
-	case status == http.StatusPartialContent:
-		first, _, total, ok := contentRange(resp.Header.Get("Content-Range"))
-		want := max(req.Offset, 0)
-		if !ok || first != want {
-			return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
-				Msg: fmt.Sprintf("206 with Content-Range %q, want bytes %d-", resp.Header.Get("Content-Range"), want)}
-		}
-		if req.Offset > 0 {
-			may, why := req.MayResume(remoteOf(resp, total))
-			if !may {
-				return nil, why, nil
-			}
-			note(tr, why)
-		}
+	case status == http.StatusPartialContent && len(req.Ranges) > 0:
+		// Several ranges: the server's reply as it is (multipart, or
+		// one part when it merged them), as curl writes it.
 		r = describe(loc, resp)
-		r.Offset, r.Size = first, total
+		r.Length, r.SHA256 = max(resp.ContentLength, 0), ""
+		return r, "", nil
+	case status == http.StatusPartialContent:
+		return h.partial(loc, req, resp, tr)
+	case status == http.StatusRequestedRangeNotSatisfiable && req.Ranged():
+		// An error status as any other (its page, with ErrorPages), which
+		// says the range starts past the end when the server tells the
+		// size.
+		e := statusError(loc, resp).(*schemes.Error)
+		e.Msg = fmt.Sprintf("%s: range %s (Content-Range %q)", resp.Status, rs.spec, resp.Header.Get("Content-Range"))
+		if _, _, total, ok := contentRange(resp.Header.Get("Content-Range")); ok && total >= 0 {
+			e.Err = &schemes.RangeNotSatisfiable{Size: total, Err: e.Err}
+		}
+		return nil, "", e
 	case status == http.StatusRequestedRangeNotSatisfiable && req.Offset > 0:
 		// "bytes */N" with N the offset: the local copy is complete, if
 		// the rule lets it be continued at all.
@@ -69,17 +76,52 @@ func (h *Handler) response(loc *URL, req *schemes.Request, x *exchange, rs resum
 		return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
 			Msg: fmt.Sprintf("cannot resume at byte %d: server answered %s (Content-Range %q)",
 				req.Offset, resp.Status, resp.Header.Get("Content-Range"))}
+	case status >= 200 && status < 300 && len(req.Ranges) > 0:
+		return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: status,
+			Msg: fmt.Sprintf("asked for the byte ranges %s, the server sent %s with the whole resource instead", rs.spec, resp.Status)}
 	case status >= 200 && status < 300:
-		// The whole resource: a resume request was ignored or, with
-		// If-Range, refused because the resource changed. The caller
-		// rewrites from the start.
-		if req.Offset > 0 {
-			tr.Info(rs.wholeSent())
+		// The whole resource: a range or a resume request was ignored
+		// or, with If-Range, refused because the resource changed. The
+		// caller cuts out the range, or rewrites from the start.
+		if rs.ranged() {
+			tr.Info(rs.wholeSent(req.Ranged()))
 		}
 		r = describe(loc, resp)
 		r.Size = resp.ContentLength
 	default:
 		return nil, "", statusError(loc, resp)
+	}
+	return r, "", nil
+}
+
+// partial is the Response for a 206 answering one range (req.Ranged) or a
+// resume: its Content-Range must start where asked (for a suffix, where
+// the last bytes start), and a resume's must pass the resume rule, else
+// restart says why the whole resource is asked for instead.
+func (h *Handler) partial(loc *URL, req *schemes.Request, resp *http.Response, tr schemes.Trace) (*schemes.Response, string, error) {
+	first, last, total, ok := contentRange(resp.Header.Get("Content-Range"))
+	want := max(req.Offset, 0)
+	if req.Suffix > 0 && ok {
+		want = first // the server knows where the last bytes start
+		if total >= 0 {
+			want = max(total-req.Suffix, 0)
+		}
+	}
+	if !ok || first != want {
+		return nil, "", &schemes.Error{Scheme: loc.g.Scheme, Phase: "response", Kind: schemes.KindProtocol, Code: resp.StatusCode,
+			Msg: fmt.Sprintf("206 with Content-Range %q, want bytes %d-", resp.Header.Get("Content-Range"), want)}
+	}
+	if req.Offset > 0 && !req.Ranged() {
+		may, why := req.MayResume(remoteOf(resp, total))
+		if !may {
+			return nil, why, nil
+		}
+		note(tr, why)
+	}
+	r := describe(loc, resp)
+	r.Offset, r.Size = first, total
+	if total < 0 || last+1 < total {
+		r.Length = last - first + 1 // the body ends before the resource does
 	}
 	return r, "", nil
 }

@@ -2,15 +2,16 @@ package http
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
 
-// resumePlan is how a GET asks to continue a partial copy of offset bytes
-// under the one resume rule (schemes.Request.MayResume):
+// resumePlan is how a GET asks for part of a resource: a byte range
+// (schemes.Request.Ranged: Range alone, with the range's end, a suffix or
+// a list, as curl's -r sends them), or the rest of a partial copy of
+// offset bytes under the one resume rule (schemes.Request.MayResume):
 //
 //   - a copy urlget recorded is asked for with Range and If-Range carrying
 //     the record's validator: its ETag when strong (RFC 9110 §13.1.5 allows
@@ -22,20 +23,25 @@ import (
 //     shorter than it, means the copy is stale, and the whole resource is
 //     asked for again.
 //
-// Every 206 is checked with MayResume, also one answering If-Range, so
-// that a server that ignores If-Range cannot extend a stale copy.
+// Every 206 to a resume is checked with MayResume, also one answering
+// If-Range, so that a server that ignores If-Range cannot extend a stale
+// copy.
 type resumePlan struct {
 	offset  int64  // 0: not resuming
+	spec    string // the Range value after "bytes=", "" for none
 	ifRange string // the If-Range value, "" for none
 }
 
 // planResume is the plan for req.
 func planResume(req *schemes.Request) resumePlan {
-	if req.Offset <= 0 {
-		return resumePlan{}
+	p := resumePlan{offset: max(req.Offset, 0)}
+	switch {
+	case len(req.Ranges) > 0:
+		p.spec = schemes.FormatByteRanges(req.Ranges)
+	case req.Offset > 0 || req.Length > 0 || req.Suffix > 0:
+		p.spec = req.Range().String()
 	}
-	p := resumePlan{offset: req.Offset}
-	if rec := req.Partial.Record; rec != nil {
+	if rec := req.Partial.Record; rec != nil && req.Offset > 0 {
 		switch {
 		case rec.ETag != "" && !strings.HasPrefix(rec.ETag, "W/"):
 			p.ifRange = rec.ETag
@@ -46,9 +52,13 @@ func planResume(req *schemes.Request) resumePlan {
 	return p
 }
 
-// header returns the header fields the plan sends; nil when not resuming.
+// ranged says whether the plan asks for part of the resource.
+func (p resumePlan) ranged() bool { return p.spec != "" }
+
+// header returns the header fields the plan sends; nil when it asks for
+// the whole resource.
 func (p resumePlan) header() http.Header {
-	if p.offset <= 0 {
+	if !p.ranged() {
 		return nil
 	}
 	h := http.Header{"Range": {p.rangeValue()}}
@@ -60,7 +70,7 @@ func (p resumePlan) header() http.Header {
 
 // lines returns the header fields as Explain shows them, Range first.
 func (p resumePlan) lines() []string {
-	if p.offset <= 0 {
+	if !p.ranged() {
 		return nil
 	}
 	l := []string{"Range: " + p.rangeValue()}
@@ -70,12 +80,16 @@ func (p resumePlan) lines() []string {
 	return l
 }
 
-func (p resumePlan) rangeValue() string { return "bytes=" + strconv.FormatInt(p.offset, 10) + "-" }
+func (p resumePlan) rangeValue() string { return "bytes=" + p.spec }
 
 // wholeSent is the note for a 200 answering a Range: the server sent the
-// whole resource, which the caller writes from the start.
-func (p resumePlan) wholeSent() string {
-	if p.ifRange != "" {
+// whole resource, from which the caller cuts a range (ranged) or which it
+// writes from the start.
+func (p resumePlan) wholeSent(ranged bool) string {
+	switch {
+	case ranged:
+		return "the server sent the whole resource (it does not send ranges); the range is cut out of it"
+	case p.ifRange != "":
 		return "the server sent the whole resource (it changed since the partial copy was made: If-Range did not match, " +
 			"or the server does not send ranges); starting from byte 0"
 	}

@@ -13,14 +13,15 @@ import (
 // (If-Modified-Since). A server's redirect may lead here by default
 // (RedirectTarget): a request is a method and a URL, which no server can
 // shape into another protocol's commands.
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages |
+	schemes.Ranges | schemes.MultiRanges
 
 // submitting is what a handler that sends a body or another method than
 // GET cannot do: its requests are for the URLs its caller names, so it
 // neither lists nor crawls (a mirror or a gateway following a page's
 // links would send them there; Pages goes with Lists), and the answer to
-// a POST is no resource whose rest a range could bring.
-const submitting = schemes.Lists | schemes.Crawls | schemes.Pages | schemes.Resumes
+// a POST is no resource whose rest or part a range could bring.
+const submitting = schemes.Lists | schemes.Crawls | schemes.Pages | schemes.Resumes | schemes.Ranges | schemes.MultiRanges
 
 // Schemes returns the http and https schemes, both served by h. With h nil
 // they only parse. https is TLS from the start; http has no upgrade, so a

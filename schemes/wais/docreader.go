@@ -19,7 +19,8 @@ type docReader struct {
 	closed bool
 	db     string
 	d      document
-	pos    int64  // bytes received
+	pos    int64  // the next byte to ask for: the range's first, then past those received
+	limit  int64  // the byte after the last one asked for (a range's end), 0: the document's end
 	buf    []byte // received, not yet read
 	done   bool
 	err    error
@@ -92,6 +93,9 @@ func (r *docReader) end() int64 {
 	if r.d.length > 0 {
 		end = min(end, r.d.length)
 	}
+	if r.limit > 0 {
+		end = min(end, r.limit)
+	}
 	return end
 }
 
@@ -127,7 +131,7 @@ func (r *docReader) take(rp *reply) error {
 	r.buf = text
 	short := int64(len(text)) < want
 	switch {
-	case r.d.length > 0 && r.pos >= r.d.length:
+	case r.d.length > 0 && r.pos >= r.d.length, r.limit > 0 && r.pos >= r.limit:
 		r.done = true
 	case r.d.length > 0 && short:
 		why := "a reply without the rest"

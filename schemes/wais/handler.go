@@ -106,13 +106,20 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	first := int64(chunkSize)
-	if d.length > 0 {
-		first = min(first, d.length)
+	r := &docReader{d: d}
+	if req.Ranged() {
+		r.pos = documentRange(req, d.length, nil)
+		if req.Length > 0 {
+			r.limit = r.pos + req.Length
+		}
 	}
-	plan = append(plan, fmt.Sprintf("Retrieve DocID=%s %s bytes 0-%d", printableDocID(d.docID), d.wtype, first))
-	if d.length > 0 {
-		return append(plan, fmt.Sprintf("then ranges of %d bytes until byte %d", chunkSize, d.length)), nil
+	plan = append(plan, fmt.Sprintf("Retrieve DocID=%s %s bytes %d-%d", printableDocID(d.docID), d.wtype, r.pos, r.end()))
+	if r.limit > 0 || d.length > 0 {
+		r.pos = max(r.limit, d.length)
+		if r.limit > 0 && d.length > 0 {
+			r.pos = min(r.limit, d.length)
+		}
+		return append(plan, fmt.Sprintf("then ranges of %d bytes until byte %d", chunkSize, r.pos)), nil
 	}
 	return append(plan, fmt.Sprintf("then ranges of %d bytes until a short one, one without text, or a diagnostic", chunkSize)), nil
 }
@@ -434,7 +441,21 @@ func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, w *URL) (*
 	if err != nil {
 		return nil, err
 	}
+	size := int64(-1)
+	if d.length > 0 {
+		size = d.length
+	}
 	r := &docReader{ctx: ctx, db: w.Database, d: d}
+	if req.Ranged() {
+		if err := req.RangeError("wais", size, 0); err != nil {
+			return nil, err
+		}
+		r.pos = documentRange(req, d.length, req.Trace)
+		if req.Length > 0 {
+			r.limit = r.pos + req.Length
+		}
+	}
+	start := r.pos
 	what, apdu := r.ask()
 	s, rp, err := h.first(ctx, req, w, "retrieve", what, apdu, 0)
 	if err != nil {
@@ -445,9 +466,31 @@ func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, w *URL) (*
 		r.s.close()
 		return nil, err
 	}
-	size := int64(-1)
-	if d.length > 0 {
-		size = d.length
+	if start > 0 && r.pos == start && len(r.buf) == 0 {
+		r.s.close()
+		return nil, &schemes.Error{Scheme: "wais", Phase: "range", Kind: schemes.KindProtocol,
+			Msg: fmt.Sprintf("range %s not satisfiable: the document has no byte %d", req.Range(), start)}
 	}
-	return &schemes.Response{Body: r, Kind: schemes.EntryFile, Size: size, Type: mediaType(d.wtype)}, nil
+	resp := &schemes.Response{Body: r, Offset: start, Kind: schemes.EntryFile, Size: size, Type: mediaType(d.wtype)}
+	if r.limit > 0 && d.length > 0 {
+		resp.Length = min(r.limit, d.length) - start
+	}
+	return resp, nil
+}
+
+// documentRange is where a retrieval of req's byte range starts in a
+// document of length bytes (0: unknown): its first byte, or where its
+// last N bytes start, which only a length the URL gives tells (without
+// one the whole document is sent, and the caller cuts it where it can).
+func documentRange(req *schemes.Request, length int64, tr schemes.Trace) int64 {
+	switch {
+	case req.Suffix <= 0:
+		return req.Offset
+	case length > 0:
+		return max(length-req.Suffix, 0)
+	}
+	if tr != nil {
+		tr.Info("the URL gives no document length: retrieving all of it for its last bytes")
+	}
+	return 0
 }

@@ -9,7 +9,7 @@ func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
-	return []schemes.Scheme{{Name: "wais", Parse: parseLocator, Handler: h, Caps: schemes.Retrieves | schemes.Lists}}
+	return []schemes.Scheme{{Name: "wais", Parse: parseLocator, Handler: h, Caps: schemes.Retrieves | schemes.Lists | schemes.Ranges}}
 }
 
 // parseLocator adapts Parse to schemes.Scheme.Parse, which wants a Locator.
