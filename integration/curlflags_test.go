@@ -46,7 +46,17 @@ func runTwin(t *testing.T, name string, args ...string) twin {
 // runTwinIn is runTwin with stdin given.
 func runTwinIn(t *testing.T, stdin, name string, args ...string) twin {
 	t.Helper()
+	return runTwinAt(t, nil, stdin, name, args...)
+}
+
+// runTwinAt is runTwinIn in a directory that prep, when set, makes ready
+// first (a file an -o names, already there).
+func runTwinAt(t *testing.T, prep func(dir string), stdin, name string, args ...string) twin {
+	t.Helper()
 	dir := t.TempDir()
+	if prep != nil {
+		prep(dir)
+	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
@@ -66,11 +76,18 @@ func runTwinIn(t *testing.T, stdin, name string, args ...string) twin {
 // both runs curl and urlget with args.
 func both(t *testing.T, args ...string) (curl, urlget twin) {
 	t.Helper()
+	return bothAt(t, nil, "", args...)
+}
+
+// bothAt runs curl and urlget with args and stdin, each in a directory
+// that prep, when set, makes ready first.
+func bothAt(t *testing.T, prep func(dir string), stdin string, args ...string) (curl, urlget twin) {
+	t.Helper()
 	bin, err := exec.LookPath("curl")
 	if err != nil {
 		t.Skip("no curl to compare with")
 	}
-	return runTwin(t, bin, args...), runTwin(t, urlgetBinary(t), args...)
+	return runTwinAt(t, prep, stdin, bin, args...), runTwinAt(t, prep, stdin, urlgetBinary(t), args...)
 }
 
 // files maps each file below dir to its content.

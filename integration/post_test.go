@@ -24,11 +24,7 @@ import (
 // bothIn runs curl, then urlget, with args and stdin.
 func bothIn(t *testing.T, stdin string, args ...string) (curl, urlget twin) {
 	t.Helper()
-	bin, err := exec.LookPath("curl")
-	if err != nil {
-		t.Skip("no curl to compare with")
-	}
-	return runTwinIn(t, stdin, bin, args...), runTwinIn(t, stdin, urlgetBinary(t), args...)
+	return bothAt(t, nil, stdin, args...)
 }
 
 // postFiles are the files the cases name, by absolute path (each run has

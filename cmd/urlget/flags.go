@@ -97,6 +97,8 @@ type options struct {
 	stdoutTerminal bool
 	// schemes are the flags of the schemes' declared options.
 	schemes *schemeFlags
+	// rangeFlags are -r and -z: rangeflags.go.
+	rangeFlags rangeFlags
 }
 
 // seconds is a flag's SECONDS as a Duration, rounded to the nanosecond:
@@ -167,6 +169,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.BoolVarP(&o.head, "head", "I", false, "show the metadata, not the body: HTTP's response head (as curl -I); ftp and file: Content-Length and Last-Modified lines; news: the article's headers")
 	fs.StringVarP(&o.writeOut, "write-out", "w", "", "after each transfer write `FORMAT` to stdout, with curl's %{variables}: response_code, size_download, url_effective, time_total, json, ... (@FILE: read it from FILE)")
 	fs.BoolVarP(&o.progressBar, "progress-bar", "#", false, "draw the progress as curl's bar of #")
+	addRangeFlags(fs, o)
 	if m == nil { // mirror has a --parallel of its own
 		addParallelFlags(fs, o)
 		addSegmentFlags(fs, o)
@@ -218,6 +221,9 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	}
 	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
 	o.retryMaxTime = seconds(retryMaxTime)
+	if err := o.checkRangeFlags(fs, stderr); err != nil {
+		return nil, err
+	}
 	if o.headerName && o.resume {
 		// As curl: which partial file a name not yet known continues
 		// cannot be told.

@@ -60,6 +60,10 @@ func (o *options) checkLs() error {
 		return fmt.Errorf("ls: --head is not an ls flag: ls -l shows each entry's size and time (urlget -I URL describes one resource)")
 	case o.dumpHeader != "":
 		return fmt.Errorf("ls: --dump-header is not an ls flag: a listing has no head to dump (urlget -D FILE URL)")
+	case o.rangeFlags.ranges != nil:
+		return fmt.Errorf("ls: --range is not an ls flag: a listing is read whole")
+	case o.rangeFlags.timeArg != "":
+		return fmt.Errorf("ls: --time-cond is not an ls flag: ls -l shows each entry's time")
 	}
 	return o.schemes.refuseSubmits("an ls", "a listing is asked for with GET (urlget -d ... URL retrieves the answer to a POST)")
 }

@@ -51,7 +51,7 @@ func (m *mirrorFlags) add(fs *pflag.FlagSet) {
 // a file; nor -w (one transfer's variables), -D (one transfer's heads)
 // and -# (a mirror draws its own board of transfers).
 var retrievalOnly = []string{"output", "remote-name", "output-dir", "continue-at", "input-file", "explain", "long",
-	"remote-header-name", "create-dirs", "fail-with-body", "write-out", "dump-header", "progress-bar"}
+	"remote-header-name", "create-dirs", "fail-with-body", "write-out", "dump-header", "progress-bar", "range", "time-cond"}
 
 // refuseRetrievalOnly fails on the first flag of retrievalOnly given to
 // the subcommand sub.

@@ -218,12 +218,15 @@ func (o *options) schemeOptions() schemes.Options {
 }
 
 func (o *options) explainOne(c *fetch.Client, raw string, stdout io.Writer) error {
-	plan, err := c.Explain(raw)
+	loc, err := c.Parse(raw)
+	if err != nil {
+		return err
+	}
+	plan, err := c.ExplainRequest(o.request(loc, nil))
 	if err != nil {
 		return err
 	}
 	if len(o.urls) > 1 {
-		loc, _ := c.Parse(raw)
 		fmt.Fprintf(stdout, "# %s\n", escapeControls(loc.Redacted()))
 	}
 	// A plan holds the URL's decoded parts (a selector, a path), which may
@@ -365,7 +368,8 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 	progress := o.set.progress(tr.progress()) // -Z: the set's one line
 	// Every retrieval asks for error pages: the handler's -f and
 	// --fail-with-body say what becomes of them (errorpages.go).
-	req := &fetch.Request{URL: loc, Next: next, ErrorPages: true}
+	req := o.request(loc, next)
+	req.ErrorPages = true
 	var dumpErr error
 	o.dumpHeads(c, req, stdout, &dumpErr)
 	if dest != "" {
@@ -391,6 +395,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 			}
 			return false, err
 		}
+		o.unmet(loc, res.NotModified, res.Changed)
 		return res.Listing, dumpErr
 	}
 	if o.resume {
@@ -417,6 +422,7 @@ func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw 
 		return false, err
 	}
 	defer resp.Close()
+	o.unmet(loc, resp.NotModified, resp.Changed)
 	o.fillReport(rep, resp.URL, n, resp.Size, resp.Type, resp.ModTime)
 	rep.Status, rep.redirects, rep.failure = resp.Status, resp.Redirects, resp.Failure
 	rep.Mode, rep.ModeGuessed = resp.Mode, resp.ModeGuessed

@@ -21,6 +21,7 @@ var settingFlags = map[string]string{
 	fetch.SettingRedirectProtocols: "--proto-redir",
 	fetch.SettingRequireTLS:        "--ssl-reqd",
 	fetch.SettingServerName:        "-J; name the file with -o",
+	fetch.SettingRange:             "-r",
 	gateway.SettingAllowSend:       "--allow-send",
 	gateway.SettingAllowFile:       "--allow-file",
 	transport.SettingTrust:         "use --cacert FILE, or -k to skip verification",
