@@ -131,16 +131,8 @@ func TestProsperoListing(t *testing.T) {
 	c, _, _ := prosperoClient(t)
 	list := func(raw string) map[string]schemes.Entry {
 		t.Helper()
-		resp, err := c.List(context.Background(), raw)
-		if err != nil {
-			t.Fatalf("%s: %v", raw, err)
-		}
-		ents, err := schemes.ReadAll(resp.Listing)
-		if err != nil {
-			t.Fatalf("%s: %v", raw, err)
-		}
 		m := map[string]schemes.Entry{}
-		for _, e := range ents {
+		for _, e := range listEntries(t, c, raw) {
 			m[e.Title] = e
 		}
 		return m

@@ -41,15 +41,7 @@ func waisClient(tr io.Writer) *fetch.Client {
 // waisList searches and returns the hits.
 func waisList(t *testing.T, raw string) []schemes.Entry {
 	t.Helper()
-	resp, err := waisClient(nil).List(context.Background(), raw)
-	if err != nil {
-		t.Fatalf("%s: %v", raw, err)
-	}
-	ents, err := schemes.ReadAll(resp.Listing)
-	if err != nil {
-		t.Fatalf("%s: %v", raw, err)
-	}
-	return ents
+	return listEntries(t, waisClient(nil), raw)
 }
 
 // waisGet fetches raw whole, with a trace.

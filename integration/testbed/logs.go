@@ -9,17 +9,18 @@ import (
 // protocolLogs names, per service, the file under LogDir(service) that
 // records the commands the server received.
 var protocolLogs = map[string]string{
-	Vsftpd:      "vsftpd.log",      // log_ftp_protocol=YES: every command and reply
-	VsftpdFTPS:  "vsftpd.log",      // the same, for the implicit FTPS instance
-	Proftpd:     "commands.log",    // ExtendedLog … ALL: every command with its reply code
-	Pureftpd:    "pure-ftpd.log",   // syslog (busybox syslogd) of pure-ftpd -d: every command
-	Nginx:       "access.log",      // one line per request
-	Gophernicus: "gophernicus.log", // one line per request (gophernicus -l)
-	Pygopherd:   "pygopherd.log",   // one line per request (stdout of pygopherd)
-	INN:         "news.log",        // syslog of innd and nnrpd (busybox syslogd): connections, groups, posts, auth
-	Telnetd:     "xinetd.log",      // xinetd connection log of both services
-	Tinyproxy:   "tinyproxy.log",   // LogLevel Info: every connection, request line and refused CONNECT
-	SMTP:        "aiosmtpd.log",    // aiosmtpd debug log: every SMTP command
+	Vsftpd:         "vsftpd.log",      // log_ftp_protocol=YES: every command and reply
+	VsftpdFTPS:     "vsftpd.log",      // the same, for the implicit FTPS instance
+	Proftpd:        "commands.log",    // ExtendedLog … ALL: every command with its reply code
+	Pureftpd:       "pure-ftpd.log",   // syslog (busybox syslogd) of pure-ftpd -d: every command
+	Nginx:          "access.log",      // one line per request
+	Gophernicus:    "gophernicus.log", // one line per request (gophernicus -l)
+	GophernicusTLS: "gophernicus.log", // the same, behind stunnel (stunnel.log: connections)
+	Pygopherd:      "pygopherd.log",   // one line per request (stdout of pygopherd)
+	INN:            "news.log",        // syslog of innd and nnrpd (busybox syslogd): connections, groups, posts, auth
+	Telnetd:        "xinetd.log",      // xinetd connection log of both services
+	Tinyproxy:      "tinyproxy.log",   // LogLevel Info: every connection, request line and refused CONNECT
+	SMTP:           "aiosmtpd.log",    // aiosmtpd debug log: every SMTP command
 }
 
 // LogDir returns the host directory into which the container of service

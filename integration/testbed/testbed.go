@@ -35,6 +35,10 @@ const (
 	HTTPSPort = 8443
 	// GophernicusPort is gophernicus 3.1.1 (plain Gopher) under xinetd.
 	GophernicusPort = 7070
+	// GophersPort is the same gophernicus behind stunnel 5: gophers://
+	// (gopher over TLS) with the server certificate of CACertFile's CA. Its
+	// menus name this port, so their items stay on TLS.
+	GophersPort = 7443
 	// PygopherdPort is pygopherd 3.0.0 (Gopher+).
 	PygopherdPort = 7071
 	// GopherPlusPort is urlget's own Gopher+ server (integration/gopherplus),
@@ -130,6 +134,9 @@ const (
 	Nginx = "nginx"
 	// Gophernicus is the compose service of gophernicus.
 	Gophernicus = "gophernicus"
+	// GophernicusTLS is the compose service of gophernicus behind stunnel
+	// (GophersPort).
+	GophernicusTLS = "gophernicus-tls"
 	// Pygopherd is the compose service of pygopherd.
 	Pygopherd = "pygopherd"
 	// GopherPlus is the compose service of urlget's Gopher+ server.

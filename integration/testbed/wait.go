@@ -71,6 +71,14 @@ func ReadContains(send, want string) Probe {
 // since the server writes it at start), then expects the reply to begin
 // with want.
 func TLSReadPrefix(caFile, want string) Probe {
+	return OverTLS(caFile, ReadPrefix("", want))
+}
+
+// OverTLS returns a Probe that makes a TLS handshake, verifying the server
+// against the PEM certificates in caFile (read when the probe runs), then
+// runs p on the TLS connection: for servers that speak only when asked,
+// such as gopher's behind stunnel.
+func OverTLS(caFile string, p Probe) Probe {
 	return func(c net.Conn) error {
 		pool, err := CertPool(caFile)
 		if err != nil {
@@ -80,7 +88,7 @@ func TLSReadPrefix(caFile, want string) Probe {
 		if err := tc.Handshake(); err != nil {
 			return err
 		}
-		return ReadPrefix("", want)(tc)
+		return p(tc)
 	}
 }
 
@@ -199,6 +207,8 @@ var Checks = []Check{
 	{Service: Nginx, Name: "http", Port: HTTPPort, Probe: ReadPrefix("HEAD / HTTP/1.0\r\n\r\n", "HTTP/1.1 200")},
 	{Service: Nginx, Name: "https", Port: HTTPSPort, Probe: nil}, // TLS: see the smoke test for a handshake
 	{Service: Gophernicus, Name: "gophernicus", Port: GophernicusPort, Probe: ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
+	// Over TLS: the root menu naming the TLS port.
+	{Service: GophernicusTLS, Name: "gophernicus-tls", Port: GophersPort, Probe: OverTLS(CACertFile(), ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7443\r\n"))},
 	{Service: Pygopherd, Name: "pygopherd", Port: PygopherdPort, Probe: ReadPrefix("/about.txt\t+\r\n", "+44\r\nAbout")},
 	{Service: GopherPlus, Name: "gopherplus", Port: GopherPlusPort, Probe: ReadPrefix("/plus/about.txt\t+\r\n", "+46\r\nAbout")},
 	{Service: INN, Name: "nntp", Port: NNTPPort, Probe: ReadPrefix("", "200")},
