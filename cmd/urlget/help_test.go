@@ -45,7 +45,7 @@ func TestHelpOnStdout(t *testing.T) {
 		{args: []string{"completion", "--help"}, has: []string{"Usage: urlget completion bash|zsh|fish\n"}},
 		{args: []string{"man", "--help"}, has: []string{"Usage: urlget man\n"}},
 		{args: []string{"help", "zork"}, code: 2, stderr: "urlget: help zork: no subcommand or scheme of that name"},
-		{args: []string{"--help", "gophr"}, code: 2, stderr: "schemes: file, ftp"},
+		{args: []string{"--help", "gophr"}, code: 2, stderr: "schemes: file, "},
 		{args: []string{"--no-such-flag"}, code: 2, stderr: "unknown flag --no-such-flag"},
 		{args: []string{"mirror", "--delete=maybe"}, code: 2, stderr: "--delete"},
 		{args: []string{"completion"}, code: 2, stderr: "usage: urlget completion bash|zsh|fish"},

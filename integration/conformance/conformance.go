@@ -335,17 +335,24 @@ func testCancelAfterResponse(t *testing.T, tg Target) {
 }
 
 func testCancelMidTransfer(t *testing.T, tg Target) {
+	cancelMid(t, func() *env { return newEnv(t, tg) }, tg.URL(testbed.BigFile), 1<<20)
+}
+
+// cancelMid gets raw with the client newE makes, reads its first bytes,
+// cancels, and checks that the body's read then fails within 10 s and
+// that no connection or goroutine is left behind.
+func cancelMid(t *testing.T, newE func() *env, raw string, first int) {
 	before := runtime.NumGoroutine()
-	e := newEnv(t, tg)
+	e := newE()
 	ctx, cancel := context.WithCancel(context.Background())
-	resp, err := e.c.Get(ctx, tg.URL(testbed.BigFile))
+	resp, err := e.c.Get(ctx, raw)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	if _, err := io.ReadFull(resp.Body, make([]byte, 1<<20)); err != nil {
+	if _, err := io.ReadFull(resp.Body, make([]byte, first)); err != nil {
 		cancel()
-		t.Fatalf("first MiB: %v", err)
+		t.Fatalf("first %d bytes: %v", first, err)
 	}
 	cancel()
 	done := make(chan error, 1)
@@ -635,16 +642,24 @@ func testNoSecret(t *testing.T, tg Target) {
 }
 
 func testConcurrent(t *testing.T, tg Target) {
-	e := newEnv(t, tg)
+	concurrent8(t, newEnv(t, tg), func(i int) (string, string) {
+		return tg.URL(testbed.ManyFileName(i)), testbed.ManyFileContent(i)
+	})
+}
+
+// concurrent8 gets eight URLs at once with e's client, query i (1 to 8)
+// giving the URL and the bytes it must return.
+func concurrent8(t *testing.T, e *env, query func(i int) (raw, want string)) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for i := 1; i <= 8; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, _, err := e.get(context.Background(), tg.URL(testbed.ManyFileName(i)))
-			if err == nil && string(got) != testbed.ManyFileContent(i) {
-				err = fmt.Errorf("file %d: got %q", i, got)
+			raw, want := query(i)
+			got, _, err := e.get(context.Background(), raw)
+			if err == nil && string(got) != want {
+				err = fmt.Errorf("query %d (%s): got %q", i, raw, got)
 			}
 			errs <- err
 		}()

@@ -66,6 +66,9 @@ const (
 	// listener (redirects, forwards, links to "another server").
 	ProsperoPort    = 1525
 	ProsperoAltPort = 1526
+	// FingerPort is efingerd (Debian) under xinetd: RFC 1288's port 79
+	// is privileged, the test bed binds unprivileged ports only.
+	FingerPort = 7979
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -153,6 +156,8 @@ const (
 	WAIS = "waisd"
 	// Prospero is the compose service of urlget's Prospero server.
 	Prospero = "dirsrv"
+	// Finger is the compose service of efingerd.
+	Finger = "finger"
 )
 
 // RunDir returns the host directory shared with the containers

@@ -217,6 +217,7 @@ var Checks = []Check{
 	// Without credentials tinyproxy answers 407 and connects nowhere.
 	{Service: Tinyproxy, Name: "tinyproxy", Port: ProxyPort, Probe: ReadPrefix("GET http://"+Addr(ProxyPort)+"/ HTTP/1.0\r\n\r\n", "HTTP/1.0 407")},
 	{Service: SMTP, Name: "smtp", Port: SMTPPort, Probe: ReadPrefix("", "220")},
+	{Service: Finger, Name: "efingerd", Port: FingerPort, Probe: ReadContains("plan\r\n", "to answer byte for byte.")},
 	// urlget's WAIS server: an empty-seed search of "demo" (the 25-byte
 	// header and a Search APDU, wais-notes §1 and §4), answered with a
 	// header whose msg_len starts with zeros.

@@ -6,6 +6,7 @@ package all
 import (
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/schemes/file"
+	"github.com/urlget/urlget/schemes/finger"
 	"github.com/urlget/urlget/schemes/ftp"
 	"github.com/urlget/urlget/schemes/gopher"
 	"github.com/urlget/urlget/schemes/http"
@@ -30,5 +31,6 @@ func Declarations() []schemes.Declaration {
 		telnet.Declaration(),
 		wais.Declaration(),
 		prospero.Declaration(),
+		finger.Declaration(),
 	}
 }
