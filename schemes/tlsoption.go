@@ -23,6 +23,13 @@ type TLSParams struct {
 	// none: what a connection speaks is the handler's to say (the http
 	// handler offers only "http/1.1", the one it speaks).
 	NextProtos []string
+	// Verify, if set, replaces verification against trusted roots for
+	// this handshake: the Dialer skips the chain and name checks and
+	// calls Verify with the peer's certificates instead, failing the
+	// handshake on its error. It is for a scheme whose servers are
+	// trusted by their own rule (gemini's trust on first use), which
+	// still dials through the Dialer for its ports, proxies and timeouts.
+	Verify func(tls.ConnectionState) error
 }
 
 // NewTLSParams applies opts in order.
@@ -45,4 +52,10 @@ func TLSSessions(cache tls.ClientSessionCache) TLSOption {
 // TLSProtocols offers protos by ALPN (see TLSParams.NextProtos).
 func TLSProtocols(protos ...string) TLSOption {
 	return func(p *TLSParams) { p.NextProtos = protos }
+}
+
+// TLSVerify makes verify, and not the trusted roots, decide whether the
+// server's certificates are trusted (see TLSParams.Verify).
+func TLSVerify(verify func(tls.ConnectionState) error) TLSOption {
+	return func(p *TLSParams) { p.Verify = verify }
 }

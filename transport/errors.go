@@ -55,7 +55,8 @@ func dialError(parent context.Context, scheme, what string, timeout string, err 
 // tlsError classifies a failed TLS handshake with host: an untrusted or
 // mismatched certificate is KindSafety (urlget refuses to talk to a server
 // it cannot authenticate unless -k says so); cancellation, timeouts and
-// lost connections keep their kinds; anything else is KindProtocol.
+// lost connections keep their kinds; a scheme's own verification's
+// *schemes.Error is returned as it is; anything else is KindProtocol.
 func tlsError(parent context.Context, scheme, host string, err error) error {
 	var (
 		verr  *tls.CertificateVerificationError
@@ -64,7 +65,10 @@ func tlsError(parent context.Context, scheme, host string, err error) error {
 		cierr x509.CertificateInvalidError
 	)
 	_, _, done := schemes.ContextKind(parent, err)
+	var own *schemes.Error
 	switch {
+	case errors.As(err, &own):
+		return own // a scheme's own verification (schemes.TLSVerify) said why
 	case errors.As(err, &verr), errors.As(err, &uaerr), errors.As(err, &herr), errors.As(err, &cierr):
 		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host", Setting: SettingTrust,
 			Msg: fmt.Sprintf("TLS certificate of %s is not trusted", host),

@@ -56,7 +56,8 @@ func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, opt
 // already open: an implicit-TLS connection from DialTLS, or a plain one
 // being upgraded (FTP "AUTH TLS", NNTP "STARTTLS", an FTPS data
 // connection). It uses d.TLS, the settings of every connection, with
-// what opts ask for this one (schemes.TLSSessions, schemes.TLSProtocols),
+// what opts ask for this one (schemes.TLSSessions, schemes.TLSProtocols,
+// schemes.TLSVerify),
 // and verifies the certificate against host unless d.TLS.ServerName
 // names another. It implements schemes.Dialer; the result is a
 // *tls.Conn. On failure the caller closes c (crypto/tls has already
@@ -69,6 +70,12 @@ func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, 
 		cfg.ClientSessionCache = p.Sessions
 	}
 	cfg.NextProtos = p.NextProtos
+	if p.Verify != nil {
+		// The scheme's own rule decides, in place of the roots (and of
+		// -k, which would otherwise let anything through unchecked).
+		cfg.InsecureSkipVerify = true
+		cfg.VerifyConnection = p.Verify
+	}
 	hctx := ctx
 	if d.ConnectTimeout > 0 {
 		var cancel context.CancelFunc

@@ -8,6 +8,7 @@ import (
 	"github.com/urlget/urlget/schemes/file"
 	"github.com/urlget/urlget/schemes/finger"
 	"github.com/urlget/urlget/schemes/ftp"
+	"github.com/urlget/urlget/schemes/gemini"
 	"github.com/urlget/urlget/schemes/gopher"
 	"github.com/urlget/urlget/schemes/http"
 	"github.com/urlget/urlget/schemes/mailto"
@@ -19,7 +20,7 @@ import (
 
 // Declarations returns every scheme's declaration, in the order their
 // help sections are shown: all ten schemes of RFC 1738 and their TLS and
-// draft variants.
+// draft variants, then their living relatives (finger, gemini).
 func Declarations() []schemes.Declaration {
 	return []schemes.Declaration{
 		file.Declaration(),
@@ -32,5 +33,6 @@ func Declarations() []schemes.Declaration {
 		wais.Declaration(),
 		prospero.Declaration(),
 		finger.Declaration(),
+		gemini.Declaration(),
 	}
 }

@@ -1,0 +1,66 @@
+package gemini
+
+import (
+	"slices"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// declared is the scheme this package serves, with its port (the Gemini
+// specification's default, 1965): its Declaration's Names, and what Parse
+// gives each URL as its default port (schemes.PortOf). Gemini is TLS from
+// the start; there is no clear variant.
+var declared = []schemes.Name{
+	{Name: "gemini", TLS: true, Port: 1965, HostPrefixes: []string{"gemini."}},
+}
+
+// Declaration declares gemini with its options: the input a status 1x
+// asks for (shared with gopher's search words) and the known-hosts file
+// that remembers servers' certificates.
+func Declaration() schemes.Declaration {
+	own := []string{"gemini"}
+	return schemes.Declaration{
+		Names: slices.Clone(declared),
+		Options: []schemes.Option{
+			{Name: "gemini-input", Kind: schemes.String, Schemes: own, OnlyNamed: true,
+				Help: "gemini: the input `WORDS` sent as the query when the server asks (status 10/11) and the URL has none"},
+			{Name: "gemini-known-hosts", Kind: schemes.String, Schemes: own,
+				Help: "gemini: remember servers' certificates (trust on first use) in `FILE`; default $XDG_CONFIG_HOME/urlget/gemini_known_hosts"},
+		},
+		New: newSchemes,
+	}
+}
+
+// newSchemes builds the handler from the option values.
+func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
+	h := &Handler{KnownHosts: v.String("gemini-known-hosts"), words: v.Words()}
+	if v.Has("gemini-input") {
+		s := v.String("gemini-input")
+		h.Input = &s
+	}
+	return Schemes(h), nil
+}
+
+// Schemes returns gemini handled by h (nil: default settings). It
+// retrieves and lists (text/gemini links), and its documents' links may
+// lead anywhere on the server and back, so a mirror crawls them. A
+// redirect may reach it: its request is the URL alone, over TLS from the
+// first byte, so a server's redirect can make it send nothing but a URL
+// to a TLS server — nothing another service would take for its own
+// protocol.
+func Schemes(h *Handler) []schemes.Scheme {
+	if h == nil {
+		h = &Handler{}
+	}
+	caps := schemes.Retrieves | schemes.Lists | schemes.Crawls | schemes.TLS | schemes.RedirectTarget
+	return []schemes.Scheme{{Name: "gemini", Parse: parseLocator, Handler: h, Caps: caps}}
+}
+
+// parseLocator adapts Parse to schemes.Scheme.Parse.
+func parseLocator(u *schemes.URL) (schemes.Locator, error) {
+	g, err := Parse(u)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
