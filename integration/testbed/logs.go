@@ -17,6 +17,7 @@ var protocolLogs = map[string]string{
 	Gophernicus:    "gophernicus.log", // one line per request (gophernicus -l)
 	GophernicusTLS: "gophernicus.log", // the same, behind stunnel (stunnel.log: connections)
 	Pygopherd:      "pygopherd.log",   // one line per request (stdout of pygopherd)
+	Gemini:         "access-1965.log", // molly-brown's access log: one line per request
 	INN:            "news.log",        // syslog of innd and nnrpd (busybox syslogd): connections, groups, posts, auth
 	Telnetd:        "xinetd.log",      // xinetd connection log of both services
 	Tinyproxy:      "tinyproxy.log",   // LogLevel Info: every connection, request line and refused CONNECT

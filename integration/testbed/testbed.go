@@ -41,6 +41,12 @@ const (
 	GophersPort = 7443
 	// PygopherdPort is pygopherd 3.0.0 (Gopher+).
 	PygopherdPort = 7071
+	// GeminiPort is molly-brown (Debian's), a gemini server, with a
+	// self-signed certificate made when its container starts.
+	GeminiPort = 1965
+	// GeminiOtherPort is a second molly-brown on the same capsule with a
+	// certificate of its own: a server whose certificate "changed".
+	GeminiOtherPort = 1966
 	// GopherPlusPort is urlget's own Gopher+ server (integration/gopherplus),
 	// which also receives +ASK forms.
 	GopherPlusPort = 7072
@@ -142,6 +148,8 @@ const (
 	GophernicusTLS = "gophernicus-tls"
 	// Pygopherd is the compose service of pygopherd.
 	Pygopherd = "pygopherd"
+	// Gemini is the compose service of the molly-brown gemini servers.
+	Gemini = "gemini"
 	// GopherPlus is the compose service of urlget's Gopher+ server.
 	GopherPlus = "gopherplus"
 	// INN is the compose service of INN 2.

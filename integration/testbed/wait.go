@@ -209,6 +209,8 @@ var Checks = []Check{
 	{Service: Gophernicus, Name: "gophernicus", Port: GophernicusPort, Probe: ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
 	// Over TLS: the root menu naming the TLS port.
 	{Service: GophernicusTLS, Name: "gophernicus-tls", Port: GophersPort, Probe: OverTLS(CACertFile(), ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7443\r\n"))},
+	{Service: Gemini, Name: "gemini", Port: GeminiPort, Probe: nil},            // TLS: the compose health check asks for the capsule
+	{Service: Gemini, Name: "gemini-other", Port: GeminiOtherPort, Probe: nil}, // the same, with another certificate
 	{Service: Pygopherd, Name: "pygopherd", Port: PygopherdPort, Probe: ReadPrefix("/about.txt\t+\r\n", "+44\r\nAbout")},
 	{Service: GopherPlus, Name: "gopherplus", Port: GopherPlusPort, Probe: ReadPrefix("/plus/about.txt\t+\r\n", "+46\r\nAbout")},
 	{Service: INN, Name: "nntp", Port: NNTPPort, Probe: ReadPrefix("", "200")},

@@ -193,6 +193,9 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL) (n
 	if err != nil {
 		return nil, nil, header{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, header{}, schemes.IOError("gemini", "dial", err) // canceled: never dial
+	}
 	if req.Dialer == nil {
 		return nil, nil, header{}, &schemes.Error{Scheme: "gemini", Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
 	}
