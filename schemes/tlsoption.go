@@ -30,6 +30,11 @@ type TLSParams struct {
 	// trusted by their own rule (gemini's trust on first use), which
 	// still dials through the Dialer for its ports, proxies and timeouts.
 	Verify func(tls.ConnectionState) error
+	// ClientCert, if set, is the certificate this handshake offers when
+	// the server asks for one, in place of the Dialer's: a scheme whose
+	// client certificates are per site (gemini's, which a person names
+	// for the URLs they retrieve) offers it only to those.
+	ClientCert *tls.Certificate
 }
 
 // NewTLSParams applies opts in order.
@@ -58,4 +63,10 @@ func TLSProtocols(protos ...string) TLSOption {
 // server's certificates are trusted (see TLSParams.Verify).
 func TLSVerify(verify func(tls.ConnectionState) error) TLSOption {
 	return func(p *TLSParams) { p.Verify = verify }
+}
+
+// TLSClientCert offers cert when the server asks for a client
+// certificate (see TLSParams.ClientCert).
+func TLSClientCert(cert *tls.Certificate) TLSOption {
+	return func(p *TLSParams) { p.ClientCert = cert }
 }

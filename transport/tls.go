@@ -57,7 +57,7 @@ func (d *Dialer) DialTLS(ctx context.Context, scheme, host string, port int, opt
 // being upgraded (FTP "AUTH TLS", NNTP "STARTTLS", an FTPS data
 // connection). It uses d.TLS, the settings of every connection, with
 // what opts ask for this one (schemes.TLSSessions, schemes.TLSProtocols,
-// schemes.TLSVerify),
+// schemes.TLSVerify, schemes.TLSClientCert),
 // and verifies the certificate against host unless d.TLS.ServerName
 // names another. It implements schemes.Dialer; the result is a
 // *tls.Conn. On failure the caller closes c (crypto/tls has already
@@ -75,6 +75,9 @@ func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, 
 		// -k, which would otherwise let anything through unchecked).
 		cfg.InsecureSkipVerify = true
 		cfg.VerifyConnection = p.Verify
+	}
+	if p.ClientCert != nil {
+		cfg.Certificates, cfg.GetClientCertificate = []tls.Certificate{*p.ClientCert}, nil
 	}
 	hctx := ctx
 	if d.ConnectTimeout > 0 {

@@ -1,6 +1,8 @@
 package gemini
 
 import (
+	"crypto/tls"
+	"fmt"
 	"slices"
 
 	"github.com/urlget/urlget/schemes"
@@ -15,8 +17,8 @@ var declared = []schemes.Name{
 }
 
 // Declaration declares gemini with its options: the input a status 1x
-// asks for (shared with gopher's search words) and the known-hosts file
-// that remembers servers' certificates.
+// asks for, a client certificate to offer, and the known-hosts file that
+// remembers servers' certificates.
 func Declaration() schemes.Declaration {
 	own := []string{"gemini"}
 	return schemes.Declaration{
@@ -24,6 +26,8 @@ func Declaration() schemes.Declaration {
 		Options: []schemes.Option{
 			{Name: "gemini-input", Kind: schemes.String, Schemes: own, OnlyNamed: true,
 				Help: "gemini: the input `WORDS` sent as the query when the server asks (status 10/11) and the URL has none"},
+			{Name: "gemini-cert", Kind: schemes.String, Schemes: own, OnlyNamed: true,
+				Help: "gemini: offer the client certificate in PEM `FILE` (certificate and key) when the server asks for one (status 6x)"},
 			{Name: "gemini-known-hosts", Kind: schemes.String, Schemes: own,
 				Help: "gemini: remember servers' certificates (trust on first use) in `FILE`; default $XDG_CONFIG_HOME/urlget/gemini_known_hosts"},
 		},
@@ -34,6 +38,13 @@ func Declaration() schemes.Declaration {
 // newSchemes builds the handler from the option values.
 func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 	h := &Handler{KnownHosts: v.String("gemini-known-hosts"), words: v.Words()}
+	if name := v.String("gemini-cert"); name != "" {
+		cert, err := tls.LoadX509KeyPair(name, name)
+		if err != nil {
+			return nil, v.UsageError("gemini-cert", fmt.Sprintf("%s %s: want a PEM file with a certificate and its key: %v", v.Name("gemini-cert"), name, err), nil)
+		}
+		h.Cert = &cert
+	}
 	if v.Has("gemini-input") {
 		s := v.String("gemini-input")
 		h.Input = &s

@@ -28,6 +28,9 @@ type Handler struct {
 	// KnownHosts is the file that remembers servers' certificates;
 	// "": DefaultKnownHosts.
 	KnownHosts string
+	// Cert is the client certificate offered when a server asks for one
+	// (`--gemini-cert FILE`); nil: none, and a 6x status fails.
+	Cert *tls.Certificate
 	// Now is the clock certificates are judged by; nil: time.Now.
 	Now func() time.Time
 
@@ -124,7 +127,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asList bool) 
 			g = loc.(*URL)
 			continue
 		case 2:
-			return h.success(g, c, br, hd, asList)
+			return h.success(ctx, g, c, br, hd, asList)
 		case 3:
 			c.Close()
 			to, err := schemes.Resolve(g.String(), hd.Meta)
@@ -136,6 +139,13 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asList bool) 
 		default:
 			c.Close()
 			e := statusError(hd)
+			if hd.Status/10 == 6 {
+				if h.Cert == nil {
+					e.Msg += " (none given: give one with " + h.words.Option("gemini-cert") + " FILE)"
+				} else {
+					e.Msg += " (the one given was not accepted)"
+				}
+			}
 			if hd.Status == statusSlowDown {
 				if n, err := strconv.Atoi(hd.Meta); err == nil && n > 0 {
 					e.RetryAfter = time.Duration(n) * time.Second
@@ -162,15 +172,12 @@ func (h *Handler) input(ctx context.Context, req *schemes.Request, hd header) (s
 }
 
 // success returns a 2x reply: its body, or its links.
-func (h *Handler) success(g *URL, c net.Conn, br *bufio.Reader, hd header, asList bool) (*schemes.Response, error) {
+func (h *Handler) success(ctx context.Context, g *URL, c net.Conn, br *bufio.Reader, hd header, asList bool) (*schemes.Response, error) {
 	mt := hd.Meta
 	if mt == "" {
 		mt = "text/gemini; charset=utf-8" // the specification's default
 	}
-	body := struct {
-		io.Reader
-		io.Closer
-	}{br, c}
+	body := &bodyReader{ctx: ctx, r: br, c: c}
 	resp := &schemes.Response{Type: mt, Size: -1, Status: hd.Status, Kind: schemes.EntryFile, Name: g.LocalName()}
 	if !asList {
 		resp.Body = body
@@ -208,7 +215,11 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL) (n
 	raw, _ = transport.Bound(ctx, raw)
 	file, hostport := h.knownHosts(), g.u.HostPort()
 	verify := func(st tls.ConnectionState) error { return trust(file, hostport, h.now(), st) }
-	c, err := req.Dialer.StartTLS(tctx, raw, g.u.Scheme, g.u.Host, schemes.TLSVerify(verify))
+	opts := []schemes.TLSOption{schemes.TLSVerify(verify)}
+	if h.Cert != nil {
+		opts = append(opts, schemes.TLSClientCert(h.Cert))
+	}
+	c, err := req.Dialer.StartTLS(tctx, raw, g.u.Scheme, g.u.Host, opts...)
 	if err != nil {
 		raw.Close()
 		return nil, nil, header{}, err
@@ -233,3 +244,27 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL) (n
 	tr.Received(fmt.Sprintf("%d %s", hd.Status, schemes.Printable(hd.Meta, 200)))
 	return c, br, hd, nil
 }
+
+// bodyReader is a reply's body: what follows the header, to the server's
+// close, and the connection to close after it. Read errors become
+// *schemes.Error.
+type bodyReader struct {
+	ctx context.Context
+	r   io.Reader
+	c   net.Conn
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	// A canceled fetch fails here, not only when the connection does:
+	// a small body is in the buffer whole, with the header.
+	if err := b.ctx.Err(); err != nil {
+		return 0, schemes.IOError("gemini", "read", err)
+	}
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		return n, schemes.IOError("gemini", "read", err)
+	}
+	return n, err
+}
+
+func (b *bodyReader) Close() error { return b.c.Close() }

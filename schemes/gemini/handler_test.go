@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"io"
 	"math/big"
 	"net"
@@ -271,5 +272,92 @@ func TestExplain(t *testing.T) {
 	plan, err := (&Handler{KnownHosts: "/k"}).Explain(&schemes.Request{URL: loc})
 	if err != nil || len(plan) != 5 || plan[2] != "send gemini://h/find" || !strings.Contains(plan[1], "/k") {
 		t.Errorf("%q %v", plan, err)
+	}
+}
+
+// TestClientCertificate: a server that asks for a certificate (60
+// without one) is offered Handler.Cert, and only then.
+func TestClientCertificate(t *testing.T) {
+	now := time.Now()
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{ClientAuth: tls.RequestClientCert,
+		Certificates: []tls.Certificate{selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func(c *tls.Conn) {
+				defer c.Close()
+				if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+					return
+				}
+				if peer := c.ConnectionState().PeerCertificates; len(peer) == 0 {
+					io.WriteString(c, "60 Who are you?\r\n")
+				} else {
+					io.WriteString(c, "20 text/plain\r\nhello "+peer[0].Subject.CommonName+"\n")
+				}
+			}(c.(*tls.Conn))
+		}
+	}()
+	raw := "gemini://" + ln.Addr().String() + "/"
+	known := filepath.Join(t.TempDir(), "known")
+	_, _, _, err = get(t, &Handler{KnownHosts: known}, raw, false, nil)
+	if schemes.KindOf(err) != schemes.KindPermission || !strings.Contains(err.Error(), "none given") {
+		t.Errorf("without a certificate: %v, want a permission error saying none was given", err)
+	}
+	cert := selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour))
+	_, body, _, err := get(t, &Handler{KnownHosts: known, Cert: &cert}, raw, false, nil)
+	if err != nil || body != "hello 127.0.0.1\n" {
+		t.Errorf("with a certificate: %q %v", body, err)
+	}
+}
+
+// TestCertOption loads the option's PEM file, and refuses one that holds
+// no certificate and key as a usage error naming the option.
+func TestCertOption(t *testing.T) {
+	now := time.Now()
+	cert := selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour))
+	keyDER, err := x509.MarshalPKCS8PrivateKey(cert.PrivateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "id.pem")
+	pemText := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]})
+	pemText = append(pemText, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})...)
+	os.WriteFile(good, pemText, 0o600)
+	d := Declaration()
+	built, err := d.New(d.ValuesOf(schemes.Options{"gemini-cert": good}, nil))
+	if err != nil || built[0].Handler.(*Handler).Cert == nil {
+		t.Errorf("good file: %v", err)
+	}
+	_, err = d.New(d.ValuesOf(schemes.Options{"gemini-cert": filepath.Join(dir, "none.pem")}, nil))
+	if e, ok := err.(*schemes.Error); !ok || e.Kind != schemes.KindUsage {
+		t.Errorf("missing file: %#v, want a usage error", err)
+	}
+}
+
+// TestCancelAfterResponse: a body already buffered whole with its header
+// still fails to read once the fetch is canceled.
+func TestCancelAfterResponse(t *testing.T) {
+	now := time.Now()
+	srv := newFakeServer(t, selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour)), capsule)
+	loc, _ := parse(srv.base() + "/doc.gmi")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := &Handler{KnownHosts: filepath.Join(t.TempDir(), "known")}
+	resp, err := h.Fetch(ctx, &schemes.Request{URL: loc, Dialer: &transport.Dialer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	if _, err := io.ReadAll(resp.Body); schemes.KindOf(err) != schemes.KindCanceled {
+		t.Errorf("read after cancel: %v, want a cancellation", err)
 	}
 }

@@ -106,7 +106,7 @@ func readLine(br *bufio.Reader, limit int) (string, error) {
 // statusError is the error of a failure status (4x, 5x, 6x, and 1x where
 // no input can be given), with the kind that gives its exit status: 51
 // and 52 are not found (exit 3); 42 exit 1; other 4x busy (exit 5, worth
-// another try); 53 and 6x refused (exit 4); 59 a request the server could
+// another try); 53 and 6x refused (exit 4; a client certificate is offered only with Handler.Cert); 59 a request the server could
 // not use (exit 6); anything else exit 1.
 func statusError(h header) *schemes.Error {
 	e := &schemes.Error{Scheme: "gemini", Phase: "reply", Code: h.Status, Kind: schemes.KindOther}
@@ -124,14 +124,18 @@ func statusError(h header) *schemes.Error {
 		e.Kind, what = schemes.KindPermission, "proxy request refused"
 	case statusBadRequest:
 		e.Kind, what = schemes.KindProtocol, "bad request"
-	case statusCertRequired, statusCertNotAuth, statusCertNotValid:
-		e.Kind, what = schemes.KindPermission, "client certificate required (urlget sends none)"
+	case statusCertRequired:
+		e.Kind, what = schemes.KindPermission, "client certificate required"
+	case statusCertNotAuth:
+		e.Kind, what = schemes.KindPermission, "client certificate not authorised"
+	case statusCertNotValid:
+		e.Kind, what = schemes.KindPermission, "client certificate not valid"
 	default:
 		switch h.Status / 10 {
 		case 4:
 			e.Kind, e.Retryable, what = schemes.KindBusy, true, "temporary failure"
 		case 6:
-			e.Kind, what = schemes.KindPermission, "client certificate required (urlget sends none)"
+			e.Kind, what = schemes.KindPermission, "client certificate required"
 		}
 	}
 	e.Msg = fmt.Sprintf("%d %s", h.Status, what)
