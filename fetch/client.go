@@ -140,7 +140,9 @@ type Client struct {
 	Protocols Protocols
 	// RedirectProtocols are the schemes a redirect may lead to (curl's
 	// --proto-redir); nil allows the schemes whose Caps are Redirectable
-	// (DefaultRedirectProtocols: curl's http, https, ftp and ftps).
+	// (DefaultRedirectProtocols: curl's http, https, ftp and ftps), and
+	// a scheme's redirect within itself where its Caps say
+	// RedirectsWithin (gemini to gemini).
 	RedirectProtocols Protocols
 	// CheckRedirect, if set, is asked about every redirect the other rules
 	// allow, like net/http's: from is the URL that answered with a

@@ -120,11 +120,17 @@ func (c *Client) allowed(loc schemes.Locator) error {
 func (c *Client) checkRedirect(from, to schemes.Locator, hops int) error {
 	allow, setting := c.RedirectProtocols, SettingRedirectProtocols
 	says := "redirects may lead to"
+	sch := to.Generic().Scheme
 	if allow == nil {
 		allow = c.DefaultRedirectProtocols()
 		says = "by default redirects may only lead to"
+		if sch == from.Generic().Scheme && c.Caps(from).Has(schemes.RedirectsWithin) {
+			// The protocol's own redirect (gemini's 3x to another gemini
+			// URL) reaches nothing the URL's scheme did not: allowed by
+			// default, as http to http is.
+			allow = Protocols{sch: true}
+		}
 	}
-	sch := to.Generic().Scheme
 	if !allow.Has(sch) || (c.Protocols != nil && !c.Protocols.Has(sch)) {
 		if c.Protocols != nil && !c.Protocols.Has(sch) {
 			allow, setting, says = c.Protocols, SettingProtocols, "allowed:"

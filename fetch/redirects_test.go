@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // TestRedirectsCounted: Response.Redirects and Result.Redirects are the
@@ -47,5 +49,36 @@ func TestRedirectsTold(t *testing.T) {
 	resp.Close()
 	if want := [][]int{nil, {302}, {302, 302}}; !slices.EqualFunc(h.hops, want, slices.Equal) {
 		t.Errorf("redirects told %v, want %v", h.hops, want)
+	}
+}
+
+// TestRedirectsWithin: a scheme whose Caps say RedirectsWithin (gemini)
+// follows its own redirects by default, but no other scheme's redirect
+// reaches it unless the caller allows it (RedirectProtocols), as the
+// house's default reach is curl's: http, https, ftp and ftps.
+func TestRedirectsWithin(t *testing.T) {
+	own := &fakeHandler{data: map[string]string{"b": "there"}, redirects: map[string]string{"a": "g:b"}}
+	web := &fakeHandler{redirects: map[string]string{"x": "g:b"}}
+	r := schemes.NewRegistry()
+	parse := func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }
+	r.Register(schemes.Scheme{Name: "g", Handler: own, Caps: schemes.Retrieves | schemes.RedirectsWithin, Parse: parse})
+	r.Register(schemes.Scheme{Name: "t", Handler: web, Caps: schemes.Retrieves | schemes.RedirectTarget, Parse: parse})
+	c := &Client{Registry: r}
+	resp, err := c.Get(context.Background(), "g:a")
+	if err != nil {
+		t.Fatalf("g to g: %v", err)
+	}
+	resp.Close()
+	if resp.URL.String() != "g:b" || resp.Redirects != 1 {
+		t.Fatalf("g to g: at %s after %d redirects", resp.URL, resp.Redirects)
+	}
+	if _, err := c.Get(context.Background(), "t:x"); schemes.KindOf(err) != schemes.KindSafety {
+		t.Fatalf("t to g by default: %v, want refused (KindSafety)", err)
+	}
+	c.RedirectProtocols = Protocols{"g": true, "t": true}
+	if resp, err := c.Get(context.Background(), "t:x"); err != nil {
+		t.Fatalf("t to g allowed by the caller: %v", err)
+	} else {
+		resp.Close()
 	}
 }

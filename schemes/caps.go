@@ -80,6 +80,12 @@ const (
 	// (Request.Ranges) and returns what the server sent for them as it
 	// sent it (HTTP's multipart/byteranges). MultiRanges needs Ranges.
 	MultiRanges
+	// RedirectsWithin: the protocol has redirects of its own, to another
+	// URL of the same scheme (gemini's 3x), which a Client follows by
+	// default as it follows http's to http: they reach nothing the URL's
+	// own scheme did not. A redirect from another scheme still needs
+	// RedirectTarget (or the caller's word).
+	RedirectsWithin
 )
 
 var capNames = []struct {
@@ -90,6 +96,7 @@ var capNames = []struct {
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
 	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"}, {Pipelines, "pipelines"},
 	{RedirectTarget, "redirect-target"}, {Pages, "pages"}, {Ranges, "ranges"}, {MultiRanges, "multi-ranges"},
+	{RedirectsWithin, "redirects-within"},
 }
 
 // Has reports whether every capability in want is in c.

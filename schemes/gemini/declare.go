@@ -56,14 +56,14 @@ func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 // retrieves and lists (text/gemini links), and its documents' links may
 // lead anywhere on the server and back, so a mirror crawls them. A
 // redirect may reach it: its request is the URL alone, over TLS from the
-// first byte, so a server's redirect can make it send nothing but a URL
-// to a TLS server — nothing another service would take for its own
-// protocol.
+// first byte — but no other scheme's redirect reaches it by default (the
+// house's rule, curl's: http, https, ftp and ftps): only its own 3x, to
+// another gemini URL, which the fetch Client allows by default.
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}
 	}
-	caps := schemes.Retrieves | schemes.Lists | schemes.Crawls | schemes.TLS | schemes.RedirectTarget
+	caps := schemes.Retrieves | schemes.Lists | schemes.Crawls | schemes.TLS | schemes.RedirectsWithin
 	return []schemes.Scheme{{Name: "gemini", Parse: parseLocator, Handler: h, Caps: caps}}
 }
 
