@@ -118,6 +118,18 @@ type Session interface {
 	Unread() int
 }
 
+// SelfReader is implemented by a Session whose protocol library reads
+// its connection all the time, on a goroutine of its own (SSH, whose
+// server sends keepalives and window updates unasked): what the server
+// sends is never left waiting, and nobody else may look at the socket (a
+// peek would wait for that goroutine's read to end). The pool asks the
+// session instead whether it is at rest: whether its connection is still
+// up and no request is under way on it.
+type SelfReader interface {
+	Session
+	AtRest() bool
+}
+
 // ConnKey says which idle sessions may serve a request: two sessions are
 // interchangeable only when every part of their keys is equal. Make one
 // with NewConnKey; the zero ConnKey is never pooled.

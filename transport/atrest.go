@@ -22,8 +22,12 @@ const (
 // sent waits unread (Pending), and the connection is not at its end.
 // The pool asks it of every session it keeps or lends. A session found not
 // at rest must be closed: the check may have taken a byte from a layer's
-// buffer.
+// buffer. A schemes.SelfReader answers for itself: its library's reader
+// holds the socket, and it alone knows.
 func AtRest(s schemes.Session) bool {
+	if sr, ok := s.(schemes.SelfReader); ok {
+		return sr.AtRest()
+	}
 	if s.Unread() > 0 {
 		return false
 	}

@@ -153,3 +153,39 @@ func TestPendingIsNotTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// selfReader is a session whose library reads its connection on a
+// goroutine of its own, as an SSH client does.
+type selfReader struct {
+	testSession
+	up bool
+}
+
+func (s *selfReader) AtRest() bool { return s.up }
+
+// TestAtRestSelfReader: a schemes.SelfReader answers for itself, and the
+// socket is not peeked at while another goroutine reads it (a peek would
+// wait for that read to end).
+func TestAtRestSelfReader(t *testing.T) {
+	srv := newServer(t, lineServer)
+	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second}
+	c, err := d.Dial(t.Context(), "nntp", "127.0.0.1", srv.port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	reading := make(chan struct{})
+	go func() {
+		close(reading)
+		c.Read(make([]byte, 1)) // blocks until the close: the library's reader
+	}()
+	<-reading
+	s := &selfReader{testSession: testSession{c: c}, up: true}
+	if !AtRest(s) {
+		t.Error("a self-reading session that is up is not at rest")
+	}
+	s.up = false
+	if AtRest(s) {
+		t.Error("a self-reading session that is down is at rest")
+	}
+}
