@@ -11,13 +11,16 @@ require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.24.0
 	github.com/klauspost/compress v1.18.0
+	github.com/pkg/sftp v1.13.12
 	github.com/spf13/pflag v1.0.10
+	golang.org/x/crypto v0.59.0
 	golang.org/x/net v0.62.0
-	golang.org/x/sys v0.49.0
-	golang.org/x/term v0.47.0
+	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 )
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	golang.org/x/text v0.43.0 // indirect
+	github.com/kr/fs v0.1.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )

@@ -56,7 +56,6 @@ var curlHints = map[string]string{
 	"--mail-rcpt":             "put the recipients in the mailto: URL (mailto:a@example.org,b@example.org)",
 	"-E":                      "urlget sends no client certificate: there is no -E/--cert",
 	"--cert":                  "urlget sends no client certificate: there is no -E/--cert",
-	"--key":                   "urlget sends no client certificate: there is no --key",
 	"--capath":                "use --cacert FILE (one file of CA certificates)",
 	"--digest":                "urlget sends HTTP basic authentication only",
 	"--ntlm":                  "urlget sends HTTP basic authentication only",

@@ -14,13 +14,14 @@ import (
 	"github.com/urlget/urlget/schemes/mailto"
 	"github.com/urlget/urlget/schemes/nntp"
 	"github.com/urlget/urlget/schemes/prospero"
+	"github.com/urlget/urlget/schemes/sftp"
 	"github.com/urlget/urlget/schemes/telnet"
 	"github.com/urlget/urlget/schemes/wais"
 )
 
 // Declarations returns every scheme's declaration, in the order their
 // help sections are shown: all ten schemes of RFC 1738 and their TLS and
-// draft variants, then their living relatives (finger, gemini).
+// draft variants, then their living relatives (finger, gemini, sftp).
 func Declarations() []schemes.Declaration {
 	return []schemes.Declaration{
 		file.Declaration(),
@@ -34,5 +35,6 @@ func Declarations() []schemes.Declaration {
 		prospero.Declaration(),
 		finger.Declaration(),
 		gemini.Declaration(),
+		sftp.Declaration(),
 	}
 }
