@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-urlget-testbed}
 run=integration/.run
-services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus gophernicus-tls pygopherd gemini gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd)
+services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus gophernicus-tls pygopherd gemini gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd sftp)
 
 log() { echo "stack: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -51,7 +51,7 @@ pick_base() {
 }
 
 prepare() {
-	mkdir -p "$run/certs" "$run/mail"
+	mkdir -p "$run/certs" "$run/mail" "$run/ssh"
 	for s in "${services[@]}"; do mkdir -p "$run/logs/$s"; done
 	# Fresh logs and mail for every run.
 	find "$run/logs" -mindepth 2 -maxdepth 2 -type f -delete

@@ -71,6 +71,9 @@ type Target struct {
 	// diagnostic "Request out of range" and no text. EmptyFile then wants
 	// the not-found error, naming that diagnostic.
 	EmptyIsNotFound bool
+	// Options are the scheme options the client is built with (an SSH
+	// target's known hosts file); nil means the defaults.
+	Options schemes.Options
 }
 
 // caps is what the target's scheme can do, as its Scheme declares: the
@@ -212,6 +215,13 @@ func newEnv(t *testing.T, tg Target) *env {
 	c := &fetch.Client{Dialer: d, Trace: transport.NewTrace(out), Notify: func(m string) { fmt.Fprintln(out, m) }}
 	if tg.TLS != nil {
 		d.Dialer.TLS = tg.TLS.config(t)
+	}
+	if tg.Options != nil {
+		r, err := fetch.NewRegistry(fetch.Config{Options: tg.Options})
+		if err != nil {
+			t.Fatalf("target %s: %v", tg.Name, err)
+		}
+		c.Registry = r
 	}
 	t.Cleanup(c.CloseIdleConnections)
 	return &env{c: c, dialer: d, out: out}

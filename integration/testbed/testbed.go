@@ -75,6 +75,8 @@ const (
 	// FingerPort is efingerd (Debian) under xinetd: RFC 1288's port 79
 	// is privileged, the test bed binds unprivileged ports only.
 	FingerPort = 7979
+	// SFTPPort is OpenSSH's sshd with its sftp-server.
+	SFTPPort = 2222
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -166,7 +168,24 @@ const (
 	Prospero = "dirsrv"
 	// Finger is the compose service of efingerd.
 	Finger = "finger"
+	// SFTP is the compose service of OpenSSH's sshd (SFTPPort).
+	SFTP = "sftp"
 )
+
+// SFTPKeyUser logs in to SFTPPort with the key SFTPKeyFile only (AliceUser
+// with AlicePassword).
+const SFTPKeyUser = "bob"
+
+// SSHDir is where the sftp service keeps its host key and the key pair
+// of SFTPKeyUser, made when it first starts.
+func SSHDir() string { return filepath.Join(RunDir(), "ssh") }
+
+// SFTPKeyFile is SFTPKeyUser's private key.
+func SFTPKeyFile() string { return filepath.Join(SSHDir(), "bob_ed25519") }
+
+// SFTPHostKeyFile is the sftp service's public host key (OpenSSH's
+// one-line format).
+func SFTPHostKeyFile() string { return filepath.Join(SSHDir(), "ssh_host_ed25519_key.pub") }
 
 // RunDir returns the host directory shared with the containers
 // (integration/.run). The environment variable URLGET_TESTBED_RUN overrides it.

@@ -229,4 +229,5 @@ var Checks = []Check{
 	// toxiproxy's API; its compose health check also wants every proxy
 	// listening (toxiproxyd -probe).
 	{Service: Toxiproxy, Name: "toxiproxy", Port: ToxiproxyAPIPort, Probe: ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
+	{Service: SFTP, Name: "sftp", Port: SFTPPort, Probe: ReadPrefix("", "SSH-2.0")},
 }
