@@ -45,6 +45,10 @@ type Conn struct {
 	rdl     time.Time   // caller's read deadline
 	wdl     time.Time   // caller's write deadline
 	stop    func() bool // detaches the bound context's AfterFunc
+	// bound is the bound context, asked before each Read and Write: its
+	// AfterFunc runs a moment after it is done, and bytes already
+	// buffered would be read in that moment as if it were not.
+	bound context.Context
 	bindSeq uint64      // identifies the current binding for its release func
 	ctxErr  error       // sticky: the error of the context that canceled the conn
 }
@@ -107,6 +111,7 @@ func (c *Conn) Bind(ctx context.Context) (release func()) {
 		return func() {}
 	}
 	seq := c.bindSeq
+	c.bound = ctx
 	c.stop = context.AfterFunc(ctx, func() { c.cancel(seq, ctx.Err()) })
 	return func() {
 		c.mu.Lock()
@@ -131,6 +136,7 @@ func (c *Conn) detachLocked() {
 		c.stop()
 		c.stop = nil
 	}
+	c.bound = nil
 	c.bindSeq++
 }
 
@@ -188,6 +194,11 @@ func (c *Conn) FirstReplyTimeout() time.Duration { return c.firstReply }
 func (c *Conn) arm(write bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.ctxErr == nil && c.bound != nil {
+		if err := c.bound.Err(); err != nil {
+			c.failLocked(err) // as its AfterFunc is about to
+		}
+	}
 	if c.ctxErr != nil {
 		return c.ctxErr
 	}
