@@ -41,16 +41,16 @@ type Conn struct {
 
 	nread, nwritten atomic.Int64
 
-	mu      sync.Mutex
-	rdl     time.Time   // caller's read deadline
-	wdl     time.Time   // caller's write deadline
-	stop    func() bool // detaches the bound context's AfterFunc
+	mu   sync.Mutex
+	rdl  time.Time   // caller's read deadline
+	wdl  time.Time   // caller's write deadline
+	stop func() bool // detaches the bound context's AfterFunc
 	// bound is the bound context, asked before each Read and Write: its
 	// AfterFunc runs a moment after it is done, and bytes already
 	// buffered would be read in that moment as if it were not.
-	bound context.Context
-	bindSeq uint64      // identifies the current binding for its release func
-	ctxErr  error       // sticky: the error of the context that canceled the conn
+	bound   context.Context
+	bindSeq uint64 // identifies the current binding for its release func
+	ctxErr  error  // sticky: the error of the context that canceled the conn
 }
 
 // Wrap adopts c (a TLS connection, a tunneled connection, one accepted
