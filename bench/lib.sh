@@ -20,3 +20,17 @@ need() {
 		command -v "${pkg#*:}" >/dev/null || { echo "${pkg#*:} not installed" >&2; exit 1; }
 	done
 }
+
+# small_tree DIR: DIR made anew as the mirror benches' tree of small
+# files: 20 directories of 100 files each, sizes 1–8 KiB, random bytes.
+small_tree() {
+	local d f
+	rm -rf "$1"
+	mkdir -p "$1"
+	for d in $(seq -w 1 20); do
+		mkdir -p "$1/d$d"
+		for f in $(seq -w 1 100); do
+			head -c $(((10#$d * 100 + 10#$f) % 8 * 1024 + 1024)) /dev/urandom >"$1/d$d/f$f.bin"
+		done
+	done
+}

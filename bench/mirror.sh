@@ -76,14 +76,7 @@ go build -o "$work/limit" ./bench/cmd/limit
 
 # The tree: 20 directories of 100 files each, sizes 1–8 KiB, and four
 # 16 MiB files at the top; random bytes, fixed times.
-rm -rf "$src"
-mkdir -p "$src"
-for d in $(seq -w 1 20); do
-	mkdir -p "$src/d$d"
-	for f in $(seq -w 1 100); do
-		head -c $(((10#$d * 100 + 10#$f) % 8 * 1024 + 1024)) /dev/urandom >"$src/d$d/f$f.bin"
-	done
-done
+small_tree "$src"
 for i in 1 2 3 4; do head -c 16777216 /dev/urandom >"$src/big$i.bin"; done
 find "$src" -exec touch -d '2024-01-02 03:04:05 UTC' {} +
 chmod -R a+rX "$src"

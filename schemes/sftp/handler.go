@@ -52,28 +52,74 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		if loc.IsDir() {
 			return h.listDir(ctx, s, loc, p)
 		}
-		fi, err := s.sftp.Stat(p)
-		if err != nil {
+		if e := req.Listed; e != nil && e.Kind == schemes.EntryFile && e.Size >= 0 && !e.ModTime.IsZero() {
+			// A listing's size and time (a mirror's) spare the STAT:
+			// the caller checks the bytes against that size.
+			f, err := s.sftp.Open(p)
+			if err != nil {
+				return nil, opError(loc, "open", p, err)
+			}
+			return h.get(ctx, s, loc, req, p, e.Size, e.ModTime, f)
+		}
+		fi, f, err := statOpen(s, p)
+		switch {
+		case err != nil:
 			return nil, opError(loc, "stat", p, err)
-		}
-		if fi.IsDir() {
+		case fi.IsDir():
+			closeLater(f)
 			return h.listDir(ctx, s, loc, p)
+		case f == nil:
+			_, err := s.sftp.Open(p) // the refusal's status, as the server words it
+			return nil, opError(loc, "open", p, err)
 		}
-		return h.get(ctx, s, loc, req, p, fi)
+		return h.get(ctx, s, loc, req, p, fi.Size(), fi.ModTime(), f)
 	})
 }
 
-// get opens the file at p and starts Body where req asks.
-func (h *Handler) get(ctx context.Context, s *session, loc *URL, req *schemes.Request, p string, fi os.FileInfo) (*schemes.Response, error) {
-	size, mtime := fi.Size(), fi.ModTime()
+// statOpen sends STAT and OPEN for p at once, so that a file costs one
+// round trip before its first READ rather than two; f is nil when the
+// server refused the OPEN (a directory it will not open, no permission).
+func statOpen(s *session, p string) (fi os.FileInfo, f *sftp.File, err error) {
+	opened := make(chan *sftp.File, 1)
+	go func() {
+		f, err := s.sftp.Open(p)
+		if err != nil {
+			f = nil
+		}
+		opened <- f
+	}()
+	fi, err = s.sftp.Stat(p)
+	f = <-opened
+	if err != nil {
+		closeLater(f)
+		return nil, nil, err
+	}
+	return fi, f, nil
+}
+
+// closeLater closes f without waiting for the server's answer: a handle
+// only read from has nothing to report on closing, and the next request
+// on the session need not wait a round trip for it. The CLOSE is sent
+// once the reads still in flight on f have ended.
+func closeLater(f *sftp.File) {
+	if f != nil {
+		go f.Close()
+	}
+}
+
+// get starts Body on the opened file f (size bytes, modified at mtime)
+// where req asks.
+func (h *Handler) get(ctx context.Context, s *session, loc *URL, req *schemes.Request, p string, size int64, mtime time.Time, f *sftp.File) (*schemes.Response, error) {
 	resp := &schemes.Response{Kind: schemes.EntryFile, Size: size, ModTime: mtime, Precision: precision}
 	resp.Name, _ = schemes.SafeName(loc.name())
 	if nm, ch := req.TimeCondition(mtime, precision); nm || ch {
+		closeLater(f)
 		resp.NotModified, resp.Changed, resp.Body = nm, ch, io.NopCloser(eofReader{})
 		s.release()
 		return resp, nil
 	}
 	if err := req.RangeError(loc.u.Scheme, size, 0); err != nil {
+		closeLater(f)
 		return nil, err
 	}
 	switch {
@@ -91,24 +137,16 @@ func (h *Handler) get(ctx context.Context, s *session, loc *URL, req *schemes.Re
 			resp.Offset = req.Offset
 		}
 	}
-	f, err := s.sftp.Open(p)
-	if err != nil {
-		return nil, opError(loc, "open", p, err)
-	}
 	if resp.Offset > 0 {
-		if _, err := f.Seek(resp.Offset, io.SeekStart); err != nil {
-			f.Close()
-			return nil, opError(loc, "open", p, err)
-		}
 		s.tr.Sent(fmt.Sprintf("READ %s from byte %d", p, resp.Offset))
 	} else {
 		s.tr.Sent("READ " + p)
 	}
-	var r io.Reader = f
+	end := int64(-1)
 	if resp.Length > 0 {
-		r = io.LimitReader(f, resp.Length)
+		end = resp.Offset + resp.Length
 	}
-	resp.Body = &body{ctx: ctx, f: f, r: r, s: s, loc: loc, p: p}
+	resp.Body = &body{ctx: ctx, f: f, r: newReadAhead(f, resp.Offset, end, size), s: s, loc: loc, p: p}
 	return resp, nil
 }
 
@@ -122,7 +160,7 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 type body struct {
 	ctx    context.Context
 	f      *sftp.File
-	r      io.Reader
+	r      *readAhead
 	s      *session
 	loc    *URL
 	p      string
@@ -136,22 +174,24 @@ func (b *body) Read(p []byte) (int, error) {
 	case b.ctx.Err() != nil:
 		// The bound connection failed because the request ended.
 		err = schemes.IOError(b.loc.u.Scheme, "read", b.ctx.Err())
+	case !b.s.alive():
+		err = schemes.IOError(b.loc.u.Scheme, "read", err) // the network
 	default:
 		err = opError(b.loc, "read", b.p, err)
 	}
 	return n, err
 }
 
+// Close gives the session back at once: the reads still in flight and
+// the handle's CLOSE finish on their own, beside the session's next
+// request.
 func (b *body) Close() error {
 	if b.closed {
 		return nil
 	}
 	b.closed = true
-	err := b.f.Close()
-	if err != nil {
-		b.s.Close()
-		return opError(b.loc, "close", b.p, err)
-	}
+	b.r.stop()
+	closeLater(b.f)
 	b.s.release()
 	return nil
 }
