@@ -47,7 +47,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	case loc.IsDir():
 		plan = append(plan, "OPENDIR "+p, "READDIR "+p+" (until EOF)")
 	default:
-		plan = append(plan, "STAT "+p+" (a directory is listed)", "OPEN "+p)
+		plan = append(plan, "STAT "+p+" and OPEN "+p+", sent together (a directory is listed)")
 		switch {
 		case req.Suffix > 0:
 			plan = append(plan, fmt.Sprintf("READ from byte (size - %d)", req.Suffix))
@@ -58,10 +58,11 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 		default:
 			plan = append(plan, "READ from byte 0")
 		}
+		plan = append(plan, fmt.Sprintf("READs of %d KiB, %d at once, in order", chunkSize>>10, aheadDepth))
 		if req.Length > 0 {
 			plan = append(plan, fmt.Sprintf("stop after %d bytes", req.Length))
 		}
-		plan = append(plan, "CLOSE")
+		plan = append(plan, "CLOSE (not waiting for its answer)")
 	}
 	return plan, nil
 }
