@@ -81,6 +81,13 @@ func (m *mirrorEvents) String() string {
 // bounded, until the log shows every session's QUIT.
 func runMirror(t *testing.T, service, src, dst string, opt mirror.Options) (*mirror.Summary, *mirrorEvents, []string, error) {
 	t.Helper()
+	return runMirrorWith(t, mirrorClient, service, src, dst, opt)
+}
+
+// runMirrorWith is runMirror with the Client newClient makes (given the
+// trace's writer).
+func runMirrorWith(t *testing.T, newClient func(io.Writer) *fetch.Client, service, src, dst string, opt mirror.Options) (*mirror.Summary, *mirrorEvents, []string, error) {
+	t.Helper()
 	off := int64(0)
 	if service != "" {
 		off = testbed.LogSize(service)
@@ -89,7 +96,7 @@ func runMirror(t *testing.T, service, src, dst string, opt mirror.Options) (*mir
 	opt.Events = ev.add
 	var trace strings.Builder
 	var mu sync.Mutex
-	c := mirrorClient(lockedWriter{&mu, &trace})
+	c := newClient(lockedWriter{&mu, &trace})
 	sum, err := mirror.Run(context.Background(), c, src, dst, opt)
 	c.CloseIdleConnections()
 	if err != nil {

@@ -40,8 +40,16 @@ func sftpHostKey(t *testing.T) ssh.PublicKey {
 // service (OpenSSH's form for a port other than 22).
 func sftpKnownHosts(t *testing.T, key ssh.PublicKey) string {
 	t.Helper()
+	return sftpKnownHostsAt(t, key, testbed.SFTPPort)
+}
+
+// sftpKnownHostsAt is sftpKnownHosts for the sftp service reached at
+// port, as through toxiproxy (testbed.ToxiSFTPPort): OpenSSH's known
+// hosts name a host by its port too.
+func sftpKnownHostsAt(t *testing.T, key ssh.PublicKey, port int) string {
+	t.Helper()
 	f := filepath.Join(t.TempDir(), "known_hosts")
-	line := fmt.Sprintf("[127.0.0.1]:%d %s", testbed.SFTPPort, ssh.MarshalAuthorizedKey(key))
+	line := fmt.Sprintf("[127.0.0.1]:%d %s", port, ssh.MarshalAuthorizedKey(key))
 	if err := os.WriteFile(f, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +59,13 @@ func sftpKnownHosts(t *testing.T, key ssh.PublicKey) string {
 // sftpURL is the URL of the fixture at p, logged in as alice: the
 // fixture tree is mounted at /srv/fixtures.
 func sftpURL(p string) string {
+	return sftpURLAt(testbed.SFTPPort, p)
+}
+
+// sftpURLAt is sftpURL at port, as through toxiproxy.
+func sftpURLAt(port int, p string) string {
 	return fmt.Sprintf("sftp://%s:%s@%s/srv/fixtures/%s", testbed.AliceUser, testbed.AlicePassword,
-		testbed.Addr(testbed.SFTPPort), escapePath(p))
+		testbed.Addr(port), escapePath(p))
 }
 
 // TestConformanceSFTP runs the suite against OpenSSH's sftp-server.

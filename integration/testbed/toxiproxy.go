@@ -27,6 +27,11 @@ const (
 	// ToxiFTPPort (on ToxiFTPHost) leads to vsftpd's control port
 	// (VsftpdPort).
 	ToxiFTPPort = 22121
+	// ToxiSFTPPort (on Host) leads to sshd's SFTPPort. Its proxy is not
+	// in ToxiproxyProxies (the service's config file): the sftp tests
+	// make it at run time (ToxiSFTPProxy), so that adding it needed no
+	// restart of a running stack.
+	ToxiSFTPPort = 22222
 )
 
 // ToxiFTPHost is the address of the FTP proxies: IPv6 loopback, so that
@@ -50,6 +55,16 @@ const (
 	// ToxiFTP is the proxy in front of vsftpd's control connection.
 	ToxiFTP = Vsftpd
 )
+
+// ToxiSFTP is the name of the proxy in front of sshd (ToxiSFTPProxy).
+const ToxiSFTP = SFTP
+
+// ToxiSFTPProxy is the proxy in front of sshd's SFTPPort, listening on
+// ToxiSFTPPort, which the tests that need it make through toxiproxy's API
+// and delete when they end.
+func ToxiSFTPProxy() ToxiproxyProxy {
+	return ToxiproxyProxy{ToxiSFTP, Addr(ToxiSFTPPort), Addr(SFTPPort), true}
+}
 
 // ToxiFTPData returns the name of the proxy in front of vsftpd's passive
 // data port port.

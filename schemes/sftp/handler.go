@@ -174,6 +174,14 @@ func (b *body) Read(p []byte) (int, error) {
 	case b.ctx.Err() != nil:
 		// The bound connection failed because the request ended.
 		err = schemes.IOError(b.loc.u.Scheme, "read", b.ctx.Err())
+	case errors.Is(err, sftp.ErrSSHFxConnectionLost):
+		// The cause decides the kind: a deadline of the transport
+		// (idle timeout) is a timeout, a close or reset a lost
+		// connection.
+		if cause := b.s.endedWithin(lostCauseWait); cause != nil {
+			err = fmt.Errorf("%w: %w", err, cause)
+		}
+		err = opError(b.loc, "read", b.p, err)
 	case !b.s.alive():
 		err = schemes.IOError(b.loc.u.Scheme, "read", err) // the network
 	default:
@@ -285,14 +293,27 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*sess
 	return resp, err
 }
 
+// lostCauseWait is how long a read whose SFTP channel was lost waits for
+// the SSH connection's end, to say why it was lost.
+const lostCauseWait = 2 * time.Second
+
 // opError maps a failed SFTP operation on p: no such file is
 // KindNotFound (fs.ErrNotExist in its chain), a refusal KindPermission,
 // another status of the server KindProtocol, anything else a broken
-// connection (schemes.IOError).
+// connection (schemes.IOError). pkg/sftp's "connection lost" (the
+// channel closed under a pending request) is KindConnect and retryable
+// unless its cause, when known, says more (a timeout): it is no answer
+// of the server about p.
 func opError(loc *URL, phase, p string, err error) error {
 	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Part: "path", Err: err}
 	var st *sftp.StatusError
 	switch {
+	case errors.Is(err, sftp.ErrSSHFxConnectionLost), errors.Is(err, sftp.ErrSSHFxNoConnection):
+		ie := schemes.IOError(loc.u.Scheme, phase, err)
+		if se, ok := ie.(*schemes.Error); ok && se.Kind == schemes.KindOther {
+			se.Kind, se.Msg, se.Retryable = schemes.KindConnect, "connection lost", true
+		}
+		return ie
 	case errors.Is(err, fs.ErrNotExist):
 		e.Kind, e.Msg = schemes.KindNotFound, fmt.Sprintf("%s: no such file or directory", p)
 	case errors.Is(err, fs.ErrPermission):

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
@@ -20,10 +21,13 @@ import (
 // their own handles and offsets, so a session has no state a request
 // leaves behind.
 type session struct {
-	nc    net.Conn
-	ssh   *ssh.Client
-	sftp  *sftp.Client
-	dead  chan struct{} // closed when the SSH connection ended
+	nc   net.Conn
+	ssh  *ssh.Client
+	sftp *sftp.Client
+	dead chan struct{} // closed when the SSH connection ended
+	// ended is why it ended (ssh.Client.Wait's error), set before dead
+	// is closed.
+	ended error
 	tr    schemes.Trace
 	key   schemes.ConnKey
 	conns schemes.Conns
@@ -58,6 +62,22 @@ func (s *session) alive() bool {
 		return false
 	default:
 		return true
+	}
+}
+
+// endedWithin is why the SSH connection ended, waiting for it for d at
+// most: pkg/sftp reports every request pending when its channel closes
+// as "connection lost" (sftp.ErrSSHFxConnectionLost), without the
+// cause, which the ssh package sees a moment later, when its reader
+// ends. nil when the connection still runs.
+func (s *session) endedWithin(d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.dead:
+		return s.ended
+	case <-t.C:
+		return nil
 	}
 }
 
@@ -132,7 +152,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	tr.Info("sftp subsystem started")
 	s := &session{nc: nc, ssh: client, sftp: sc, dead: make(chan struct{}), tr: tr, key: key, conns: req.Conns}
 	go func() {
-		client.Wait()
+		s.ended = client.Wait()
 		close(s.dead)
 	}()
 	return s, nil
