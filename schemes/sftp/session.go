@@ -125,8 +125,8 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		switch {
 		case hk.refused != nil:
 			return nil, hk.refused
-		case ctx.Err() != nil:
-			return nil, schemes.IOError(g.Scheme, "connect", ctx.Err())
+		case ctxEnded(ctx) != nil:
+			return nil, schemes.IOError(g.Scheme, "connect", ctxEnded(ctx))
 		case errors.Is(err, errNoPassword):
 			return nil, &schemes.Error{Scheme: g.Scheme, Phase: "auth", Kind: schemes.KindPermission, Part: "auth",
 				Msg: fmt.Sprintf("the server wants a password for %q, and none was given (in the URL, or by %s) "+
@@ -146,6 +146,12 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	sc, err := sftp.NewClient(client)
 	if err != nil {
 		client.Close()
+		if err := ctxEnded(ctx); err != nil {
+			// The bound connection closed under the subsystem's start
+			// because the request ended: its time, not the server's
+			// lack of sftp.
+			return nil, schemes.IOError(g.Scheme, "connect", err)
+		}
 		return nil, &schemes.Error{Scheme: g.Scheme, Phase: "connect", Kind: schemes.KindProtocol,
 			Msg: "the server has no sftp subsystem", Err: err}
 	}
@@ -156,6 +162,20 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 		close(s.dead)
 	}()
 	return s, nil
+}
+
+// ctxEnded is ctx's error, or context.DeadlineExceeded once its deadline
+// has passed though its timer has yet to mark it (the connection's
+// deadline, set from it, can expire a moment earlier); nil while ctx goes
+// on.
+func ctxEnded(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // scrub removes the login's password from err's text.
