@@ -111,6 +111,13 @@ func TestBrowserGatewayFTP(t *testing.T) {
 	base := browserGateway(t)
 	b := browser.Start(t)
 	gatewayPage(t, b, base, "ftp://"+testbed.Addr(testbed.VsftpdPort)+"/")
+	savesSmallBin(t, b)
+}
+
+// savesSmallBin clicks bin/ on the page b shows, finds small.bin there
+// with its size, and saves it: the fixture's bytes.
+func savesSmallBin(t *testing.T, b *browser.Browser) {
+	t.Helper()
 	b.ClickLink("bin/")
 	entryLink(t, b, "small.bin")
 	if got := b.Text(`#entries li:has(a[href$="/small.bin"])`); !strings.Contains(got, "256 bytes") {

@@ -198,3 +198,32 @@ func TestSFTPMirrorCutListingDeletesNothing(t *testing.T) {
 		t.Errorf("%d files left, want all %d and the stale one", n, len(files))
 	}
 }
+
+// TestSFTPMirrorMaxEntries: many/ (2000 files) mirrored with MaxEntries
+// 100: the listing is abandoned at the bound (an sftp listing is read
+// whole first, see schemes/sftp's listDir, but the mirror takes no more
+// of it), at most 100 files are fetched, nothing is deleted, and the run
+// fails naming the bound.
+func TestSFTPMirrorMaxEntries(t *testing.T) {
+	testbed.Require(t, testbed.SFTP)
+	t.Setenv("SSH_AUTH_SOCK", "")
+	newClient := sftpClient(sftpKnownHosts(t, sftpHostKey(t)))
+	dst := t.TempDir()
+	stale := filepath.Join(dst, "stale.txt")
+	if err := os.WriteFile(stale, []byte("local only"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, ev, _, err := runMirrorWith(t, newClient, "", sftpURL("many/"), dst, mirror.Options{MaxEntries: 100, Delete: true, Parallel: 4})
+	if schemes.KindOf(err) != schemes.KindSafety {
+		t.Errorf("err = %v, want the bound's KindSafety", err)
+	}
+	if n := len(ev.paths(mirror.EventGet)); n == 0 || n > 100 || sum.Got != n {
+		t.Errorf("%d files fetched (summary %+v), want 1 to 100", n, sum)
+	}
+	if len(sum.Bounds) != 1 || sum.Bounds[0].Name != mirror.BoundEntries || sum.Bounds[0].Limit != 100 {
+		t.Errorf("bounds %+v, want the entries bound at 100", sum.Bounds)
+	}
+	if _, err := os.Stat(stale); err != nil || sum.Deleted != 0 {
+		t.Errorf("deleted under an abandoned listing (summary %+v): %v", sum, err)
+	}
+}

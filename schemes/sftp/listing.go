@@ -12,6 +12,16 @@ import (
 // says there is no more) and lists its entries in the server's order,
 // without "." and "..". The session goes back to the pool once it is
 // read: the entries hold nothing of it.
+//
+// Unlike the other schemes' listings (schemes.Listing: parsed as they
+// arrive, never held whole), this one is read whole before its first
+// entry is given: pkg/sftp v1.13.12 reads a directory only through
+// Client.ReadDir/ReadDirContext, which collect every entry (its opendir
+// and the READDIR exchange are unexported, and a *sftp.File has no
+// ReadDir). So the bounds of the callers — an FS's entries per
+// directory, a mirror's MaxEntries — cut what they take from the
+// listing, not what is held while it is read; a streaming READDIR needs
+// a client library that offers one.
 func (h *Handler) listDir(ctx context.Context, s *session, loc *URL, p string) (*schemes.Response, error) {
 	s.tr.Sent("READDIR " + p)
 	infos, err := s.sftp.ReadDirContext(ctx, p)
