@@ -582,26 +582,36 @@ func TestFaultStallMidBody(t *testing.T) {
 	c := toxics(t)
 	for _, tg := range withBig(bigTargets()) {
 		t.Run(tg.name, func(t *testing.T) {
-			poison(t, c, tg.data, drip(2048))
 			dir := t.TempDir()
-			wait := startURLGet(t, dir, "--idle-timeout", "2", "-o", "big.bin", tg.url)
-			if !waitForBytes(dir, 1<<20, 20*time.Second) {
-				r := wait()
-				t.Fatalf("no megabyte arrived in 20 s; exit %d\n%s", r.code, r.stderr)
-			}
-			// For FTP that is a hundred API calls: the stall has begun on
-			// the data connection's proxy once they are done.
-			poison(t, c, tg.data, stall())
-			stalled := time.Now()
-			r := wait()
-			r.took = time.Since(stalled) // want about 2s (--idle-timeout 2)
-			mustFail(t, r, dir, "big.bin", tg, 0, idleSlack+2*time.Second)
+			r := stallMidBody(t, c, tg, dir)
 			if tg.resumes {
 				held := checkPart(t, r, dir, "big.bin", tg.size)
 				resumeExact(t, c, dir, "big.bin", held, tg)
 			}
 		})
 	}
+}
+
+// stallMidBody runs urlget with --idle-timeout 2 and args on tg into
+// dir/big.bin, its body dripping at 2 MB/s, silences the connection once
+// a megabyte has arrived, and wants the run to fail within the idle
+// timeout of the stall (r.took is measured from it).
+func stallMidBody(t *testing.T, c *toxiproxy.Client, tg faultTarget, dir string, args ...string) runResult {
+	t.Helper()
+	poison(t, c, tg.data, drip(2048))
+	wait := startURLGet(t, dir, append(args, "--idle-timeout", "2", "-o", "big.bin", tg.url)...)
+	if !waitForBytes(dir, 1<<20, 20*time.Second) {
+		r := wait()
+		t.Fatalf("no megabyte arrived in 20 s; exit %d\n%s", r.code, r.stderr)
+	}
+	// For FTP that is a hundred API calls: the stall has begun on the
+	// data connection's proxy once they are done.
+	poison(t, c, tg.data, stall())
+	stalled := time.Now()
+	r := wait()
+	r.took = time.Since(stalled) // want about 2s (--idle-timeout 2)
+	mustFail(t, r, dir, "big.bin", tg, 0, idleSlack+2*time.Second)
+	return r
 }
 
 // waitForBytes waits until a file in dir (whatever its name) holds n

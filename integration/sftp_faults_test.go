@@ -239,3 +239,43 @@ func TestSFTPSegments(t *testing.T) {
 		}
 	})
 }
+
+// TestSFTPFaultRetryCompletes: every SSH connection cut after 24 MiB, a
+// 64 MiB sftp copy completes with --retry 3 only if each try continues
+// from what the ones before received (a lost connection is retryable).
+func TestSFTPFaultRetryCompletes(t *testing.T) {
+	c := sftpProxy(t)
+	tg, kh := sftpToxiTarget(t)
+	poison(t, c, tg.data, cutAfter(24<<20)...)
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	r := runURLGet(t, dir, "--known-hosts", kh, "-v", "--retry", "3", "--retry-delay", "0.1", "--idle-timeout", "10",
+		"-o", "big.bin", tg.url)
+	if r.code != 0 {
+		t.Fatalf("--retry 3: exit %d\n%s", r.code, tail(r.stderr))
+	}
+	checkOutcome(t, r, dir, "big.bin", tg)
+	if n := strings.Count(r.stderr, tg.resumeMark); n < 2 {
+		t.Errorf("%d tries continued with %q, want at least 2\n%s", n, tg.resumeMark, tail(r.stderr))
+	}
+}
+
+// TestSFTPFaultStallMidBody: a 64 MiB sftp copy dripping at 2 MB/s, then
+// silenced once a megabyte has arrived, fails within --idle-timeout 2 of
+// the stall as a timeout (the SSH connection's end says why the SFTP
+// channel was lost), keeping a NAME.part that -C - completes.
+func TestSFTPFaultStallMidBody(t *testing.T) {
+	c := sftpProxy(t)
+	tg, kh := sftpToxiTarget(t)
+	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	r := stallMidBody(t, c, tg, dir, "--known-hosts", kh)
+	if !strings.Contains(r.stderr, "timed out") {
+		t.Errorf("the failure does not say it timed out:\n%s", tail(r.stderr))
+	}
+	held := checkPart(t, r, dir, "big.bin", tg.size)
+	sftpCure(t, c)
+	if got := sftpContinue(t, dir, kh, "big.bin", held, tg).Bytes; got != tg.size-held {
+		t.Errorf("-C - fetched %d bytes; want the %d missing past the part's %d", got, tg.size-held, held)
+	}
+}

@@ -311,7 +311,7 @@ func opError(loc *URL, phase, p string, err error) error {
 	case errors.Is(err, sftp.ErrSSHFxConnectionLost), errors.Is(err, sftp.ErrSSHFxNoConnection):
 		ie := schemes.IOError(loc.u.Scheme, phase, err)
 		if se, ok := ie.(*schemes.Error); ok && se.Kind == schemes.KindOther {
-			se.Kind, se.Msg, se.Retryable = schemes.KindConnect, "connection lost", true
+			se.Kind, se.Retryable = schemes.KindConnect, true // pkg/sftp's own words say it: "connection lost"
 		}
 		return ie
 	case errors.Is(err, fs.ErrNotExist):

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/pkg/sftp"
@@ -35,6 +36,9 @@ func TestOpErrorKinds(t *testing.T) {
 		{"refused", fs.ErrPermission, schemes.KindPermission, false},
 	} {
 		e := opError(u, "read", "/f", tt.err)
+		if strings.Count(e.Error(), "connection lost") > 1 {
+			t.Errorf("%s: %q says it twice", tt.name, e)
+		}
 		if schemes.KindOf(e) != tt.kind || schemes.IsRetryable(e) != tt.retry {
 			t.Errorf("%s: %v (kind %v, retryable %v), want kind %v, retryable %v", tt.name, e, schemes.KindOf(e),
 				schemes.IsRetryable(e), tt.kind, tt.retry)
