@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,10 +214,18 @@ func cure(t *testing.T, c *toxiproxy.Client) {
 
 // poison adds the toxics to each of the proxies; they act on the
 // connections open now and on every later one, until cure, at the latest
-// when the (sub)test ends.
+// when the (sub)test ends. A proxy a test made itself (not in
+// testbed.ToxiproxyProxies, such as testbed.ToxiSFTPProxy) is that
+// test's to clear: cure, which clears the shared ones, is not run for it.
 func poison(t *testing.T, c *toxiproxy.Client, proxies []string, toxics ...toxiproxy.ToxicOptions) {
 	t.Helper()
-	t.Cleanup(func() { cure(t, c) })
+	shared := map[string]bool{}
+	for _, p := range testbed.ToxiproxyProxies() {
+		shared[p.Name] = true
+	}
+	if slices.ContainsFunc(proxies, func(p string) bool { return shared[p] }) {
+		t.Cleanup(func() { cure(t, c) })
+	}
 	for _, p := range proxies {
 		for _, tx := range toxics {
 			tx.ProxyName = p

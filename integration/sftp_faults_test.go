@@ -28,11 +28,13 @@ import (
 // (testbed.ToxiSFTPProxy), with no toxics, and deletes it when the test
 // ends. It is made at run time, not in the service's config, so that a
 // stack already running gets it too; one left by a killed run is made
-// again clean.
+// again clean. The shared proxies are left alone (no cure): tests of
+// other schemes may be using them.
 func sftpProxy(t *testing.T) *toxiproxy.Client {
 	t.Helper()
 	testbed.Require(t, testbed.SFTP)
-	c := toxics(t)
+	testbed.Require(t, testbed.Toxiproxy)
+	c := toxiproxy.NewClient(testbed.Addr(testbed.ToxiproxyAPIPort))
 	sftpCure(t, c)
 	t.Cleanup(func() {
 		if p, err := c.Proxy(testbed.ToxiSFTP); err == nil {
