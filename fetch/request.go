@@ -137,6 +137,12 @@ type Request struct {
 	// After redirects it is the page of the Response's URL, whose scheme
 	// may not have Pages (then nothing is written). Others ignore it.
 	Page io.Writer
+	// Browse says the caller shows listings to a person as pages: for
+	// MethodGet, a document that is also a list of links (a text/gemini
+	// page) may come back as a Listing, its text kept as EntryInfo
+	// entries in order, in place of its Body (schemes.Request.Browse).
+	// Download and Stream never ask it: they keep the bytes.
+	Browse bool
 }
 
 // answered tells req's Answered of r, an attempt's answer.

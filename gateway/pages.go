@@ -160,6 +160,14 @@ func (s *Server) view(e schemes.Entry, proxy bool) entryView {
 	for _, x := range e.Extra {
 		v.Extra = append(v.Extra, schemes.Extra{Key: schemes.Printable(x.Key, 0), Value: schemes.Printable(x.Value, 0)})
 	}
+	if e.Locator == nil && e.Kind == schemes.EntryLink {
+		// A link to a URL (a gemini page's link to another server or
+		// scheme) is followed as that URL; a path (a symbolic link's)
+		// is no URL and stays text.
+		if loc, err := s.c.Parse(e.Target); err == nil && strings.Contains(e.Target, ":") {
+			e.Locator = loc
+		}
+	}
 	if e.Locator == nil {
 		// A session (a gopher telnet item) has no URL to retrieve, only
 		// its destination's, which the person's own client opens.
@@ -233,7 +241,13 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 		return
 	}
 	defer bw.Flush()
-	head := listHead{URL: resp.URL.Redacted(), Search: searchURL(resp.URL)}
+	head := listHead{URL: resp.URL.Redacted()}
+	if resp.Kind != schemes.EntryFile {
+		// A document shown as a page (Request.Browse) takes no words
+		// of its own, though its URL could carry some: the server asks
+		// for them when it wants them (searchPage).
+		head.Search = searchURL(resp.URL)
+	}
 	if resp.Kind == schemes.EntryDir {
 		// A search's hits have no place of their own to go up from.
 		head.Crumbs = s.crumbs(resp.URL, proxy)

@@ -327,7 +327,11 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	// request (a Gopher+ menu's `$`, whose reply also tells which items
 	// ask questions first: their links lead to their forms), and a
 	// document's Last-Modified where it costs a command (FTP MDTM).
-	req := &fetch.Request{URL: loc, WantModTime: true}
+	// Its own pages browse: a document that is also a page of links
+	// comes as its lines and links, which listPage shows as a page with
+	// the links leading through the gateway; a proxy's client gets the
+	// bytes the server sent.
+	req := &fetch.Request{URL: loc, WantModTime: true, Browse: !proxy}
 	if ranged {
 		req.Offset, req.Length = start, httprange.Length(start, end) // the server is asked for these bytes only
 	}

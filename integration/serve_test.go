@@ -49,7 +49,14 @@ func startGateway(t *testing.T, opt gateway.Options) string {
 // gatewayGet asks the gateway for raw's address, with Range rng if set.
 func gatewayGet(t *testing.T, base, raw, rng string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest("GET", base+gateway.Address(raw), nil)
+	return gatewayGetURL(t, base+gateway.Address(raw), rng)
+}
+
+// gatewayGetURL asks for url, an address on the gateway, with Range rng
+// if set, and returns the answer with its body read.
+func gatewayGetURL(t *testing.T, url, rng string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

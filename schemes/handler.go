@@ -348,6 +348,15 @@ type Request struct {
 	// error ends the listing with that error. nil asks for nothing; other
 	// handlers, and Fetch and Stat, ignore it.
 	Page io.Writer
+	// Browse says the caller shows listings to a person as pages (the
+	// gateway's own pages, not its proxy's): a document that is also a
+	// list of links (a text/gemini page) may be answered with a Listing
+	// in place of its Body, its text kept in order as EntryInfo entries
+	// between the links, so that the page reads as the document does. It
+	// costs no request of its own: the handler reads the one reply
+	// either way. A handler without such documents ignores it, and List
+	// does too (a listing is asked for there already).
+	Browse bool
 }
 
 // Response is what a handler returns: a resource's bytes (Fetch), a

@@ -101,9 +101,13 @@ func firstOf(a, b string) string {
 
 // gemtextListing streams the links of a text/gemini body as entries, in
 // the document's order; preformatted blocks (between "```" lines) hold
-// no links. It ends whole at the server's close (TLS close_notify: a
+// no links. With text (a caller that browses: schemes.Request.Browse)
+// every other line comes too, as an EntryInfo whose Title is the line as
+// written (a heading keeps its "#"), so that a page made of the entries
+// reads as the document; the "```" lines themselves are markup and
+// dropped. It ends whole at the server's close (TLS close_notify: a
 // truncation is the read error crypto/tls reports).
-func gemtextListing(base *URL, body io.ReadCloser) schemes.Listing {
+func gemtextListing(base *URL, body io.ReadCloser, text bool) schemes.Listing {
 	br := bufio.NewReaderSize(body, 64<<10)
 	pre, n, links := false, 0, 0
 	next := func() (schemes.Entry, error) {
@@ -125,15 +129,22 @@ func gemtextListing(base *URL, body io.ReadCloser) schemes.Listing {
 				pre = !pre
 				continue
 			}
+			info := schemes.Entry{Kind: schemes.EntryInfo, Title: line, Size: -1}
 			if pre {
+				if text {
+					return info, nil
+				}
 				continue
 			}
 			l, ok := parseLink(line)
-			if !ok {
-				continue
+			var e schemes.Entry
+			if ok {
+				e, ok = entryOf(base, l)
 			}
-			e, ok := entryOf(base, l)
 			if !ok {
+				if text {
+					return info, nil // a link with no usable URL is shown as written
+				}
 				continue
 			}
 			if links++; links > maxLinks {

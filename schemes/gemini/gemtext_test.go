@@ -88,7 +88,7 @@ func TestGemtextGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := schemes.ReadAll(gemtextListing(base, f))
+	entries, err := schemes.ReadAll(gemtextListing(base, f, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestGemtextGolden(t *testing.T) {
 func TestGemtextBounded(t *testing.T) {
 	base, _ := parse("gemini://h/")
 	r := io.NopCloser(strings.NewReader(strings.Repeat("=> a\n", maxLinks+1)))
-	if _, err := schemes.ReadAll(gemtextListing(base, r)); schemes.KindOf(err) != schemes.KindProtocol {
+	if _, err := schemes.ReadAll(gemtextListing(base, r, false)); schemes.KindOf(err) != schemes.KindProtocol {
 		t.Errorf("%v, want a protocol error", err)
 	}
 }

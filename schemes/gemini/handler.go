@@ -127,7 +127,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asList bool) 
 			g = loc.(*URL)
 			continue
 		case 2:
-			return h.success(ctx, g, c, br, hd, asList)
+			return h.success(ctx, req, g, c, br, hd, asList)
 		case 3:
 			c.Close()
 			to, err := schemes.Resolve(g.String(), hd.Meta)
@@ -171,26 +171,46 @@ func (h *Handler) input(ctx context.Context, req *schemes.Request, hd header) (s
 		Msg: fmt.Sprintf("the server asks for input (%s): give it with %s WORDS or in the URL (?words)", schemes.Printable(hd.Meta, 200), h.words.Option("gemini-input"))}
 }
 
-// success returns a 2x reply: its body, or its links.
-func (h *Handler) success(ctx context.Context, g *URL, c net.Conn, br *bufio.Reader, hd header, asList bool) (*schemes.Response, error) {
+// success returns a 2x reply: its body, or its links — and for a caller
+// that browses (Request.Browse), a text/gemini body as its lines and
+// links (gemtextListing), from the same reply.
+func (h *Handler) success(ctx context.Context, req *schemes.Request, g *URL, c net.Conn, br *bufio.Reader, hd header, asList bool) (*schemes.Response, error) {
 	mt := hd.Meta
 	if mt == "" {
 		mt = "text/gemini; charset=utf-8" // the specification's default
 	}
 	body := &bodyReader{ctx: ctx, r: br, c: c}
 	resp := &schemes.Response{Type: mt, Size: -1, Status: hd.Status, Kind: schemes.EntryFile, Name: g.LocalName()}
+	gemtext := isGemtext(mt)
+	if !asList && req.Browse && gemtext && !ranged(req) {
+		resp.Listing = gemtextListing(g, body, true)
+		return resp, nil
+	}
 	if !asList {
 		resp.Body = body
 		return resp, nil
 	}
-	if base, _, _ := strings.Cut(mt, ";"); strings.TrimSpace(strings.ToLower(base)) != "text/gemini" {
+	if !gemtext {
 		c.Close()
 		return nil, &schemes.Error{Scheme: "gemini", Phase: "list", Kind: schemes.KindUsage, Part: "path",
 			Msg: "the URL names a document of type " + schemes.Printable(mt, 100) + ", not a text/gemini page of links"}
 	}
 	resp.Kind = schemes.EntryDir
-	resp.Listing = gemtextListing(g, body)
+	resp.Listing = gemtextListing(g, body, false)
 	return resp, nil
+}
+
+// isGemtext reports whether the media type mt is text/gemini, whatever
+// its parameters.
+func isGemtext(mt string) bool {
+	base, _, _ := strings.Cut(mt, ";")
+	return strings.TrimSpace(strings.ToLower(base)) == "text/gemini"
+}
+
+// ranged reports whether req asks for part of the resource: those bytes
+// are what it wants, never a page made of them.
+func ranged(req *schemes.Request) bool {
+	return req.Offset != 0 || req.Length != 0 || req.Suffix != 0 || len(req.Ranges) > 0
 }
 
 // exchange dials, makes the TLS handshake with trust on first use, sends

@@ -1,0 +1,81 @@
+package gemini
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/internal/schemestest"
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// TestBrowse: a caller that browses gets a text/gemini page as its lines
+// and links, in order, from one request; another media type, and a
+// caller that does not browse, get the bytes.
+func TestBrowse(t *testing.T) {
+	now := time.Now()
+	srv := newFakeServer(t, selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour)), map[string]string{
+		"@/":        "20 text/gemini; lang=en\r\n# Home\n\nSome text.\n=> doc.gmi A document\n```\n=> not.gmi in a block\n```\n=> gemini://elsewhere.example/ Away\n=> gopher://127.0.0.1:70/ Gopher\n=>\n",
+		"@/doc.gmi": "20 text/plain\r\n=> not.gmi a link\n",
+	})
+	h := &Handler{KnownHosts: filepath.Join(t.TempDir(), "known")}
+	browse := func(raw string) *schemes.Response {
+		t.Helper()
+		loc, err := parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: &transport.Dialer{}, Browse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+
+	resp := browse(srv.base() + "/")
+	if resp.Body != nil || resp.Listing == nil || resp.Type != "text/gemini; lang=en" {
+		t.Fatalf("browsing a text/gemini page: body %v listing %v type %q", resp.Body, resp.Listing, resp.Type)
+	}
+	entries, err := schemes.ReadAll(resp.Listing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, string(e.Kind)+" "+e.Title+" "+schemestest.LocatorString(e)+e.Target)
+	}
+	want := []string{
+		"info # Home ",
+		"info  ",
+		"info Some text. ",
+		"file A document " + srv.base() + "/doc.gmi",
+		"info => not.gmi in a block ",
+		"link Away gemini://elsewhere.example/",
+		"link Gopher gopher://127.0.0.1:70/",
+		"info => ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(srv.got); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+
+	resp = browse(srv.base() + "/doc.gmi")
+	if resp.Listing != nil || resp.Body == nil {
+		t.Fatalf("browsing text/plain: listing %v body %v, want the bytes", resp.Listing, resp.Body)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "=> not.gmi a link\n" {
+		t.Errorf("text/plain body %q", b)
+	}
+
+	if _, body, _, err := get(t, h, srv.base()+"/", false, nil); err != nil || !strings.HasPrefix(body, "# Home\n") {
+		t.Errorf("not browsing: %q %v, want the bytes", body, err)
+	}
+}
