@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,6 +110,10 @@ func New(opt Options) *Server {
 	// sessions shared.
 	s.c = opt.Client.Clone()
 	s.c.CheckRedirect = s.refuseSelf(opt.Client.CheckRedirect)
+	// Its requests come from browsers: nobody is at a terminal to
+	// answer a server's question, and a prompt there would hold the
+	// request (the page shows a form, or the failure, instead).
+	s.c.Prompt = nil
 	if !opt.AllowFile {
 		s.c.Registry = withoutLocal(s.c.Registry)
 	}
@@ -342,6 +347,13 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		return
 	}
 	if err != nil {
+		if asksSecret(err) {
+			// A form's words go into the URL a GET asks for: the
+			// address bar, the history and every log on the way keep
+			// them, so a secret is never asked for here.
+			s.errorPage(w, statusOf(err), loc.Redacted(), fmt.Errorf("%w; the gateway asks for no secret: its form would put it in a URL, which the address bar, the history and logs keep — give it with your own client", err))
+			return
+		}
 		if su := searchURL(loc); su != "" && schemes.KindOf(err) == schemes.KindUsage {
 			s.searchPage(w, loc, su, err) // asked without the words it wants
 			return
@@ -376,6 +388,17 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		return
 	}
 	s.document(w, r, resp, ranged, start, end)
+}
+
+// asksSecret reports whether err is a server asking for input that is a
+// secret (a question of kind QuestionPassword on the failure's Form: a
+// gemini 11).
+func asksSecret(err error) bool {
+	var se *schemes.Error
+	if !errors.As(err, &se) || se.Form == nil {
+		return false
+	}
+	return slices.ContainsFunc(se.Form.Questions, func(q schemes.Question) bool { return q.Kind == schemes.QuestionPassword })
 }
 
 // upstream bounds the upstream work of r, a request for loc: its time

@@ -110,14 +110,14 @@ func TestGeminiCapsule(t *testing.T) {
 		t.Errorf("ls --json (type %q):\n%s\nwant:\n%s", listing.Type, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	if out, stderr, code := geminiRun(t, "--gemini-input", "two words", base+"/cgi-bin/search"); code != 0 || !strings.Contains(out, "You searched for: two%20words") {
+	if out, stderr, code := geminiRun(t, "--search", "two words", base+"/cgi-bin/search"); code != 0 || !strings.Contains(out, "You searched for: two%20words") {
 		t.Errorf("search: exit %d %s\n%s", code, stderr, out)
 	}
 	if out, _, code := geminiRun(t, base+"/cgi-bin/search?in%20url"); code != 0 || !strings.Contains(out, "You searched for: in%20url") {
 		t.Errorf("search in the URL: exit %d\n%s", code, out)
 	}
-	if _, stderr, code := geminiRun(t, base+"/cgi-bin/search"); code != 2 || !strings.Contains(stderr, "--gemini-input") {
-		t.Errorf("search without words: exit %d %s, want 2 naming --gemini-input", code, stderr)
+	if _, stderr, code := geminiRun(t, base+"/cgi-bin/search"); code != 2 || !strings.Contains(stderr, "--search") {
+		t.Errorf("search without words: exit %d %s, want 2 naming --search", code, stderr)
 	}
 
 	about, _ := os.ReadFile(filepath.Join(capsule, "about.gmi"))

@@ -63,6 +63,14 @@ func (d Declaration) Has(scheme string) bool {
 	return slices.ContainsFunc(d.Names, func(n Name) bool { return n.Name == scheme })
 }
 
+// sameUse reports whether two declarations of one option name (an option
+// schemes share, as gopher and gemini share "search": one setting, read
+// by each declaration's New) agree on what a caller does with it: its
+// Kind, and which callers take it. Their Help and Schemes may differ.
+func sameUse(a, b Option) bool {
+	return a.Kind == b.Kind && a.OnlyNamed == b.OnlyNamed && a.Body == b.Body && a.Submits == b.Submits
+}
+
 // Build returns a registry of the schemes decls declare, each built by
 // its New from opts (name spells options and settings in messages, see
 // ValuesOf). An option in opts that no declaration (nor the common set)
@@ -79,8 +87,8 @@ func Build(decls []Declaration, opts Options, name func(string) string, override
 	}
 	for _, d := range decls {
 		for _, o := range d.Options {
-			if k, dup := declared[o.Name]; dup && k.Kind != o.Kind {
-				panic(fmt.Sprintf("schemes: option %q declared as %v and %v", o.Name, k.Kind, o.Kind))
+			if k, dup := declared[o.Name]; dup && !sameUse(k, o) {
+				panic(fmt.Sprintf("schemes: option %q declared twice, as %v and %v, or for other callers (OnlyNamed, Body, Submits)", o.Name, k.Kind, o.Kind))
 			}
 			declared[o.Name] = o
 		}

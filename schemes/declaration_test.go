@@ -138,3 +138,30 @@ func TestBuildChecksDeclarations(t *testing.T) {
 		t.Errorf("panic %q", got)
 	}
 }
+
+// TestBuildSharedOption: two declarations may declare one option name
+// alike (gopher's and gemini's "search"): one value reaches both New;
+// declared with another kind, or for other callers, it panics.
+func TestBuildSharedOption(t *testing.T) {
+	got := map[string]string{}
+	decl := func(name string, o Option) Declaration {
+		return Declaration{Names: []Name{{Name: name}}, Options: []Option{o}, New: func(v Values) ([]Scheme, error) {
+			if v.Has("words") {
+				got[name] = v.String("words")
+			}
+			return []Scheme{{Name: name, Parse: parseTest}}, nil
+		}}
+	}
+	words := Option{Name: "words", Kind: String, OnlyNamed: true}
+	if _, err := Build([]Declaration{decl("a", words), decl("b", words)}, Options{"words": "x y"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got["a"] != "x y" || got["b"] != "x y" {
+		t.Errorf("values %q, want both x y", got)
+	}
+	for _, other := range []Option{{Name: "words", Kind: Strings, OnlyNamed: true}, {Name: "words", Kind: String}} {
+		if msg := catchPanic(func() { Build([]Declaration{decl("a", words), decl("b", other)}, nil, nil) }); !strings.Contains(msg, "declared twice") {
+			t.Errorf("%+v beside %+v: panic %q", other, words, msg)
+		}
+	}
+}

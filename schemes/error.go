@@ -109,7 +109,11 @@ type Error struct {
 	// Form is the form of a URL retrieved without the answers it needs
 	// (KindUsage, Phase "ask"), nil for every other failure: a caller
 	// with a form of its own shows its questions and retrieves its
-	// Answerer's WithAnswers. A pointer, so that Errors compare.
+	// Answerer's WithAnswers. A URL whose server asks for search words
+	// (a gemini 1x: KindUsage, Part "query") has the one question too,
+	// answered by its Searcher's WithSearch; a QuestionPassword there
+	// is a secret that a caller must not put in a URL it shows. A
+	// pointer, so that Errors compare.
 	Form *Form
 	// Setting names the caller's setting that decided this failure, or
 	// that would allow what it refused, as the library spells it

@@ -20,7 +20,7 @@ func TestHelpOnStdout(t *testing.T) {
 		has, not []string // on stdout
 		stderr   string   // in stderr; "" wants it empty
 	}{
-		{args: []string{"--help"}, has: []string{"Usage: urlget [flags] URL...\n", "--proxy", "--segments", "Flags of gopher, gophers URLs:", "urlget --help SCHEME"}},
+		{args: []string{"--help"}, has: []string{"Usage: urlget [flags] URL...\n", "--proxy", "--segments", "Flags of gopher, gophers URLs:", "Flags of gopher, gophers, gemini URLs:\n      --search WORDS", "urlget --help SCHEME"}},
 		{args: []string{"-h"}, has: []string{"--proxy"}},
 		{args: []string{"help"}, has: []string{"--proxy"}},
 		{args: []string{"-s", "--help"}, has: []string{"--proxy"}},
@@ -35,6 +35,7 @@ func TestHelpOnStdout(t *testing.T) {
 		{args: []string{"help", "mirror"}, has: []string{"Usage: urlget mirror [flags] URL DIR\n", "--delete"}},
 		{args: []string{"--help", "mirror"}, has: []string{"Usage: urlget mirror [flags] URL DIR\n"}},
 		{args: []string{"--help", "gopher"}, has: []string{"Flags of gopher, gophers URLs:", "--search", "--form-json"}, not: []string{"--proxy", "--delete"}},
+		{args: []string{"--help", "gemini"}, has: []string{"--gemini-cert", "--search WORDS", "gopher: search", "gemini: the input"}, not: []string{"--gemini-input"}},
 		{args: []string{"help", "news"}, has: []string{"--nntp-server", "--body", "--max N", "-I, --head"}, not: []string{"--search"}},
 		{args: []string{"help", "https"}, has: []string{"-H, --header"}},
 		{args: []string{"help", "wais"}, has: []string{"wais URLs have no flags of their own.", "--max N"}},

@@ -25,12 +25,17 @@ type schemeFlags struct {
 }
 
 // addSchemeFlags defines the flags of every declared option on fs (and
-// of its variants). An option two declarations share is one flag.
+// of its variants). An option two declarations share (--search: gopher's
+// type 7 words, gemini's input) is one flag, whose help joins each one's
+// line, so that it says what the flag does for every scheme it reaches.
 func addSchemeFlags(fs *pflag.FlagSet) *schemeFlags {
 	s := &schemeFlags{decls: all.Declarations(), fs: fs, values: map[string]any{}, short: map[string]string{}}
 	for _, d := range s.decls {
 		for _, o := range d.Options {
 			if _, dup := s.values[o.Name]; dup {
+				if f := fs.Lookup(o.Name); f != nil && !strings.Contains(f.Usage, o.Help) {
+					f.Usage += "; " + o.Help
+				}
 				continue
 			}
 			s.values[o.Name] = addOption(fs, o)
@@ -155,25 +160,73 @@ func (s *schemeFlags) uses(scheme, option string) bool {
 // section a declaration, titled with the schemes those options apply to;
 // keep is given the capabilities of the declaration's schemes together
 // (a command that lists takes the options of schemes that can be listed).
+// An option several declarations share is listed once, after them, in a
+// section titled with all the schemes it applies to.
 func (s *schemeFlags) sections(keep func(caps schemes.Caps, o schemes.Option) bool) []section {
+	owners := map[string]int{}
+	for _, d := range s.decls {
+		for _, o := range d.Options {
+			owners[o.Name]++
+		}
+	}
 	var out []section
 	for _, d := range s.decls {
-		if sec, ok := s.section(d, keep); ok {
+		own := func(caps schemes.Caps, o schemes.Option) bool { return owners[o.Name] == 1 && keep(caps, o) }
+		if sec, ok := s.section(d, own); ok {
 			out = append(out, sec)
 		}
+	}
+	var shared []section
+	for _, d := range s.decls {
+		for _, o := range d.Options {
+			if owners[o.Name] < 2 || !keep(declCaps(d), o) {
+				continue
+			}
+			i := slices.IndexFunc(shared, func(sec section) bool { return sec.flags.Lookup(o.Name) != nil })
+			if i < 0 {
+				shared = append(shared, section{flags: newSection()})
+				i = len(shared) - 1
+				for _, name := range o.Spellings() {
+					if f := s.fs.Lookup(name); f != nil {
+						shared[i].flags.AddFlag(f)
+					}
+				}
+			}
+			shared[i].title = joinSchemes(shared[i].title, o.Schemes)
+		}
+	}
+	for _, sec := range shared {
+		out = append(out, section{"Flags of " + sec.title + " URLs", sec.flags})
 	}
 	return out
 }
 
-// section is d's section of the options keep takes; false when it takes
-// none.
-func (s *schemeFlags) section(d schemes.Declaration, keep func(caps schemes.Caps, o schemes.Option) bool) (section, bool) {
+// joinSchemes adds the names not yet in list, a ", "-separated list.
+func joinSchemes(list string, names []string) string {
+	have := strings.Split(list, ", ")
+	for _, n := range names {
+		if !slices.Contains(have, n) {
+			have = append(have, n)
+		}
+	}
+	return strings.TrimPrefix(strings.Join(have, ", "), ", ")
+}
+
+// declCaps are the capabilities of d's schemes together.
+func declCaps(d schemes.Declaration) schemes.Caps {
 	var caps schemes.Caps
 	for _, n := range d.Names {
 		if sc, ok := urlRegistry().Lookup(n.Name); ok {
 			caps |= sc.Caps
 		}
 	}
+	return caps
+}
+
+// section is d's section of the options keep takes; false when it takes
+// none.
+func (s *schemeFlags) section(d schemes.Declaration, keep func(caps schemes.Caps, o schemes.Option) bool) (section, bool) {
+	caps := declCaps(d)
 	flags := newSection()
 	var names []string
 	for _, o := range d.Options {

@@ -79,3 +79,25 @@ func TestBrowse(t *testing.T) {
 		t.Errorf("not browsing: %q %v, want the bytes", body, err)
 	}
 }
+
+// TestInputQuestion: a 1x that nobody answers fails with the question on
+// the error's Form, a secret (11) as a password, so that a caller with a
+// form of its own knows not to put it in a URL it shows.
+func TestInputQuestion(t *testing.T) {
+	now := time.Now()
+	srv := newFakeServer(t, selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour)), map[string]string{
+		"@/find":   "10 What word?\r\n",
+		"@/secret": "11 Pass\x07word?\r\n",
+	})
+	h := &Handler{KnownHosts: filepath.Join(t.TempDir(), "known")}
+	for path, want := range map[string]schemes.Question{
+		"/find":   {Kind: schemes.QuestionText, Prompt: "What word?"},
+		"/secret": {Kind: schemes.QuestionPassword, Prompt: schemes.Printable("Pass\x07word?", 200)},
+	} {
+		_, _, _, err := get(t, h, srv.base()+path, false, nil)
+		e := schemestest.UsageError(t, err, "query")
+		if e == nil || e.Form == nil || len(e.Form.Questions) != 1 || e.Form.Questions[0].Kind != want.Kind || e.Form.Questions[0].Prompt != want.Prompt {
+			t.Errorf("%s: %#v, want the question %+v", path, e, want)
+		}
+	}
+}

@@ -17,15 +17,16 @@ var declared = []schemes.Name{
 }
 
 // Declaration declares gemini with its options: the input a status 1x
-// asks for, a client certificate to offer, and the known-hosts file that
-// remembers servers' certificates.
+// asks for (the option "search", which gopher declares too: one setting
+// gives the words whichever of them asks), a client certificate to
+// offer, and the known-hosts file that remembers servers' certificates.
 func Declaration() schemes.Declaration {
 	own := []string{"gemini"}
 	return schemes.Declaration{
 		Names: slices.Clone(declared),
 		Options: []schemes.Option{
-			{Name: "gemini-input", Kind: schemes.String, Schemes: own, OnlyNamed: true,
-				Help: "gemini: the input `WORDS` sent as the query when the server asks (status 10/11) and the URL has none"},
+			{Name: "search", Kind: schemes.String, Schemes: own, OnlyNamed: true,
+				Help: "gemini: the input sent as the query when the server asks for it (status 10/11) and the URL has none"},
 			{Name: "gemini-cert", Kind: schemes.String, Schemes: own, OnlyNamed: true,
 				Help: "gemini: offer the client certificate in PEM `FILE` (certificate and key) when the server asks for one (status 6x)"},
 			{Name: "gemini-known-hosts", Kind: schemes.String, Schemes: own,
@@ -45,8 +46,8 @@ func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 		}
 		h.Cert = &cert
 	}
-	if v.Has("gemini-input") {
-		s := v.String("gemini-input")
+	if v.Has("search") {
+		s := v.String("search")
 		h.Input = &s
 	}
 	return Schemes(h), nil

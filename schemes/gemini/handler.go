@@ -22,7 +22,7 @@ import (
 // use.
 type Handler struct {
 	// Input answers a status 10 or 11 (the server asks for input) for a
-	// URL that has no query (`--gemini-input WORDS`); nil: ask on the terminal,
+	// URL that has no query (`--search WORDS`); nil: ask on the terminal,
 	// else fail with exit 2.
 	Input *string
 	// KnownHosts is the file that remembers servers' certificates;
@@ -167,8 +167,15 @@ func (h *Handler) input(ctx context.Context, req *schemes.Request, hd header) (s
 			return s, nil
 		}
 	}
+	// The question, for a caller with a form of its own: a 11's answer
+	// is a secret, which such a caller must not put in a URL it shows.
+	q := schemes.Question{Kind: schemes.QuestionText, Prompt: schemes.Printable(hd.Meta, 200)}
+	if hd.Status == statusSensitiveInput {
+		q.Kind = schemes.QuestionPassword
+	}
 	return "", &schemes.Error{Scheme: "gemini", Phase: "reply", Code: hd.Status, Kind: schemes.KindUsage, Part: "query",
-		Msg: fmt.Sprintf("the server asks for input (%s): give it with %s WORDS or in the URL (?words)", schemes.Printable(hd.Meta, 200), h.words.Option("gemini-input"))}
+		Form: &schemes.Form{Questions: []schemes.Question{q}},
+		Msg:  fmt.Sprintf("the server asks for input (%s): give it with %s WORDS or in the URL (?words)", schemes.Printable(hd.Meta, 200), h.words.Option("search"))}
 }
 
 // success returns a 2x reply: its body, or its links — and for a caller
