@@ -229,3 +229,54 @@ func TestGeminiClientCertificate(t *testing.T) {
 		t.Errorf("the test client: exit %d %s\n%q, want %q", code, stderr, out, want)
 	}
 }
+
+// TestGeminiMirrorDelete crawls the capsule's root with --delete: the
+// search page (status 10) is skipped, neither a file nor a failure, and
+// the file here by its name is kept; the page that is not there (51) is
+// a failure (exit 3), and its file here is kept too, as the listing
+// names it; a file no page names goes.
+func TestGeminiMirrorDelete(t *testing.T) {
+	testbed.Require(t, testbed.Gemini)
+	geminiHome(t)
+	dst := t.TempDir()
+	local := map[string]string{"cgi-bin/search": "mine\n", "missing.gmi": "old\n", "stale.gmi": "stale\n"}
+	for p, data := range local {
+		os.MkdirAll(filepath.Dir(filepath.Join(dst, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(dst, p), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, stderr, code := geminiRun(t, "mirror", "--delete", "--json", "gemini://"+testbed.Host+"/", dst)
+	if code != 3 {
+		t.Errorf("mirror --delete: exit %d %s, want 3 (the 51)\n%s", code, stderr, out)
+	}
+	var skipped, failed []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct{ Event, Path, Reason string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch {
+		case ev.Event == "skip" && strings.HasPrefix(ev.Reason, "the server asks for input"):
+			skipped = append(skipped, ev.Path)
+		case ev.Event == "error":
+			failed = append(failed, ev.Path)
+		}
+	}
+	if strings.Join(skipped, " ") != "cgi-bin/search" || strings.Join(failed, " ") != "missing.gmi" {
+		t.Errorf("skipped as asking %q, failed %q; want cgi-bin/search and missing.gmi\n%s", skipped, failed, out)
+	}
+	for p, data := range local {
+		b, err := os.ReadFile(filepath.Join(dst, p))
+		switch {
+		case p == "stale.gmi" && !os.IsNotExist(err):
+			t.Errorf("%s kept: %v", p, err)
+		case p != "stale.gmi" && string(b) != data:
+			t.Errorf("%s holds %q %v, want %q kept", p, b, err, data)
+		}
+	}
+	about, _ := os.ReadFile(filepath.Join("servers", "molly-brown", "capsule", "about.gmi"))
+	if b, _ := os.ReadFile(filepath.Join(dst, "about.gmi")); string(b) != string(about) {
+		t.Errorf("about.gmi: %q", b)
+	}
+}

@@ -20,6 +20,12 @@ const (
 // ReasonUnchanged is the Reason of a skip for a file that is up to date.
 const ReasonUnchanged = "unchanged"
 
+// ReasonAsks begins the Reason of a skip for a URL whose server asks for
+// something a crawl does not give (schemes.Error.Asks: input, a client
+// certificate) instead of answering with a file or a listing; the
+// server's words follow.
+const ReasonAsks = "the server asks for input or an identity, which a mirror does not give"
+
 // Event is one thing that happened in a run, for a person (the command's
 // output) or a script (--json).
 type Event struct {

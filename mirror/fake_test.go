@@ -51,12 +51,13 @@ type treeHandler struct {
 	failAt map[string]int  // a listing of this path fails after N entries
 	cut    map[string]int  // a fetch of this path sends N bytes, then fails (once)
 	raw    map[string]bool // a listing of this path has a line no parser understood
+	asks   map[string]bool // this path's server asks for input or an identity (schemes.Error.Asks)
 	caps   schemes.Caps    // capabilities claimed beyond the file system's (Crawls, Pages)
 }
 
 func newTree(root *node) *treeHandler {
 	return &treeHandler{root: root, fetch: map[string]int{}, lists: map[string]int{}, failAt: map[string]int{},
-		cut: map[string]int{}, raw: map[string]bool{}}
+		cut: map[string]int{}, raw: map[string]bool{}, asks: map[string]bool{}}
 }
 
 func (h *treeHandler) client() *fetch.Client {
@@ -97,6 +98,9 @@ func (h *treeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	defer h.mu.Unlock()
 	p := req.URL.Generic().Path
 	h.fetch[p]++
+	if h.asks[p] {
+		return nil, asks(req)
+	}
 	n := h.find(p)
 	if n != nil && n.link { // a server follows a link it is asked to send
 		n = h.find(path.Join(path.Dir(p), n.data))
@@ -120,6 +124,12 @@ func (h *treeHandler) Fetch(ctx context.Context, req *schemes.Request) (*schemes
 	return &schemes.Response{Body: io.NopCloser(body), Offset: off, Size: size, ModTime: n.mod, Kind: schemes.EntryFile}, nil
 }
 
+// asks is the failure of a URL whose server asks for something of its
+// own (a gemini 1x or 6x).
+func asks(req *schemes.Request) error {
+	return &schemes.Error{Scheme: "tree", Kind: schemes.KindPermission, URL: req.URL.Redacted(), Msg: "who are you?", Asks: true}
+}
+
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) {
@@ -131,6 +141,9 @@ func (h *treeHandler) List(ctx context.Context, req *schemes.Request) (*schemes.
 	defer h.mu.Unlock()
 	p := req.URL.Generic().Path
 	h.lists[p]++
+	if h.asks[p] {
+		return nil, asks(req)
+	}
 	n := h.find(p)
 	if n == nil || !n.dir {
 		return nil, notFound(req)

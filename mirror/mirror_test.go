@@ -560,3 +560,44 @@ func TestMirrorLocalFailuresAreLocal(t *testing.T) {
 		t.Errorf("a destination under a file: %v (%v)", err, schemes.KindOf(err))
 	}
 }
+
+// TestMirrorPassesByWhatAsks: a file or directory whose server asks for
+// input or an identity (schemes.Error.Asks: a gemini 1x or 6x) is
+// skipped, not failed, and nothing it held here is deleted; the rest of
+// the directory is mirrored and deleted from as ever. The start asking
+// is a failure: it was named.
+func TestMirrorPassesByWhatAsks(t *testing.T) {
+	h := newTree(dirNode("", fileNode("a.txt", "a"), fileNode("form", "f"), dirNode("private", fileNode("x", "x"))))
+	dst := t.TempDir()
+	if _, ev, err := run(t, h, dst, Options{}); err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	for _, p := range []string{"stale", "private/stale"} {
+		os.WriteFile(filepath.Join(dst, p), []byte("s"), 0o644)
+	}
+	os.WriteFile(filepath.Join(dst, "form"), []byte("changed here"), 0o644)
+	h.asks["form"], h.asks["private/"] = true, true
+	sum, ev, err := run(t, h, dst, Options{Delete: true, Restart: true})
+	if err != nil || sum.Errors != 0 || sum.Skipped != 2 || sum.Deleted != 1 {
+		t.Fatalf("err %v, summary %+v\n%s", err, sum, ev)
+	}
+	got := tree(t, dst)
+	if _, ok := got["stale"]; ok {
+		t.Errorf("stale kept: the root's listing was whole\n%s", ev)
+	}
+	for p, want := range map[string]string{"form": "changed here", "private/x": "x", "private/stale": "s", "a.txt": "a"} {
+		if got[p] != want {
+			t.Errorf("%s holds %q, want %q\n%s", p, got[p], want, ev)
+		}
+	}
+	for _, p := range []string{"form", "private"} {
+		if skip := ev.find(EventSkip, p); len(skip) != 1 || !strings.HasPrefix(skip[0].Reason, ReasonAsks) {
+			t.Errorf("%s: %+v, want a skip saying the server asks\n%s", p, skip, ev)
+		}
+	}
+
+	h.asks[""] = true
+	if sum, ev, err := run(t, h, dst, Options{}); err == nil || sum.Errors != 1 {
+		t.Errorf("the start asking: err %v, summary %+v\n%s", err, sum, ev)
+	}
+}

@@ -187,11 +187,19 @@ func (e *engine) emit(ev Event) {
 
 // fail reports err about rel. A name longer than the local file system
 // takes is skipped instead, and said so: no later run could write it
-// either, and a run that fails on it every time is never clean.
+// either, and a run that fails on it every time is never clean. So is a
+// URL whose server asks for something of its own (schemes.Error.Asks:
+// input, a client certificate), other than the start: it is no file,
+// and no failure of the mirror's. A directory passed by either way
+// stays incomplete: nothing in it is deleted.
 func (e *engine) fail(rel string, loc schemes.Locator, err error) {
 	ev := Event{Type: EventError, Path: rel, URL: redacted(loc), Err: err}
-	if errors.Is(err, syscall.ENAMETOOLONG) {
+	var se *schemes.Error
+	switch {
+	case errors.Is(err, syscall.ENAMETOOLONG):
 		ev = Event{Type: EventSkip, Path: rel, URL: redacted(loc), Reason: "name too long for the local file system"}
+	case rel != "" && errors.As(err, &se) && se.Asks: // the start was named: it fails
+		ev = Event{Type: EventSkip, Path: rel, URL: redacted(loc), Reason: ReasonAsks + ": " + se.Msg}
 	}
 	e.emit(ev)
 }

@@ -115,6 +115,13 @@ type Error struct {
 	// is a secret that a caller must not put in a URL it shows. A
 	// pointer, so that Errors compare.
 	Form *Form
+	// Asks says the server answered with a request of its own instead
+	// of the resource: input a person types (a gemini 1x, its question
+	// on Form), or a client certificate to show (a gemini 6x). It is
+	// no failure of the resource: a crawl, which types nothing and shows
+	// no identity, passes such a URL by (a mirror skips it), as it never
+	// follows an entry's Form.
+	Asks bool
 	// Setting names the caller's setting that decided this failure, or
 	// that would allow what it refused, as the library spells it
 	// ("mirror.MaxDelete": a package and its option), "" for none. Msg

@@ -82,12 +82,15 @@ func TestBrowse(t *testing.T) {
 
 // TestInputQuestion: a 1x that nobody answers fails with the question on
 // the error's Form, a secret (11) as a password, so that a caller with a
-// form of its own knows not to put it in a URL it shows.
+// form of its own knows not to put it in a URL it shows; it and a 6x say
+// the server Asks (a crawl passes them by).
 func TestInputQuestion(t *testing.T) {
 	now := time.Now()
 	srv := newFakeServer(t, selfSigned(t, now.Add(-time.Hour), now.Add(time.Hour)), map[string]string{
 		"@/find":   "10 What word?\r\n",
 		"@/secret": "11 Pass\x07word?\r\n",
+		"@/cert":   "60 Who are you?\r\n",
+		"@/gone":   "52 It went away\r\n",
 	})
 	h := &Handler{KnownHosts: filepath.Join(t.TempDir(), "known")}
 	for path, want := range map[string]schemes.Question{
@@ -96,8 +99,15 @@ func TestInputQuestion(t *testing.T) {
 	} {
 		_, _, _, err := get(t, h, srv.base()+path, false, nil)
 		e := schemestest.UsageError(t, err, "query")
-		if e == nil || e.Form == nil || len(e.Form.Questions) != 1 || e.Form.Questions[0].Kind != want.Kind || e.Form.Questions[0].Prompt != want.Prompt {
-			t.Errorf("%s: %#v, want the question %+v", path, e, want)
+		if e == nil || e.Form == nil || len(e.Form.Questions) != 1 || e.Form.Questions[0].Kind != want.Kind || e.Form.Questions[0].Prompt != want.Prompt || !e.Asks {
+			t.Errorf("%s: %#v, want the question %+v, and Asks", path, e, want)
+		}
+	}
+	// A 6x asks too (for an identity); a 5x is the page's failure.
+	for path, asks := range map[string]bool{"/cert": true, "/gone": false} {
+		_, _, _, err := get(t, h, srv.base()+path, false, nil)
+		if e, ok := err.(*schemes.Error); !ok || e.Asks != asks {
+			t.Errorf("%s: %#v, want Asks %v", path, err, asks)
 		}
 	}
 }

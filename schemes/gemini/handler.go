@@ -140,6 +140,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asList bool) 
 			c.Close()
 			e := statusError(hd)
 			if hd.Status/10 == 6 {
+				e.Asks = true // for an identity: no failure of the page's
 				if h.Cert == nil {
 					e.Msg += " (none given: give one with " + h.words.Option("gemini-cert") + " FILE)"
 				} else {
@@ -174,8 +175,8 @@ func (h *Handler) input(ctx context.Context, req *schemes.Request, hd header) (s
 		q.Kind = schemes.QuestionPassword
 	}
 	return "", &schemes.Error{Scheme: "gemini", Phase: "reply", Code: hd.Status, Kind: schemes.KindUsage, Part: "query",
-		Form: &schemes.Form{Questions: []schemes.Question{q}},
-		Msg:  fmt.Sprintf("the server asks for input (%s): give it with %s WORDS or in the URL (?words)", schemes.Printable(hd.Meta, 200), h.words.Option("search"))}
+		Form: &schemes.Form{Questions: []schemes.Question{q}}, Asks: true,
+		Msg: fmt.Sprintf("the server asks for input (%s): give it with %s WORDS or in the URL (?words)", schemes.Printable(hd.Meta, 200), h.words.Option("search"))}
 }
 
 // success returns a 2x reply: its body, or its links — and for a caller
