@@ -65,10 +65,16 @@ func tlsError(parent context.Context, scheme, host string, err error) error {
 		cierr x509.CertificateInvalidError
 	)
 	_, _, done := schemes.ContextKind(parent, err)
-	var own *schemes.Error
+	var (
+		own *schemes.Error
+		ref refused
+	)
 	switch {
 	case errors.As(err, &own):
 		return own // a scheme's own verification (schemes.TLSVerify) said why
+	case errors.As(err, &ref):
+		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host",
+			Msg: fmt.Sprintf("TLS certificate of %s refused", host), Err: ref.err}
 	case errors.As(err, &verr), errors.As(err, &uaerr), errors.As(err, &herr), errors.As(err, &cierr):
 		return &schemes.Error{Scheme: scheme, Phase: "tls", Kind: schemes.KindSafety, Part: "host", Setting: SettingTrust,
 			Msg: fmt.Sprintf("TLS certificate of %s is not trusted", host),

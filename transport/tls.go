@@ -74,7 +74,12 @@ func (d *Dialer) StartTLS(ctx context.Context, c net.Conn, scheme, host string, 
 		// The scheme's own rule decides, in place of the roots (and of
 		// -k, which would otherwise let anything through unchecked).
 		cfg.InsecureSkipVerify = true
-		cfg.VerifyConnection = p.Verify
+		cfg.VerifyConnection = func(st tls.ConnectionState) error {
+			if err := p.Verify(st); err != nil {
+				return refused{err} // a refusal, whatever error says it (tlsError)
+			}
+			return nil
+		}
 	}
 	if p.ClientCert != nil {
 		cfg.Certificates, cfg.GetClientCertificate = []tls.Certificate{*p.ClientCert}, nil
@@ -109,3 +114,11 @@ func (d *Dialer) tlsConfig(host string) *tls.Config {
 	cfg.NextProtos = nil
 	return cfg
 }
+
+// refused is a refusal of the server's certificate by a scheme's own
+// rule (schemes.TLSVerify): crypto/tls returns it as it is, and tlsError
+// makes it KindSafety, as an untrusted certificate is.
+type refused struct{ err error }
+
+func (r refused) Error() string { return r.err.Error() }
+func (r refused) Unwrap() error { return r.err }
