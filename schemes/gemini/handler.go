@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -247,6 +249,9 @@ func (h *Handler) exchange(ctx context.Context, req *schemes.Request, g *URL) (n
 	if h.Cert != nil {
 		opts = append(opts, schemes.TLSClientCert(h.Cert))
 	}
+	// Under the TLS layer, to tell the body's end (close_notify) from
+	// a cut (bodyReader).
+	raw = &endWatch{Conn: raw}
 	c, err := req.Dialer.StartTLS(tctx, raw, g.u.Scheme, g.u.Host, opts...)
 	if err != nil {
 		raw.Close()
@@ -289,10 +294,37 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 		return 0, schemes.IOError("gemini", "read", err)
 	}
 	n, err := b.r.Read(p)
+	if err == io.EOF {
+		if w, ok := transport.Under[*endWatch](b.c); ok && w.cut.Load() {
+			// crypto/tls takes an end between two records for a
+			// close_notify; a gemini body ends only with one (§4).
+			return n, &schemes.Error{Scheme: "gemini", Phase: "read", Kind: schemes.KindConnect, Retryable: true,
+				Msg: "the connection ended without TLS close_notify: the body is cut short", Err: io.ErrUnexpectedEOF}
+		}
+	}
 	if err != nil && err != io.EOF {
 		return n, schemes.IOError("gemini", "read", err)
 	}
 	return n, err
 }
+
+// endWatch is the connection under TLS, which notes when the server's
+// side of it ended (EOF): TLS reads its close_notify before any EOF, so
+// an EOF met means the connection was cut.
+type endWatch struct {
+	net.Conn
+	cut atomic.Bool
+}
+
+func (w *endWatch) Read(p []byte) (int, error) {
+	n, err := w.Conn.Read(p)
+	if errors.Is(err, io.EOF) {
+		w.cut.Store(true)
+	}
+	return n, err
+}
+
+// NetConn is the connection watched, for transport.Under.
+func (w *endWatch) NetConn() net.Conn { return w.Conn }
 
 func (b *bodyReader) Close() error { return b.c.Close() }

@@ -62,6 +62,13 @@ func newFakeServer(t *testing.T, cert tls.Certificate, replies map[string]string
 		t.Fatal(err)
 	}
 	s.ln = ln
+	serveEach(t, ln, s.serve)
+	return s
+}
+
+// serveEach serves each connection ln accepts with serve, in a goroutine
+// of its own, until the test ends (ln closed), closing it after.
+func serveEach(t *testing.T, ln net.Listener, serve func(net.Conn)) {
 	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
@@ -69,10 +76,12 @@ func newFakeServer(t *testing.T, cert tls.Certificate, replies map[string]string
 			if err != nil {
 				return
 			}
-			go s.serve(c)
+			go func() {
+				defer c.Close()
+				serve(c)
+			}()
 		}
 	}()
-	return s
 }
 
 func (s *fakeServer) base() string { return "gemini://" + s.ln.Addr().String() }
@@ -284,26 +293,17 @@ func TestClientCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func(c *tls.Conn) {
-				defer c.Close()
-				if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
-					return
-				}
-				if peer := c.ConnectionState().PeerCertificates; len(peer) == 0 {
-					io.WriteString(c, "60 Who are you?\r\n")
-				} else {
-					io.WriteString(c, "20 text/plain\r\nhello "+peer[0].Subject.CommonName+"\n")
-				}
-			}(c.(*tls.Conn))
+	serveEach(t, ln, func(raw net.Conn) {
+		c := raw.(*tls.Conn)
+		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+			return
 		}
-	}()
+		if peer := c.ConnectionState().PeerCertificates; len(peer) == 0 {
+			io.WriteString(c, "60 Who are you?\r\n")
+		} else {
+			io.WriteString(c, "20 text/plain\r\nhello "+peer[0].Subject.CommonName+"\n")
+		}
+	})
 	raw := "gemini://" + ln.Addr().String() + "/"
 	known := filepath.Join(t.TempDir(), "known")
 	_, _, _, err = get(t, &Handler{KnownHosts: known}, raw, false, nil)
