@@ -14,8 +14,8 @@ import (
 
 // FS is a read-only io/fs view of a remote tree: an FTP or FTPS
 // directory, a local file: directory, an HTTP(S) server's index pages, a
-// gopher menu, a Prospero directory — whatever a scheme whose Caps say
-// Lists serves. Client.FS makes one. It implements fs.FS, fs.ReadDirFS,
+// gopher menu, a Prospero directory, a gemini capsule — whatever a
+// scheme whose Caps say Lists serves. Client.FS makes one. It implements fs.FS, fs.ReadDirFS,
 // fs.StatFS, fs.ReadFileFS and fs.ReadLinkFS, so fs.WalkDir,
 // http.FileServer(http.FS(fsys)), template.ParseFS, testing/fstest.TestFS
 // and every other consumer of io/fs work on it. It is safe for concurrent
@@ -32,10 +32,13 @@ import (
 // search items, telnet items, listing lines no parser understood) and
 // entries without a URL. When two entries of one listing have one name,
 // the first is kept. Where a scheme's containers are documents of links
-// that may point anywhere (Caps Crawls: index pages, gopher menus), an
-// entry is in the directory only when its URL lies one path segment below
-// the directory's own, on the same server: a menu's link to its parent,
-// to a deeper item or to another server is not part of the tree.
+// that may point anywhere (Caps Crawls: index pages, gopher menus, gemini
+// pages), an entry is in the directory only when its URL lies one path
+// segment below the directory's own, on the same server: a menu's link to
+// its parent, to a deeper item or to another server is not part of the
+// tree. A gemini capsule's directories are its pages whose URL ends in
+// "/" (the links its listing calls directories); its other pages, links
+// and all, are files.
 //
 // Entries. ReadDir lists a directory sorted by name; an entry's Info is
 // what the listing said: IsDir and fs.ModeDir for directories,
