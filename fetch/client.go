@@ -130,8 +130,10 @@ type Client struct {
 	Netrc *Netrc
 	// RequireTLS refuses clear text (curl's --ssl-reqd): a scheme whose
 	// Caps lack TLS fails before it dials, as KindSafety, unless it opens
-	// no connection (Local); the others get Request.RequireTLS, and
-	// upgrade (FTP AUTH TLS, NNTP and SMTP STARTTLS) or fail.
+	// no connection (Local) or its connections are always encrypted by
+	// other means (Encrypted: sftp over SSH); the others get
+	// Request.RequireTLS, and upgrade (FTP AUTH TLS, NNTP and SMTP
+	// STARTTLS) or fail.
 	RequireTLS bool
 	// Prompt asks at the terminal; nil means there is none.
 	Prompt schemes.Prompter

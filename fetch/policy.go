@@ -184,17 +184,20 @@ func (c *Client) askCheckRedirect(from, to schemes.Locator, hops int) error {
 
 // requireTLS applies RequireTLS to s, the scheme of loc, before its
 // handler is asked anything: a scheme that can protect its connections
-// (Caps TLS) is trusted to, through Request.RequireTLS; one that opens no
-// connection (Local) has nothing to protect; any other would talk in
-// clear text, and is refused as KindSafety, naming the schemes that can.
+// (Caps TLS) is trusted to, through Request.RequireTLS; one whose
+// connections are always encrypted and its servers authenticated without
+// TLS (Encrypted: sftp over SSH) has no clear text to refuse, as curl's
+// --ssl-reqd leaves it alone; one that opens no connection (Local) has
+// nothing to protect; any other would talk in clear text, and is refused
+// as KindSafety, naming the schemes that can.
 func (c *Client) requireTLS(s schemes.Scheme, loc schemes.Locator) error {
-	if !c.RequireTLS || s.Caps.Has(schemes.TLS) || s.Caps.Has(schemes.Local) {
+	if !c.RequireTLS || s.Caps.Has(schemes.TLS) || s.Caps.Has(schemes.Encrypted) || s.Caps.Has(schemes.Local) {
 		return nil
 	}
 	can := Protocols{}
 	r := c.registry()
 	for _, n := range r.Names() {
-		if t, _ := r.Lookup(n); t.Caps.Has(schemes.TLS) {
+		if t, _ := r.Lookup(n); t.Caps.Has(schemes.TLS) || t.Caps.Has(schemes.Encrypted) {
 			can[n] = true
 		}
 	}

@@ -45,6 +45,7 @@ func TestRequireTLSByCaps(t *testing.T) {
 		{"tls scheme", schemes.Retrieves | schemes.TLS, true, "s:x", "s:x require=true"},
 		{"clear-text scheme refused", schemes.Retrieves, true, "s:x", ""},
 		{"local scheme", schemes.Retrieves | schemes.Local, true, "s:x", "s:x require=true"},
+		{"encrypted scheme", schemes.Retrieves | schemes.Encrypted, true, "s:x", "s:x require=true"},
 		{"not required", schemes.Retrieves, false, "s:x", "s:x require=false"},
 		{"redirect to a clear-text scheme refused", schemes.Retrieves | schemes.RedirectTarget, true, "t:to-s", "t:to-s require=true"},
 		{"redirect allowed without the requirement", schemes.Retrieves | schemes.RedirectTarget, false, "t:to-s", "t:to-s require=false s:x require=false"},
@@ -76,4 +77,33 @@ func TestRequireTLSByCaps(t *testing.T) {
 	if _, err := c.Explain("s:x"); schemes.KindOf(err) != schemes.KindSafety {
 		t.Errorf("Explain: %v, want the same refusal", err)
 	}
+}
+
+// TestRequireTLSEncrypted: with RequireTLS an Encrypted scheme (sftp:
+// SSH, no TLS) is fetched, and named among the schemes a refusal
+// points to.
+func TestRequireTLSEncrypted(t *testing.T) {
+	h := &tlsRecorder{}
+	c := &Client{Registry: schemes.NewRegistry(), RequireTLS: true}
+	policyScheme(c, "e", schemes.Retrieves|schemes.Encrypted, h)
+	policyScheme(c, "s", schemes.Retrieves, h)
+	policyScheme(c, "t", schemes.Retrieves|schemes.TLS, h)
+	resp, err := c.Get(context.Background(), "e:x")
+	if err != nil {
+		t.Fatalf("an encrypted scheme under RequireTLS: %v", err)
+	}
+	resp.Close()
+	_, err = c.Get(context.Background(), "s:x")
+	if schemes.KindOf(err) != schemes.KindSafety || !strings.Contains(err.Error(), "(schemes that can: e,t)") {
+		t.Errorf("err = %v, want a safety refusal naming e and t", err)
+	}
+	if got := strings.Join(h.got, " "); got != "e:x require=true" {
+		t.Errorf("handler saw %q, want only e:x", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Register accepted a local scheme that claims encrypted")
+		}
+	}()
+	policyScheme(c, "l", schemes.Retrieves|schemes.Encrypted|schemes.Local, h)
 }

@@ -86,6 +86,15 @@ const (
 	// own scheme did not. A redirect from another scheme still needs
 	// RedirectTarget (or the caller's word).
 	RedirectsWithin
+	// Encrypted: every connection of the scheme is encrypted and the
+	// server authenticated from the start by other means than TLS (SSH:
+	// its host key checked against the known hosts), so there is no clear
+	// text to refuse. A Client that requires TLS (--ssl-reqd, which curl
+	// applies only to protocols that can upgrade to TLS) accepts it as it
+	// does a TLS scheme; the handler has nothing to upgrade and ignores
+	// Request.RequireTLS. A Local scheme opens no connection, and cannot
+	// claim it.
+	Encrypted
 )
 
 var capNames = []struct {
@@ -96,7 +105,7 @@ var capNames = []struct {
 	{Interactive, "interactive"}, {Sends, "sends"}, {Local, "local"},
 	{Conditional, "conditional"}, {Crawls, "crawls"}, {TLS, "tls"}, {Pipelines, "pipelines"},
 	{RedirectTarget, "redirect-target"}, {Pages, "pages"}, {Ranges, "ranges"}, {MultiRanges, "multi-ranges"},
-	{RedirectsWithin, "redirects-within"},
+	{RedirectsWithin, "redirects-within"}, {Encrypted, "encrypted"},
 }
 
 // Has reports whether every capability in want is in c.

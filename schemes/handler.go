@@ -315,7 +315,8 @@ type Request struct {
 	// from the start upgrades its connections (FTP AUTH TLS, NNTP and SMTP
 	// STARTTLS) before sending anything else, and fails with KindSafety
 	// when the server cannot. The fetch Client never gives it to a scheme
-	// without the capability.
+	// without the capability but an Encrypted one (sftp), which has no
+	// clear text to upgrade and ignores it.
 	RequireTLS bool
 	// Credentials supplies a login when the URL has none. The fetch
 	// Client gives handlers only what its credential policy allows for

@@ -79,6 +79,9 @@ func (r *Registry) Register(s Scheme) {
 	if s.Caps.Has(TLS | Local) {
 		panic(fmt.Sprintf("schemes: scheme %q claims tls but opens no connection (local)", s.Name))
 	}
+	if s.Caps.Has(Encrypted | Local) {
+		panic(fmt.Sprintf("schemes: scheme %q claims encrypted but opens no connection (local)", s.Name))
+	}
 	r.schemes[s.Name] = s
 }
 

@@ -37,14 +37,8 @@ func (d *Dialer) DialDatagram(ctx context.Context, scheme, host string, port int
 					scheme, addr, schemes.RedactString(p.String()))}
 		}
 	}
-	dctx := ctx
-	timeout := ""
-	if d.ConnectTimeout > 0 {
-		var cancel context.CancelFunc
-		dctx, cancel = context.WithTimeout(ctx, d.ConnectTimeout)
-		defer cancel()
-		timeout = fmt.Sprintf(" after %v", d.ConnectTimeout)
-	}
+	dctx, cancel, timeout := d.connectContext(ctx)
+	defer cancel()
 	d.info(ctx, "Opening UDP to %s", addr)
 	c, err := d.netDialer().DialContext(dctx, "udp", addr)
 	if err != nil {

@@ -98,14 +98,8 @@ func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.C
 		}
 		proxy = p
 	}
-	dctx := ctx
-	timeout := ""
-	if d.ConnectTimeout > 0 {
-		var cancel context.CancelFunc
-		dctx, cancel = context.WithTimeout(ctx, d.ConnectTimeout)
-		defer cancel()
-		timeout = fmt.Sprintf(" after %v", d.ConnectTimeout)
-	}
+	dctx, cancel, timeout := d.connectContext(ctx)
+	defer cancel()
 	if proxy == nil {
 		d.info(ctx, "Connecting to %s", addr)
 		c, err := d.netDialer().DialContext(dctx, "tcp", addr)
@@ -121,6 +115,17 @@ func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.C
 		return nil, dialError(ctx, scheme, addr+" through proxy "+proxyAddr(proxy), timeout, err)
 	}
 	return c, nil
+}
+
+// connectContext is ctx bounded by ConnectTimeout, when there is one, for
+// connecting, with the words that tell a timeout of ours (" after 30s")
+// from the caller's deadline ("").
+func (d *Dialer) connectContext(ctx context.Context) (context.Context, context.CancelFunc, string) {
+	if d.ConnectTimeout <= 0 {
+		return ctx, func() {}, ""
+	}
+	dctx, cancel := context.WithTimeout(ctx, d.ConnectTimeout)
+	return dctx, cancel, fmt.Sprintf(" after %v", d.ConnectTimeout)
 }
 
 // dialProxy connects to host:port through proxy.

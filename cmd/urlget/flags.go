@@ -160,7 +160,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.StringVar(&o.caFile, "cacert", "", "verify TLS certificates with the CAs in `FILE`")
 	fs.StringVarP(&o.user, "user", "u", "", "`USER[:PASSWORD]` for URLs that carry none")
 	o.netrc.add(fs)
-	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS: upgrade where a scheme can (ftp AUTH TLS, nntp and smtp STARTTLS) or fail, and refuse schemes without TLS (http:, gopher:, ...)")
+	fs.BoolVar(&o.sslReqd, "ssl-reqd", false, "require TLS: upgrade where a scheme can (ftp AUTH TLS, nntp and smtp STARTTLS) or fail, and refuse schemes without TLS (http:, gopher:, ...); sftp:, encrypted by SSH, goes on")
 	fs.IntVar(&o.maxRedirs, "max-redirs", 10, "follow at most `N` redirects or referrals")
 	fs.StringVar(&o.proto, "proto", "", "only use the schemes in `LIST` for the URLs given (curl syntax: =http,https or -all,+ftp; all by default)")
 	fs.StringVar(&o.protoRedir, "proto-redir", "", "let redirects lead only to the schemes in `LIST` (curl syntax; default: http,https,ftp,ftps)")

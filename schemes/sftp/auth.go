@@ -54,10 +54,13 @@ func (h *Handler) credentials(loc *URL, req *schemes.Request) login {
 }
 
 // authMethods are the ways to log in, in the order OpenSSH tries them:
-// public keys (the key file, else the agent), then the password (known,
-// else asked for at the terminal), also through keyboard-interactive,
-// which servers use for passwords under PAM.
-func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Request, lg login) ([]ssh.AuthMethod, func(), error) {
+// public keys (the key file alone, else the SSH agent's keys and the
+// default identity files), then the password (known, else asked for at
+// the terminal), also through keyboard-interactive, which servers use
+// for passwords under PAM. All keys are one method: the ssh package tries
+// each method once, so a second public key method would never be asked.
+// The func returned closes the agent's connection, after the login.
+func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Request, lg login, tr schemes.Trace) ([]ssh.AuthMethod, func(), error) {
 	var methods []ssh.AuthMethod
 	done := func() {}
 	if h.KeyFile != "" {
@@ -66,8 +69,10 @@ func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Reques
 			return nil, done, err
 		}
 		methods = append(methods, ssh.PublicKeys(signer))
-	} else if m, closeAgent := agentAuth(); m != nil {
-		methods, done = append(methods, m), closeAgent
+	} else {
+		var keys func() ([]ssh.Signer, error)
+		keys, done = defaultKeys(ctx, loc.u.Scheme, req, tr)
+		methods = append(methods, ssh.PublicKeysCallback(keys))
 	}
 	pass := func() (string, error) {
 		if lg.Password != nil {

@@ -25,7 +25,7 @@ func Declaration() schemes.Declaration {
 			{Name: "ssh-accept-new", Kind: schemes.Bool, Schemes: only,
 				Help: "sftp: accept and remember the key of a host the known hosts file does not name (OpenSSH's accept-new); a changed key is still refused"},
 			{Name: "key", Kind: schemes.String, Schemes: only,
-				Help: "sftp: log in with the SSH private key in `FILE` (default: the SSH agent at $SSH_AUTH_SOCK)"},
+				Help: "sftp: log in with the SSH private key in `FILE` alone (default: the SSH agent's keys at $SSH_AUTH_SOCK, then ~/.ssh/id_rsa, id_ecdsa and id_ed25519)"},
 		},
 		New: newSchemes,
 	}
@@ -41,13 +41,16 @@ func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 // caps: files are retrieved, directories listed, anything described
 // without its bytes (SSH_FXP_STAT), and reads start at any offset (an
 // SFTP read names its offset), so partial copies are continued and byte
-// ranges asked for exactly. No RedirectTarget: a request carries the
+// ranges asked for exactly. Encrypted: SSH encrypts everything and the
+// host key authenticates the server, so a Client that requires TLS
+// (--ssl-reqd) lets sftp through, as curl does. No RedirectTarget: a request carries the
 // user's keys and agent, which a server's redirect must not lead to
 // another host.
-const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Ranges
+const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Ranges | schemes.Encrypted
 
 // Schemes returns the sftp scheme served by h; nil h means default
-// settings (~/.ssh/known_hosts, keys from the agent).
+// settings (~/.ssh/known_hosts, keys from the agent and the default
+// identity files).
 func Schemes(h *Handler) []schemes.Scheme {
 	if h == nil {
 		h = &Handler{}

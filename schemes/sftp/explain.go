@@ -35,6 +35,9 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	var auth []string
 	if h.KeyFile != "" {
 		auth = append(auth, "publickey "+h.KeyFile)
+	} else {
+		auth = append(auth, "publickey: the SSH agent's keys ($"+agentSocket+"), then ~/.ssh/"+
+			strings.Join(identityFiles, ", ~/.ssh/")+" (those that exist)")
 	}
 	pw := "password (asked for at the terminal)"
 	if lg.Password != nil {

@@ -25,8 +25,10 @@ type Handler struct {
 	// appends it there (OpenSSH's StrictHostKeyChecking=accept-new). A
 	// key that differs from the file's is refused all the same.
 	AcceptNew bool
-	// KeyFile is a private key to log in with, asked for its passphrase
-	// at the terminal when it has one.
+	// KeyFile is the private key to log in with, alone, asked for its
+	// passphrase at the terminal when it has one; "" offers the SSH
+	// agent's keys ($SSH_AUTH_SOCK, through a schemes.LocalDialer) and
+	// then OpenSSH's default identity files that exist.
 	KeyFile string
 
 	// words name options and settings in messages as the caller does.

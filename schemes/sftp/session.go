@@ -107,7 +107,7 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	if err != nil {
 		return nil, err
 	}
-	methods, agentDone, err := h.authMethods(ctx, loc, req, lg)
+	methods, agentDone, err := h.authMethods(ctx, loc, req, lg, tr)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,353 @@
+package sftp
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/pem"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// newSigner makes an ed25519 key, returning its signer and private key.
+func newSigner(t *testing.T) (ssh.Signer, ed25519.PrivateKey) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, priv
+}
+
+// writeIdentity writes priv as ~/.ssh/name under home, with passphrase
+// pass unless it is "".
+func writeIdentity(t *testing.T, home, name string, priv ed25519.PrivateKey, pass string) {
+	t.Helper()
+	var block *pem.Block
+	var err error
+	if pass == "" {
+		block, err = ssh.MarshalPrivateKey(priv, "")
+	} else {
+		block, err = ssh.MarshalPrivateKeyWithPassphrase(priv, "", []byte(pass))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, ".ssh")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// serveAgent serves an in-process agent holding keys on a unix socket in
+// a temporary directory, named by SSH_AUTH_SOCK for the test. The channel
+// it returns receives each time a client has closed its connection.
+func serveAgent(t *testing.T, keys ...ed25519.PrivateKey) <-chan struct{} {
+	t.Helper()
+	ring := agent.NewKeyring()
+	for _, k := range keys {
+		if err := ring.Add(agent.AddedKey{PrivateKey: k}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(agentSocket, path)
+	closed := make(chan struct{}, 16)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			agent.ServeAgent(ring, c) // returns when the client closes
+			c.Close()
+			closed <- struct{}{}
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-stopped
+	})
+	return closed
+}
+
+// authServer is an SSH server that accepts the public key accept (if
+// not nil) and the password "pw", and counts what it was offered.
+type authServer struct {
+	accept  ssh.PublicKey
+	offered atomic.Int32
+}
+
+// config is the server's configuration.
+func (a *authServer) config(t *testing.T) *ssh.ServerConfig {
+	hostKey, _ := newSigner(t)
+	cfg := &ssh.ServerConfig{
+		PublicKeyCallback: func(_ ssh.ConnMetadata, k ssh.PublicKey) (*ssh.Permissions, error) {
+			a.offered.Add(1)
+			if a.accept != nil && bytes.Equal(k.Marshal(), a.accept.Marshal()) {
+				return nil, nil
+			}
+			return nil, errors.New("not this key")
+		},
+		PasswordCallback: func(_ ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
+			if string(pw) == "pw" {
+				return nil, nil
+			}
+			return nil, errors.New("wrong password")
+		},
+	}
+	cfg.AddHostKey(hostKey)
+	return cfg
+}
+
+// tryLogin logs in to srv over a loopback connection with the methods the
+// handler builds for req, as bob (with password pw when not nil), and
+// returns the login's error and the trace.
+func tryLogin(t *testing.T, h *Handler, req *schemes.Request, srv *authServer, pw *string) (error, string) {
+	t.Helper()
+	var trace strings.Builder
+	tr := transport.NewTrace(&trace)
+	req.Trace = tr
+	loc, err := Parse(mustParse(t, "sftp://bob@host.test/f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A socket pair, not net.Pipe: both ends of SSH write their version
+	// first, which an unbuffered pipe deadlocks on.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		sc, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer sc.Close()
+		conn, chans, reqs, err := ssh.NewServerConn(sc, srv.config(t))
+		if err != nil {
+			return
+		}
+		go ssh.DiscardRequests(reqs)
+		go func() {
+			for ch := range chans {
+				ch.Reject(ssh.Prohibited, "no channels")
+			}
+		}()
+		conn.Wait()
+	}()
+	cc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods, done, err := h.authMethods(t.Context(), loc, req, login{User: "bob", Password: pw}, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, chans, reqs, err := ssh.NewClientConn(cc, "host.test:22", &ssh.ClientConfig{User: "bob", Auth: methods,
+		HostKeyCallback: ssh.InsecureIgnoreHostKey()})
+	done()
+	if err == nil {
+		go ssh.DiscardRequests(reqs)
+		go func() {
+			for range chans {
+			}
+		}()
+		c.Close()
+	} else {
+		cc.Close()
+	}
+	<-served
+	return err, trace.String()
+}
+
+func mustParse(t *testing.T, raw string) *schemes.URL {
+	t.Helper()
+	u, err := schemes.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// noHome gives the test an empty home directory and no agent.
+func noHome(t *testing.T) string {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(agentSocket, "")
+	return home
+}
+
+// TestAgentLogin: the agent's key logs in, through the Dialer's local
+// socket, and the agent's connection is closed after the login.
+func TestAgentLogin(t *testing.T) {
+	noHome(t)
+	s, priv := newSigner(t)
+	closed := serveAgent(t, priv)
+	srv := &authServer{accept: s.PublicKey()}
+	err, trace := tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}}, srv, nil)
+	if err != nil {
+		t.Fatalf("login with the agent's key: %v\n%s", err, trace)
+	}
+	if !strings.Contains(trace, "the SSH agent offers 1 key") || !strings.Contains(trace, "Connecting to local socket") {
+		t.Errorf("trace lacks the agent:\n%s", trace)
+	}
+	<-closed // the agent's server returns only when urlget closed its connection
+}
+
+// TestAgentMissing: an agent socket that is not there, or a Dialer that
+// cannot open one, is no error: the password logs in, and the trace
+// says why there was no agent.
+func TestAgentMissing(t *testing.T) {
+	noHome(t)
+	t.Setenv(agentSocket, filepath.Join(t.TempDir(), "gone.sock"))
+	pw := "pw"
+	for _, d := range []schemes.Dialer{&transport.Dialer{}, tcpOnly{}} {
+		err, trace := tryLogin(t, &Handler{}, &schemes.Request{Dialer: d}, &authServer{}, &pw)
+		if err != nil {
+			t.Fatalf("%T: password login without an agent: %v\n%s", d, err, trace)
+		}
+		if !strings.Contains(trace, "no SSH agent: ") {
+			t.Errorf("%T: trace does not say there is no agent:\n%s", d, trace)
+		}
+	}
+}
+
+// tcpOnly is a Dialer that cannot open local sockets.
+type tcpOnly struct{ schemes.Dialer }
+
+// TestAgentUnusable: an agent with keys the server refuses leaves the
+// login to the password, and without one it is refused.
+func TestAgentUnusable(t *testing.T) {
+	noHome(t)
+	_, priv := newSigner(t)
+	serveAgent(t, priv)
+	srv := &authServer{}
+	pw := "pw"
+	if err, trace := tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}}, srv, &pw); err != nil {
+		t.Fatalf("password after a refused agent key: %v\n%s", err, trace)
+	}
+	if srv.offered.Load() == 0 {
+		t.Error("the agent's key was not offered")
+	}
+	err, _ := tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}}, srv, nil)
+	if !errors.Is(err, errNoPassword) {
+		t.Errorf("no usable key, no password: %v, want errNoPassword", err)
+	}
+}
+
+// TestDefaultIdentity: with no key file and no agent, ~/.ssh/id_ed25519
+// logs in; a key the agent holds too is offered once.
+func TestDefaultIdentity(t *testing.T) {
+	home := noHome(t)
+	s, priv := newSigner(t)
+	writeIdentity(t, home, "id_ed25519", priv, "")
+	srv := &authServer{accept: s.PublicKey()}
+	err, trace := tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}}, srv, nil)
+	if err != nil {
+		t.Fatalf("login with ~/.ssh/id_ed25519: %v\n%s", err, trace)
+	}
+	if !strings.Contains(trace, filepath.Join(home, ".ssh", "id_ed25519")+" (ssh-ed25519)") {
+		t.Errorf("trace does not name the identity file:\n%s", trace)
+	}
+
+	serveAgent(t, priv)
+	srv = &authServer{} // refuses every key: counts what is offered
+	pw := "pw"
+	if err, trace = tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}}, srv, &pw); err != nil {
+		t.Fatalf("%v\n%s", err, trace)
+	}
+	if n := srv.offered.Load(); n != 1 || !strings.Contains(trace, "skipped: the SSH agent offers its key") {
+		t.Errorf("a key both in the agent and in a file offered %d times, want once:\n%s", n, trace)
+	}
+}
+
+// TestDefaultIdentityPassphrase: a default key with a passphrase is
+// skipped without a terminal (the password logs in, nothing fails), and
+// with one it is asked for only when the server accepts the key.
+func TestDefaultIdentityPassphrase(t *testing.T) {
+	home := noHome(t)
+	s, priv := newSigner(t)
+	writeIdentity(t, home, "id_ed25519", priv, "secret phrase")
+	pw := "pw"
+	err, trace := tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}}, &authServer{accept: s.PublicKey()}, &pw)
+	if err != nil {
+		t.Fatalf("a locked default key without a terminal must not fail the login: %v\n%s", err, trace)
+	}
+	if !strings.Contains(trace, "skipped: it has a passphrase and there is no terminal") {
+		t.Errorf("trace does not say the key was skipped:\n%s", trace)
+	}
+
+	var asked []string
+	prompt := func(_ context.Context, p string, secret bool) (string, error) {
+		asked = append(asked, p)
+		return "secret phrase", nil
+	}
+	// A server that refuses the key: nobody is asked for its passphrase.
+	if err, trace = tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}, Prompt: prompt}, &authServer{}, &pw); err != nil {
+		t.Fatalf("%v\n%s", err, trace)
+	}
+	if len(asked) != 0 {
+		t.Errorf("asked %q for a key the server refused", asked)
+	}
+	// A server that accepts it: asked once, and the key logs in.
+	err, trace = tryLogin(t, &Handler{}, &schemes.Request{Dialer: &transport.Dialer{}, Prompt: prompt}, &authServer{accept: s.PublicKey()}, nil)
+	if err != nil || len(asked) != 1 || !strings.Contains(asked[0], "id_ed25519") {
+		t.Fatalf("login with the unlocked key: %v, asked %q\n%s", err, asked, trace)
+	}
+	if strings.Contains(trace, "secret phrase") {
+		t.Errorf("the passphrase is in the trace:\n%s", trace)
+	}
+}
+
+// TestKeyFileAlone: --key offers that key alone, not the agent's nor the
+// default files', and an unreadable one is an error.
+func TestKeyFileAlone(t *testing.T) {
+	home := noHome(t)
+	_, other := newSigner(t)
+	writeIdentity(t, home, "id_ed25519", other, "")
+	serveAgent(t, other)
+	s, priv := newSigner(t)
+	writeIdentity(t, home, "mine", priv, "")
+	srv := &authServer{accept: s.PublicKey()}
+	h := &Handler{KeyFile: filepath.Join(home, ".ssh", "mine")}
+	if err, trace := tryLogin(t, h, &schemes.Request{Dialer: &transport.Dialer{}}, srv, nil); err != nil {
+		t.Fatalf("login with --key: %v\n%s", err, trace)
+	}
+	if n := srv.offered.Load(); n != 1 {
+		t.Errorf("%d keys offered with a key file, want 1", n)
+	}
+	loc, _ := Parse(mustParse(t, "sftp://bob@host.test/f"))
+	h = &Handler{KeyFile: filepath.Join(home, "none")}
+	_, _, err := h.authMethods(t.Context(), loc, &schemes.Request{Trace: schemes.NopTrace{}}, login{User: "bob"}, schemes.NopTrace{})
+	if schemes.KindOf(err) != schemes.KindUsage {
+		t.Errorf("a missing key file: %v, want a usage error", err)
+	}
+}
