@@ -59,20 +59,20 @@ func (h *Handler) credentials(loc *URL, req *schemes.Request) login {
 // the terminal), also through keyboard-interactive, which servers use
 // for passwords under PAM. All keys are one method: the ssh package tries
 // each method once, so a second public key method would never be asked.
-// The func returned closes the agent's connection, after the login.
-func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Request, lg login, tr schemes.Trace) ([]ssh.AuthMethod, func(), error) {
+// The keyLogin returned is closed after the login.
+func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Request, lg login, tr schemes.Trace) ([]ssh.AuthMethod, *keyLogin, error) {
 	var methods []ssh.AuthMethod
-	done := func() {}
+	keys := &keyLogin{}
 	if h.KeyFile != "" {
 		signer, err := h.signer(ctx, loc, req)
 		if err != nil {
-			return nil, done, err
+			return nil, keys, err
 		}
 		methods = append(methods, ssh.PublicKeys(signer))
 	} else {
-		var keys func() ([]ssh.Signer, error)
-		keys, done = defaultKeys(ctx, loc.u.Scheme, req, tr)
-		methods = append(methods, ssh.PublicKeysCallback(keys))
+		var get func() ([]ssh.Signer, error)
+		keys, get = defaultKeys(ctx, loc.u.Scheme, req, tr)
+		methods = append(methods, ssh.PublicKeysCallback(get))
 	}
 	pass := func() (string, error) {
 		if lg.Password != nil {
@@ -104,7 +104,7 @@ func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Reques
 			}
 			return answers, nil
 		}))
-	return methods, done, nil
+	return methods, keys, nil
 }
 
 // errNoPassword is the failure of a login that needs a password nobody

@@ -167,13 +167,13 @@ func tryLogin(t *testing.T, h *Handler, req *schemes.Request, srv *authServer, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	methods, done, err := h.authMethods(t.Context(), loc, req, login{User: "bob", Password: pw}, tr)
+	methods, keys, err := h.authMethods(t.Context(), loc, req, login{User: "bob", Password: pw}, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c, chans, reqs, err := ssh.NewClientConn(cc, "host.test:22", &ssh.ClientConfig{User: "bob", Auth: methods,
 		HostKeyCallback: ssh.InsecureIgnoreHostKey()})
-	done()
+	keys.close()
 	if err == nil {
 		go ssh.DiscardRequests(reqs)
 		go func() {
@@ -349,5 +349,23 @@ func TestKeyFileAlone(t *testing.T) {
 	_, _, err := h.authMethods(t.Context(), loc, &schemes.Request{Trace: schemes.NopTrace{}}, login{User: "bob"}, schemes.NopTrace{})
 	if schemes.KindOf(err) != schemes.KindUsage {
 		t.Errorf("a missing key file: %v, want a usage error", err)
+	}
+}
+
+// TestKeysRefusedWords: a refused login's message says what the keys
+// came to.
+func TestKeysRefusedWords(t *testing.T) {
+	for _, tc := range []struct {
+		k    keyLogin
+		want string
+	}{
+		{keyLogin{}, ""},
+		{keyLogin{asked: true}, " (no key to offer: no SSH agent key, no default identity file)"},
+		{keyLogin{asked: true, offered: 1}, " (it accepted none of the 1 key offered)"},
+		{keyLogin{asked: true, offered: 3}, " (it accepted none of the 3 keys offered)"},
+	} {
+		if got := tc.k.refused(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.k, got, tc.want)
+		}
 	}
 }

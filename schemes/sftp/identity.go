@@ -21,33 +21,53 @@ import (
 // hardware, and DSA keys are gone from OpenSSH and x/crypto alike.
 var identityFiles = []string{"id_rsa", "id_ecdsa", "id_ed25519"}
 
+// keyLogin is the public key part of a login: the keys it offered, and
+// the agent's connection, which signs during the login and is closed
+// after it.
+type keyLogin struct {
+	asked   bool // the server asked for public keys
+	offered int
+	conn    io.Closer
+}
+
+// close closes the agent's connection, if one was opened.
+func (k *keyLogin) close() {
+	if k.conn != nil {
+		k.conn.Close()
+	}
+}
+
+// refused says, for a refused login's message, what the public keys
+// came to: "" when the server asked for none.
+func (k *keyLogin) refused() string {
+	switch {
+	case !k.asked:
+		return ""
+	case k.offered == 0:
+		return " (no key to offer: no SSH agent key, no default identity file)"
+	}
+	return " (it accepted none of the " + plural(k.offered, "key") + " offered)"
+}
+
 // defaultKeys is the public key login of a request without a key file:
 // the SSH agent's keys, then the default identity files, gathered when
 // the server first asks for a public key (a server that wants none opens
-// no agent and reads no file). The second func closes the agent's
-// connection, after the login.
-func defaultKeys(ctx context.Context, scheme string, req *schemes.Request, tr schemes.Trace) (func() ([]ssh.Signer, error), func()) {
-	var (
-		signers []ssh.Signer
-		conn    io.Closer
-		asked   bool
-	)
+// no agent and reads no file).
+func defaultKeys(ctx context.Context, scheme string, req *schemes.Request, tr schemes.Trace) (*keyLogin, func() ([]ssh.Signer, error)) {
+	k := &keyLogin{}
+	var signers []ssh.Signer
 	get := func() ([]ssh.Signer, error) {
 		// The ssh package asks once per login, in the goroutine that
 		// logs in; asked only guards against a second call.
-		if !asked {
-			asked = true
-			signers, conn = agentSigners(ctx, scheme, req, tr)
+		if !k.asked {
+			k.asked = true
+			signers, k.conn = agentSigners(ctx, scheme, req, tr)
 			signers = append(signers, identitySigners(ctx, req, tr, signers)...)
+			k.offered = len(signers)
 		}
 		return signers, nil
 	}
-	done := func() {
-		if conn != nil {
-			conn.Close()
-		}
-	}
-	return get, done
+	return k, get
 }
 
 // identitySigners reads the default identity files that exist, skipping

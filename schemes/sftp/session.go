@@ -107,11 +107,11 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 	if err != nil {
 		return nil, err
 	}
-	methods, agentDone, err := h.authMethods(ctx, loc, req, lg, tr)
+	methods, keys, err := h.authMethods(ctx, loc, req, lg, tr)
 	if err != nil {
 		return nil, err
 	}
-	defer agentDone()
+	defer keys.close()
 	nc, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), g.Scheme, g.Host, g.EffectivePort())
 	if err != nil {
 		return nil, err
@@ -129,10 +129,13 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 			return nil, schemes.IOError(g.Scheme, "connect", ctxEnded(ctx))
 		case errors.Is(err, errNoPassword):
 			return nil, &schemes.Error{Scheme: g.Scheme, Phase: "auth", Kind: schemes.KindPermission, Part: "auth",
-				Msg: fmt.Sprintf("the server wants a password for %q, and none was given (in the URL, or by %s) "+
-					"nor could one be asked for", lg.User, h.words.Setting(schemes.SettingCredentials)), Err: err}
+				Msg: fmt.Sprintf("the server wants a password for %q%s, and none was given (in the URL, or by %s) "+
+					"nor could one be asked for", lg.User, keys.refused(), h.words.Setting(schemes.SettingCredentials)), Err: err}
 		case strings.Contains(err.Error(), "unable to authenticate"):
 			msg := fmt.Sprintf("the server refused the login of %q", lg.User)
+			if keys.offered > 0 {
+				msg += keys.refused()
+			}
 			if lg.From != "" && lg.Password != nil {
 				msg += " with the password from " + lg.From
 			}
