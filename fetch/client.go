@@ -137,6 +137,13 @@ type Client struct {
 	RequireTLS bool
 	// Prompt asks at the terminal; nil means there is none.
 	Prompt schemes.Prompter
+	// NoAmbientCredentials keeps handlers from logging in with what the
+	// user's environment holds without naming it for a request — the SSH
+	// agent's keys, the default identity files — as a gateway that
+	// retrieves the URLs others name must (Request.NoAmbientCredentials).
+	// Credentials given (Credentials, Netrc, a scheme's key option) are
+	// not affected: their own policy applies.
+	NoAmbientCredentials bool
 	// Protocols are the schemes the caller's URLs may use (curl's --proto);
 	// nil allows every registered scheme.
 	Protocols Protocols
@@ -351,6 +358,7 @@ func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request 
 		IfModifiedSince: r.IfModifiedSince, IfUnmodifiedSince: r.IfUnmodifiedSince, ErrorPages: r.ErrorPages,
 		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS, Notify: c.Notify, Page: r.Page,
 		Browse: r.Browse && r.Method != MethodList,
+		NoAmbientCredentials: c.NoAmbientCredentials,
 	}
 }
 

@@ -114,6 +114,9 @@ func New(opt Options) *Server {
 	// answer a server's question, and a prompt there would hold the
 	// request (the page shows a form, or the failure, instead).
 	s.c.Prompt = nil
+	// Its visitors name the URLs: the keys of the operator's SSH agent
+	// and ~/.ssh are not theirs to log in with.
+	s.c.NoAmbientCredentials = true
 	if !opt.AllowFile {
 		s.c.Registry = withoutLocal(s.c.Registry)
 	}

@@ -318,6 +318,12 @@ type Request struct {
 	// without the capability but an Encrypted one (sftp), which has no
 	// clear text to upgrade and ignores it.
 	RequireTLS bool
+	// NoAmbientCredentials says the handler must not log in with what
+	// the user's environment holds without naming it for this request
+	// (the SSH agent's keys, ~/.ssh's default identity files): the
+	// caller retrieves URLs that others name (a gateway). Credentials,
+	// and a key a scheme's option names, still apply.
+	NoAmbientCredentials bool
 	// Credentials supplies a login when the URL has none. The fetch
 	// Client gives handlers only what its credential policy allows for
 	// this URL's scheme, host and port. May be nil.

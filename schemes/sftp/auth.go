@@ -69,6 +69,8 @@ func (h *Handler) authMethods(ctx context.Context, loc *URL, req *schemes.Reques
 			return nil, keys, err
 		}
 		methods = append(methods, ssh.PublicKeys(signer))
+	} else if req.NoAmbientCredentials {
+		tr.Info("no SSH agent or default identity file: the caller allows no ambient credentials")
 	} else {
 		var get func() ([]ssh.Signer, error)
 		keys, get = defaultKeys(ctx, loc.u.Scheme, req, tr)

@@ -369,3 +369,56 @@ func TestKeysRefusedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAmbientCredentials: a request that allows no ambient credentials
+// (a gateway's) offers neither the agent's keys nor the default files',
+// and its sessions are not those of a login that did.
+func TestNoAmbientCredentials(t *testing.T) {
+	home := noHome(t)
+	s, priv := newSigner(t)
+	writeIdentity(t, home, "id_ed25519", priv, "")
+	serveAgent(t, priv)
+	srv := &authServer{accept: s.PublicKey()}
+	pw := "pw"
+	req := &schemes.Request{Dialer: &transport.Dialer{}, NoAmbientCredentials: true}
+	err, trace := tryLogin(t, &Handler{}, req, srv, &pw)
+	if err != nil {
+		t.Fatalf("password login: %v\n%s", err, trace)
+	}
+	if n := srv.offered.Load(); n != 0 || !strings.Contains(trace, "allows no ambient credentials") {
+		t.Errorf("%d keys offered to a request without ambient credentials, want 0:\n%s", n, trace)
+	}
+
+	loc, _ := Parse(mustParse(t, "sftp://bob@host.test/f"))
+	d := &transport.Dialer{} // one Dialer: a key tells Dialers apart too
+	keyOf := func(noAmbient bool) schemes.ConnKey {
+		rc := &recordConns{}
+		(&Handler{}).run(t.Context(), &schemes.Request{URL: loc, Dialer: d,
+			NoAmbientCredentials: noAmbient, Conns: rc}, nil)
+		if !rc.key.Pooled() {
+			t.Fatal("no pooled session key asked for")
+		}
+		return rc.key
+	}
+	if keyOf(true) == keyOf(false) {
+		t.Error("a session with ambient keys could serve a request that allows none")
+	}
+	if keyOf(true) != keyOf(true) {
+		t.Error("two requests alike have different session keys")
+	}
+}
+
+// recordConns is a pool that records the key it is asked for and dials
+// nothing.
+type recordConns struct{ key schemes.ConnKey }
+
+func (r *recordConns) Lease(context.Context, schemes.ConnKey, func(schemes.Session) int) schemes.Session {
+	return nil
+}
+
+func (r *recordConns) Keep(schemes.ConnKey, schemes.Session) {}
+
+func (r *recordConns) Use(_ context.Context, key schemes.ConnKey, _ func(schemes.Session) int, _ schemes.DialFunc, _ schemes.UseFunc) error {
+	r.key = key
+	return errors.New("recorded")
+}

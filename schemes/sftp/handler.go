@@ -268,7 +268,13 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*sess
 			Msg: "no Dialer in the request"}
 	}
 	g := loc.u
-	key, _ := schemes.NewConnKey(req, g.Scheme, g.Host, g.EffectivePort(), true, lg.User, lg.password())
+	// A session logged in with ambient keys never serves a request that
+	// allows none: the difference is part of the login the key digests.
+	pw := lg.password()
+	if !req.NoAmbientCredentials && h.KeyFile == "" {
+		pw += "\x00ambient keys"
+	}
+	key, _ := schemes.NewConnKey(req, g.Scheme, g.Host, g.EffectivePort(), true, lg.User, pw)
 	dial := func(ctx context.Context) (schemes.Session, error) { return h.dial(ctx, loc, req, lg, key) }
 	var resp *schemes.Response
 	err = schemes.UseSession(ctx, req.Conns, key, nil, dial, func(ss schemes.Session, leased bool) (bool, error) {
