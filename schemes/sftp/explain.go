@@ -35,7 +35,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	var auth []string
 	if h.KeyFile != "" {
 		auth = append(auth, "publickey "+h.KeyFile)
-	} else {
+	} else if !req.NoAmbientCredentials {
 		auth = append(auth, "publickey: the SSH agent's keys ($"+agentSocket+"), then ~/.ssh/"+
 			strings.Join(identityFiles, ", ~/.ssh/")+" (those that exist)")
 	}
