@@ -357,7 +357,7 @@ func (c *Client) request(r Request, creds schemes.Credentials) *schemes.Request 
 		WantModTime: r.WantModTime, Listed: r.Listed, Exact: r.Exact,
 		IfModifiedSince: r.IfModifiedSince, IfUnmodifiedSince: r.IfUnmodifiedSince, ErrorPages: r.ErrorPages,
 		Credentials: creds, Prompt: c.Prompt, RequireTLS: c.RequireTLS, Notify: c.Notify, Page: r.Page,
-		Browse: r.Browse && r.Method != MethodList,
+		Browse:               r.Browse && r.Method != MethodList,
 		NoAmbientCredentials: c.NoAmbientCredentials,
 	}
 }
