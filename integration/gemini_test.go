@@ -206,8 +206,8 @@ func TestGeminiClientCertificate(t *testing.T) {
 	testbed.Require(t, testbed.Gemini)
 	geminiHome(t)
 	page := "gemini://" + testbed.Host + "/private/secret.gmi"
-	if _, stderr, code := geminiRun(t, page); code != 4 || !strings.Contains(stderr, "60 ") || !strings.Contains(stderr, "--gemini-cert") {
-		t.Errorf("without a certificate: exit %d %s, want 4 (60) naming --gemini-cert", code, stderr)
+	if _, stderr, code := geminiRun(t, page); code != 4 || !strings.Contains(stderr, "60 ") || !strings.Contains(stderr, "--cert") {
+		t.Errorf("without a certificate: exit %d %s, want 4 (60) naming --cert", code, stderr)
 	}
 	// Another identity: the 1965 server's own certificate is public, its
 	// key is not, so make one here.
@@ -220,11 +220,11 @@ func TestGeminiClientCertificate(t *testing.T) {
 	f, _ := os.OpenFile(other, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write(crt)
 	f.Close()
-	if _, stderr, code := geminiRun(t, "--gemini-cert", other, page); code != 4 || !strings.Contains(stderr, "61 ") {
+	if _, stderr, code := geminiRun(t, "--cert", other, page); code != 4 || !strings.Contains(stderr, "61 ") {
 		t.Errorf("another certificate: exit %d %s, want 4 (61)", code, stderr)
 	}
 	want, _ := os.ReadFile(filepath.Join("servers", "molly-brown", "capsule", "private", "secret.gmi"))
-	out, stderr, code := geminiRun(t, "--gemini-cert", filepath.Join(testbed.LogDir(testbed.Gemini), "client.pem"), page)
+	out, stderr, code := geminiRun(t, "--cert", filepath.Join(testbed.LogDir(testbed.Gemini), "client.pem"), page)
 	if code != 0 || out != string(want) {
 		t.Errorf("the test client: exit %d %s\n%q, want %q", code, stderr, out, want)
 	}

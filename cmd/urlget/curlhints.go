@@ -54,8 +54,6 @@ var curlHints = map[string]string{
 	"--telnet-option":         "urlget's telnet flags are --login, --telnet-idle and --telnet-pace: there is no -t/--telnet-option",
 	"--mail-from":             "use --from ADDRESS",
 	"--mail-rcpt":             "put the recipients in the mailto: URL (mailto:a@example.org,b@example.org)",
-	"-E":                      "urlget sends no client certificate: there is no -E/--cert",
-	"--cert":                  "urlget sends no client certificate: there is no -E/--cert",
 	"--capath":                "use --cacert FILE (one file of CA certificates)",
 	"--digest":                "urlget sends HTTP basic authentication only",
 	"--ntlm":                  "urlget sends HTTP basic authentication only",

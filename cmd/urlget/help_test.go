@@ -35,7 +35,7 @@ func TestHelpOnStdout(t *testing.T) {
 		{args: []string{"help", "mirror"}, has: []string{"Usage: urlget mirror [flags] URL DIR\n", "--delete"}},
 		{args: []string{"--help", "mirror"}, has: []string{"Usage: urlget mirror [flags] URL DIR\n"}},
 		{args: []string{"--help", "gopher"}, has: []string{"Flags of gopher, gophers URLs:", "--search", "--form-json"}, not: []string{"--proxy", "--delete"}},
-		{args: []string{"--help", "gemini"}, has: []string{"--gemini-cert", "--search WORDS", "gopher: search", "gemini: the input"}, not: []string{"--gemini-input"}},
+		{args: []string{"--help", "gemini"}, has: []string{"--cert", "--search WORDS", "gopher: search", "gemini: the input"}, not: []string{"--gemini-input"}},
 		{args: []string{"help", "news"}, has: []string{"--nntp-server", "--body", "--max N", "-I, --head"}, not: []string{"--search"}},
 		{args: []string{"help", "https"}, has: []string{"-H, --header"}},
 		{args: []string{"help", "wais"}, has: []string{"wais URLs have no flags of their own.", "--max N"}},

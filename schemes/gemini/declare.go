@@ -27,7 +27,7 @@ func Declaration() schemes.Declaration {
 		Options: []schemes.Option{
 			{Name: "search", Kind: schemes.String, Schemes: own, OnlyNamed: true,
 				Help: "gemini: the input sent as the query when the server asks for it (status 10/11) and the URL has none"},
-			{Name: "gemini-cert", Kind: schemes.String, Schemes: own, OnlyNamed: true,
+			{Name: "cert", Short: "E", Kind: schemes.String, Schemes: own, OnlyNamed: true,
 				Help: "gemini: offer the client certificate in PEM `FILE` (certificate and key) when the server asks for one (status 6x)"},
 			{Name: "gemini-known-hosts", Kind: schemes.String, Schemes: own,
 				Help: "gemini: remember servers' certificates (trust on first use) in `FILE`; default $XDG_CONFIG_HOME/urlget/gemini_known_hosts"},
@@ -39,10 +39,10 @@ func Declaration() schemes.Declaration {
 // newSchemes builds the handler from the option values.
 func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 	h := &Handler{KnownHosts: v.String("gemini-known-hosts"), words: v.Words()}
-	if name := v.String("gemini-cert"); name != "" {
+	if name := v.String("cert"); name != "" {
 		cert, err := tls.LoadX509KeyPair(name, name)
 		if err != nil {
-			return nil, v.UsageError("gemini-cert", fmt.Sprintf("%s %s: want a PEM file with a certificate and its key: %v", v.Name("gemini-cert"), name, err), nil)
+			return nil, v.UsageError("cert", fmt.Sprintf("%s %s: want a PEM file with a certificate and its key: %v", v.Name("cert"), name, err), nil)
 		}
 		h.Cert = &cert
 	}

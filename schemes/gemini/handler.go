@@ -31,7 +31,7 @@ type Handler struct {
 	// "": DefaultKnownHosts.
 	KnownHosts string
 	// Cert is the client certificate offered when a server asks for one
-	// (`--gemini-cert FILE`); nil: none, and a 6x status fails.
+	// (`--cert FILE`); nil: none, and a 6x status fails.
 	Cert *tls.Certificate
 	// Now is the clock certificates are judged by; nil: time.Now.
 	Now func() time.Time
@@ -144,7 +144,7 @@ func (h *Handler) fetch(ctx context.Context, req *schemes.Request, asList bool) 
 			if hd.Status/10 == 6 {
 				e.Asks = true // for an identity: no failure of the page's
 				if h.Cert == nil {
-					e.Msg += " (none given: give one with " + h.words.Option("gemini-cert") + " FILE)"
+					e.Msg += " (none given: give one with " + h.words.Option("cert") + " FILE)"
 				} else {
 					e.Msg += " (the one given was not accepted)"
 				}

@@ -332,11 +332,11 @@ func TestCertOption(t *testing.T) {
 	pemText = append(pemText, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})...)
 	os.WriteFile(good, pemText, 0o600)
 	d := Declaration()
-	built, err := d.New(d.ValuesOf(schemes.Options{"gemini-cert": good}, nil))
+	built, err := d.New(d.ValuesOf(schemes.Options{"cert": good}, nil))
 	if err != nil || built[0].Handler.(*Handler).Cert == nil {
 		t.Errorf("good file: %v", err)
 	}
-	_, err = d.New(d.ValuesOf(schemes.Options{"gemini-cert": filepath.Join(dir, "none.pem")}, nil))
+	_, err = d.New(d.ValuesOf(schemes.Options{"cert": filepath.Join(dir, "none.pem")}, nil))
 	if e, ok := err.(*schemes.Error); !ok || e.Kind != schemes.KindUsage {
 		t.Errorf("missing file: %#v, want a usage error", err)
 	}
