@@ -48,7 +48,8 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 	p := loc.RemotePath()
 	switch {
 	case loc.IsDir():
-		plan = append(plan, "OPENDIR "+p, "READDIR "+p+" (until EOF)")
+		plan = append(plan, "OPENDIR "+p+" (on a second sftp channel, opened once)",
+			fmt.Sprintf("READDIR, %d at once, until EOF; the names given as they come", readAheadDirs), "CLOSE (not waiting for its answer)")
 	default:
 		plan = append(plan, "STAT "+p+" and OPEN "+p+", sent together (a directory is listed)")
 		switch {

@@ -315,6 +315,7 @@ const lostCauseWait = 2 * time.Second
 func opError(loc *URL, phase, p string, err error) error {
 	e := &schemes.Error{Scheme: loc.u.Scheme, Phase: phase, Part: "path", Err: err}
 	var st *sftp.StatusError
+	var ours *statusError
 	switch {
 	case errors.Is(err, sftp.ErrSSHFxConnectionLost), errors.Is(err, sftp.ErrSSHFxNoConnection):
 		ie := schemes.IOError(loc.u.Scheme, phase, err)
@@ -326,8 +327,10 @@ func opError(loc *URL, phase, p string, err error) error {
 		e.Kind, e.Msg = schemes.KindNotFound, fmt.Sprintf("%s: no such file or directory", p)
 	case errors.Is(err, fs.ErrPermission):
 		e.Kind, e.Msg = schemes.KindPermission, fmt.Sprintf("%s: permission denied", p)
-	case errors.As(err, &st):
+	case errors.As(err, &st), errors.As(err, &ours):
 		e.Kind, e.Msg = schemes.KindProtocol, fmt.Sprintf("%s: the server said %v", p, err)
+	case errors.Is(err, errBadPacket):
+		e.Kind, e.Msg = schemes.KindProtocol, fmt.Sprintf("%s: %v", p, err)
 	default:
 		return schemes.IOError(loc.u.Scheme, phase, err)
 	}

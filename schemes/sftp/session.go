@@ -24,7 +24,11 @@ type session struct {
 	nc   net.Conn
 	ssh  *ssh.Client
 	sftp *sftp.Client
-	dead chan struct{} // closed when the SSH connection ended
+	// dirs is the channel listings go over, opened by the first one;
+	// noDirs says the server would not open it.
+	dirs   *dirChannel
+	noDirs bool
+	dead   chan struct{} // closed when the SSH connection ended
 	// ended is why it ended (ssh.Client.Wait's error), set before dead
 	// is closed.
 	ended error
@@ -41,6 +45,9 @@ func (s *session) Conn() net.Conn { return s.nc }
 
 // Close ends the SFTP channel and the SSH connection.
 func (s *session) Close() error {
+	if s.dirs != nil {
+		s.dirs.Close()
+	}
 	s.sftp.Close()
 	return s.ssh.Close()
 }
@@ -78,6 +85,15 @@ func (s *session) endedWithin(d time.Duration) error {
 		return s.ended
 	case <-t.C:
 		return nil
+	}
+}
+
+// dropBrokenDirs closes the directory channel once it is out of step
+// (a malformed answer, a failed read): the next listing opens another.
+func (s *session) dropBrokenDirs() {
+	if s.dirs != nil && s.dirs.broken != nil {
+		s.dirs.Close()
+		s.dirs = nil
 	}
 }
 
