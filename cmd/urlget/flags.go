@@ -148,7 +148,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.StringVarP(&o.proxy, "proxy", "x", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
 	fs.StringVarP(&o.dumpHeader, "dump-header", "D", "", "write each response's head to `FILE` (- for stdout), as well as the body: HTTP's as sent, redirects' included; other schemes' lines as -I shows them")
 	fs.StringVar(&limitRate, "limit-rate", "", "read bodies at most `RATE` bytes a second (suffix k, m, g: powers of 1024)")
-	fs.IntVar(&o.max, "max", 0, "ask a listing for at most `N` entries where the protocol takes a number: the newest N articles of a news group (default 100), N hits of a WAIS search (default 40)")
+	fs.IntVar(&o.max, "max", 0, "ask a listing for at most `N` entries where the protocol takes a number: the newest N articles of a news group (default 100), N hits of a WAIS search (default 40), N records of a Z39.50 search (default 40)")
 	fs.StringVar(&maxFileSize, "max-filesize", "", "refuse a resource larger than `SIZE` bytes (suffix k, m, g), before writing when its size is announced")
 	fs.StringVarP(&o.inputFile, "input-file", "i", "", "read URLs from `FILE` (- for stdin), one a line")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per URL on stdout")

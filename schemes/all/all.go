@@ -17,11 +17,13 @@ import (
 	"github.com/urlget/urlget/schemes/sftp"
 	"github.com/urlget/urlget/schemes/telnet"
 	"github.com/urlget/urlget/schemes/wais"
+	"github.com/urlget/urlget/schemes/z3950"
 )
 
 // Declarations returns every scheme's declaration, in the order their
 // help sections are shown: all ten schemes of RFC 1738 and their TLS and
-// draft variants, then their living relatives (finger, gemini, sftp).
+// draft variants, then their living relatives (finger, gemini, sftp) and Z39.50
+// (RFC 2056), WAIS's successor.
 func Declarations() []schemes.Declaration {
 	return []schemes.Declaration{
 		file.Declaration(),
@@ -36,5 +38,6 @@ func Declarations() []schemes.Declaration {
 		finger.Declaration(),
 		gemini.Declaration(),
 		sftp.Declaration(),
+		z3950.Declaration(),
 	}
 }

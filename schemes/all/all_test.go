@@ -140,7 +140,7 @@ func checkParsedPort(t *testing.T, r *schemes.Registry, n schemes.Name) {
 
 // pathFor completes the URLs of the schemes whose parser wants more than
 // a host.
-var pathFor = map[string]string{"wais": "db", "prospero": "x"}
+var pathFor = map[string]string{"wais": "db", "prospero": "x", "z39.50r": "db?1"}
 
 // restricted reports whether port is on the restricted list: refused to
 // a scheme that declares nothing.

@@ -1,0 +1,230 @@
+package z3950
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+)
+
+// capture is testdata/yaz-client.txt: the APDUs of a yaz-client session
+// with yaz-ztest (its header says how it was made), in order, each with
+// its direction ('>' yaz-client's, '<' the server's).
+type captured struct {
+	dir  byte
+	apdu []byte
+}
+
+func capture(t *testing.T) []captured {
+	t.Helper()
+	b, err := os.ReadFile("testdata/yaz-client.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []captured
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		h, err := hex.DecodeString(line[2:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, captured{line[0], h})
+	}
+	return out
+}
+
+// TestEncodingMatchesYAZ checks this package's requests byte for byte
+// against what yaz-client sent for the same operations.
+func TestEncodingMatchesYAZ(t *testing.T) {
+	c := capture(t)
+	for _, tc := range []struct {
+		name string
+		got  []byte
+		want []byte
+	}{
+		// find 5: yaz-client names its first result set "1", as we do.
+		{"find 5", searchRequest([]string{"Default"}, []string{"5"}), c[2].apdu},
+		{"close", closeRequest(), c[10].apdu},
+	} {
+		if !bytes.Equal(tc.got, tc.want) {
+			t.Errorf("%s:\n got %x\nwant %x", tc.name, tc.got, tc.want)
+		}
+	}
+	// find @and @and a b c was yaz-client's result set "2": the rest is ours.
+	and := searchRequest([]string{"Default"}, []string{"a", "b", "c"})
+	want := bytes.Replace(c[4].apdu, []byte{0x91, 0x01, '2'}, []byte{0x91, 0x01, '1'}, 1)
+	if !bytes.Equal(and, want) {
+		t.Errorf("find a b c:\n got %x\nwant %x", and, want)
+	}
+	// show 1 and show 2 asked of result set "2".
+	for i, p := range map[int][]byte{6: presentRequest(1, 1, oidUSMARC, ""), 8: presentRequest(2, 1, oidSUTRS, "F")} {
+		want := bytes.Replace(c[i].apdu, []byte{0x9f, 0x1f, 0x01, '2'}, []byte{0x9f, 0x1f, 0x01, '1'}, 1)
+		if !bytes.Equal(p, want) {
+			t.Errorf("present %d:\n got %x\nwant %x", i, p, want)
+		}
+	}
+}
+
+// TestDecodeYAZReplies reads yaz-ztest's replies of the capture.
+func TestDecodeYAZReplies(t *testing.T) {
+	c := capture(t)
+	dec := func(i int) node {
+		t.Helper()
+		// Through readAPDU as from a connection: the frame is the whole value.
+		b, err := readAPDU(bufio.NewReader(bytes.NewReader(c[i].apdu)), maxAPDU)
+		if err != nil || !bytes.Equal(b, c[i].apdu) {
+			t.Fatalf("reply %d: readAPDU: %v (%d of %d bytes)", i, err, len(b), len(c[i].apdu))
+		}
+		n, err := decode(b)
+		if err != nil {
+			t.Fatalf("reply %d: %v", i, err)
+		}
+		return n
+	}
+	n := dec(1)
+	ir, err := decodeInit(&n)
+	if err != nil || !ir.accepted || ir.name != "GFS/YAZ" {
+		t.Errorf("init: %+v %v", ir, err)
+	}
+	n = dec(3)
+	sr, err := decodeSearch(&n)
+	if err != nil || sr.count != 5 || !sr.status {
+		t.Errorf("search: %+v %v", sr, err)
+	}
+	n = dec(7) // USMARC, indefinite lengths
+	pr, err := decodePresent(&n, 1)
+	if err != nil || len(pr.records) != 1 || !pr.records[0].syntax.Equal(oidUSMARC) || len(pr.records[0].data) != 366 || pr.records[0].db != "Default" {
+		t.Fatalf("present usmarc: %+v %v", pr, err)
+	}
+	text, err := marcText(pr.records[0].data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, _ := os.ReadFile("testdata/record1.txt") // yaz-marcdump's rendering of the same record
+	if !bytes.Equal(text, golden) {
+		t.Errorf("marcText:\n%s\nwant (yaz-marcdump):\n%s", text, golden)
+	}
+	if got := marcTitle(pr.records[0].data); got != "How to program a computer" {
+		t.Errorf("title %q", got)
+	}
+	if got := marcControl(pr.records[0].data, "001"); got != "   11224466 " {
+		t.Errorf("001 %q", got)
+	}
+	if _, err := decodePresent(&n, 0); err == nil {
+		t.Error("a record more than asked for was accepted")
+	}
+	n = dec(9)
+	pr, err = decodePresent(&n, 1)
+	if err != nil || len(pr.records) != 1 || string(pr.records[0].data) != "This is dummy SUTRS record number 2\n" {
+		t.Errorf("present sutrs: %+v %v", pr, err)
+	}
+	n = dec(11)
+	if err := expect(&n, pduClose); err != nil {
+		t.Error(err)
+	}
+	if err := expect(&n, pduSearchResponse); err == nil || !strings.Contains(err.Error(), "Association terminated by client") {
+		t.Errorf("a Close for a SearchResponse: %v", err)
+	}
+}
+
+func TestRoundTripPrimitives(t *testing.T) {
+	for _, v := range []int64{0, 1, 127, 128, 255, 256, -1, -128, -129, 1 << 40, -1 << 40} {
+		n, err := decode(ctxInt(5, v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := n.int(); err != nil || got != v || n.tag != 5 || n.class != classContext {
+			t.Errorf("int %d: got %d %v", v, got, err)
+		}
+	}
+	for _, o := range []OID{oidUSMARC, oidXML, {2, 999, 1 << 20}, {0, 0}} {
+		n, err := decode(uniOID(o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := n.oid(); err != nil || !got.Equal(o) {
+			t.Errorf("oid %s: got %s %v", o, got, err)
+		}
+	}
+	for _, tag := range []int{0, 30, 31, 127, 128, 211, 16383, 16384} {
+		n, err := decode(ctxStr(tag, strings.Repeat("x", tag%300)))
+		if err != nil || n.tag != tag || len(n.content) != tag%300 {
+			t.Errorf("tag %d: %+v %v", tag, n.tag, err)
+		}
+	}
+	for _, s := range []string{"usmarc", "MARC21", "1.2.840.10003.5.10"} {
+		if o, ok := SyntaxOf(s); !ok || !o.Equal(oidUSMARC) {
+			t.Errorf("SyntaxOf(%q) = %s %t", s, o, ok)
+		}
+	}
+}
+
+// TestHostileBER: what a server sends cannot make the client read without
+// bound, nest without bound, or panic.
+func TestHostileBER(t *testing.T) {
+	deep := bytes.Repeat([]byte{0x30, 0x80}, maxDepth+2) // indefinite SEQUENCEs nested too deep
+	for name, b := range map[string][]byte{
+		"huge length":          {0x30, 0x84, 0x7f, 0xff, 0xff, 0xff},
+		"length octets":        {0x30, 0x85, 1, 0, 0, 0, 0},
+		"long tag":             {0x3f, 0x81, 0x81, 0x81, 0x81, 0x01, 0x00},
+		"deep":                 deep,
+		"endless indefinite":   append([]byte{0x30, 0x80}, bytes.Repeat([]byte{0x04, 0x00}, 1<<17)...),
+		"truncated":            {0x30, 0x05, 0x02, 0x01},
+		"primitive indefinite": {0x04, 0x80, 0x00, 0x00},
+	} {
+		_, err := readAPDU(bufio.NewReader(bytes.NewReader(b)), 1<<16)
+		if err == nil {
+			t.Errorf("%s: readAPDU accepted it", name)
+		}
+		if _, err := decode(b); err == nil {
+			t.Errorf("%s: decode accepted it", name)
+		}
+	}
+	// Within the frame, lengths beyond the value.
+	for _, b := range [][]byte{{0x30, 0x03, 0x04, 0x05, 0x00}, {0x30, 0x02, 0x1f, 0x81}, {0x06, 0x01, 0x81}} {
+		n, err := decode(b)
+		if err == nil {
+			if _, err = n.oid(); err == nil {
+				t.Errorf("%x: accepted", b)
+			}
+		}
+	}
+}
+
+// FuzzDecode checks that no reply makes decoding panic or read beyond its
+// bounds.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte{0xb9, 0x80, 0x00, 0x00})
+	f.Add(ctxCons(pduPresentResponse, ctxInt(24, 1), ctxInt(25, 2), ctxInt(27, 0)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := readAPDU(bufio.NewReader(bytes.NewReader(b)), 1<<16)
+		if err != nil {
+			return
+		}
+		n, err := decode(r)
+		if err != nil {
+			return
+		}
+		decodeInit(&n)
+		decodeSearch(&n)
+		if p, err := decodePresent(&n, 10); err == nil {
+			for _, rec := range p.records {
+				render(rec, false)
+				marcTitle(rec.data)
+			}
+		}
+	})
+}
+
+func TestMarcTextHostile(t *testing.T) {
+	for _, b := range []string{"", "short", "00100nam  2200099   4500" + "001000", "00040nam  2200037   4500" + "001000500000\x1e" + "ab\x1d"} {
+		if _, err := marcText([]byte(b)); err == nil {
+			t.Errorf("%q: accepted", b)
+		}
+		marcTitle([]byte(b))
+	}
+}

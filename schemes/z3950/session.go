@@ -1,0 +1,193 @@
+package z3950
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport"
+)
+
+// maxAPDU is the most octets one reply may have, and the message sizes
+// the Init asks for: a Present of many records is cut by the server to
+// fit (Z39.50-1995 §3.3.3), so a listing of any length stays within it.
+const maxAPDU = 4 << 20
+
+// session is one Z39.50 association: its connection and trace scope.
+type session struct {
+	c    net.Conn
+	br   *bufio.Reader
+	tr   schemes.Trace
+	z    *URL
+	done bool // Close was exchanged, or the connection is closed
+}
+
+// open connects to z's server and exchanges Init; a refusal is
+// KindPermission.
+func open(ctx context.Context, req *schemes.Request, z *URL) (*session, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, schemes.IOError(z.Scheme(), "dial", err)
+	}
+	if req.Dialer == nil {
+		return nil, &schemes.Error{Scheme: z.Scheme(), Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
+	}
+	tr := schemes.NewScope(req.Trace)
+	c, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), z.Scheme(), z.u.Host, z.u.EffectivePort())
+	if err != nil {
+		return nil, err
+	}
+	c, _ = transport.Bound(ctx, c)
+	if req.Timeout > 0 {
+		c.SetDeadline(time.Now().Add(req.Timeout))
+	}
+	s := &session{c: c, br: bufio.NewReaderSize(c, 32<<10), tr: tr, z: z}
+	n, err := s.exchange("init", initRequest(maxAPDU), describeInit())
+	if err != nil {
+		s.abort()
+		return nil, err
+	}
+	r, err := decodeInit(&n)
+	if err != nil {
+		s.abort()
+		return nil, s.ioError("init", err)
+	}
+	s.tr.Received(describeInitResponse(r))
+	if !r.accepted {
+		s.abort()
+		return nil, &schemes.Error{Scheme: z.Scheme(), Phase: "init", Kind: schemes.KindPermission, Msg: "the server refused the session (InitializeResponse result false)"}
+	}
+	return s, nil
+}
+
+// exchange sends apdu, traced as what, and reads and decodes the reply.
+func (s *session) exchange(phase string, apdu []byte, what string) (node, error) {
+	s.tr.Sent(what)
+	if _, err := s.c.Write(apdu); err != nil {
+		return node{}, s.ioError(phase, err)
+	}
+	b, err := readAPDU(s.br, maxAPDU)
+	if err != nil {
+		return node{}, s.ioError(phase, err)
+	}
+	n, err := decode(b)
+	if err != nil {
+		return node{}, s.ioError(phase, err)
+	}
+	return n, nil
+}
+
+// ioError makes err a *schemes.Error: unreadable or oversized replies and
+// the server's Close are protocol errors.
+func (s *session) ioError(phase string, err error) error {
+	var be *berError
+	var ce *closedError
+	switch {
+	case errors.Is(err, errOverflow):
+		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: fmt.Sprintf("a reply longer than %d bytes", maxAPDU)}
+	case errors.As(err, &be):
+		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: "unreadable reply: " + be.msg}
+	case errors.As(err, &ce):
+		s.tr.Received("Close " + ce.Error())
+		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: ce.Error()}
+	}
+	return schemes.IOError(s.z.Scheme(), phase, err)
+}
+
+// diagError is the error a diagnostic means: an unknown database is
+// KindNotFound, access control KindPermission, the rest the server's
+// refusal.
+func (s *session) diagError(phase string, d diagnostic) error {
+	kind := schemes.KindProtocol
+	switch d.condition {
+	case diagDatabaseUnavailable, diagNoSuchDatabase:
+		kind = schemes.KindNotFound
+	case diagAccessDenied:
+		kind = schemes.KindPermission
+	}
+	return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: kind, Msg: "the server answered diagnostic " + schemes.Printable(d.String(), 300)}
+}
+
+// search sends the SearchRequest for words and returns the hit count.
+func (s *session) search(words []string) (int64, error) {
+	n, err := s.exchange("search", searchRequest(s.z.databases(), words), describeSearch(s.z.databases(), words))
+	if err != nil {
+		return 0, err
+	}
+	r, err := decodeSearch(&n)
+	if err != nil {
+		return 0, s.ioError("search", err)
+	}
+	s.tr.Received(fmt.Sprintf("SearchResponse searchStatus=%t resultCount=%d", r.status, r.count))
+	if r.diag != nil {
+		s.tr.Received("Diagnostic " + r.diag.String())
+		return 0, s.diagError("search", *r.diag)
+	}
+	if !r.status {
+		return 0, &schemes.Error{Scheme: s.z.Scheme(), Phase: "search", Kind: schemes.KindProtocol, Msg: "the search failed (searchStatus false) without a diagnostic"}
+	}
+	if r.count < 0 {
+		return 0, s.ioError("search", berErrorf("negative resultCount %d", r.count))
+	}
+	return r.count, nil
+}
+
+// present asks for n records from start and returns those the server
+// sent (fewer when its message size is reached).
+func (s *session) present(start, n int) (presentResult, error) {
+	syntax, esn := s.z.syntax(), s.z.esn()
+	p, err := s.exchange("present", presentRequest(start, n, syntax, esn), describePresent(start, n, syntax, esn))
+	if err != nil {
+		return presentResult{}, err
+	}
+	r, err := decodePresent(&p, n)
+	if err != nil {
+		return r, s.ioError("present", err)
+	}
+	s.tr.Received(fmt.Sprintf("PresentResponse numberOfRecordsReturned=%d nextResultSetPosition=%d presentStatus=%d", r.returned, r.next, r.status))
+	if r.diag != nil {
+		s.tr.Received("Diagnostic " + r.diag.String())
+		return r, s.diagError("present", *r.diag)
+	}
+	for _, rec := range r.records {
+		switch {
+		case rec.diag != nil:
+			s.tr.Received("record: Diagnostic " + rec.diag.String())
+		default:
+			s.tr.Received(fmt.Sprintf("record: %s, %d bytes", syntaxName(rec.syntax), len(rec.data)))
+		}
+	}
+	return r, nil
+}
+
+// close ends the association with Close (Z39.50-1995 §3.2.11), waiting
+// for the server's Close, then the connection.
+func (s *session) close() error {
+	if s.done {
+		return nil
+	}
+	s.done = true
+	defer s.c.Close()
+	n, err := s.exchange("close", closeRequest(), "Close closeReason=finished")
+	if err != nil {
+		return err
+	}
+	if err := expect(&n, pduClose); err != nil {
+		return s.ioError("close", err)
+	}
+	reason, _ := n.ctx(211).int()
+	s.tr.Received(fmt.Sprintf("Close closeReason=%d", reason))
+	return nil
+}
+
+// abort closes the connection without a Close: after an error, the
+// session is out of step.
+func (s *session) abort() {
+	if !s.done {
+		s.done = true
+		s.c.Close()
+	}
+}
