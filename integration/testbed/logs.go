@@ -22,6 +22,7 @@ var protocolLogs = map[string]string{
 	Telnetd:        "xinetd.log",      // xinetd connection log of both services
 	Tinyproxy:      "tinyproxy.log",   // LogLevel Info: every connection, request line and refused CONNECT
 	SMTP:           "aiosmtpd.log",    // aiosmtpd debug log: every SMTP command
+	Yaz:            "apdu.log",        // yaz-ztest -a: every APDU, decoded
 }
 
 // LogDir returns the host directory into which the container of service

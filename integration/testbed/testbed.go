@@ -77,6 +77,10 @@ const (
 	FingerPort = 7979
 	// SFTPPort is OpenSSH's sshd with its sftp-server.
 	SFTPPort = 2222
+	// YazPort is yaz-ztest (Debian yaz 5.34), YAZ's Z39.50 test server:
+	// RFC 2056's port 210 is privileged, the test bed binds unprivileged
+	// ports only.
+	YazPort = 2100
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -170,6 +174,8 @@ const (
 	Finger = "finger"
 	// SFTP is the compose service of OpenSSH's sshd (SFTPPort).
 	SFTP = "sftp"
+	// Yaz is the compose service of yaz-ztest (YazPort).
+	Yaz = "yaz"
 )
 
 // SFTPKeyUser logs in to SFTPPort with the key SFTPKeyFile only (AliceUser

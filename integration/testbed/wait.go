@@ -197,6 +197,12 @@ const waisProbe = "0000000032z2wais        0" +
 	"\x00\x16\x16\x00\x00\x1e\x00\x13\x88\x00\x00\x1e\x01\x11\x00\x12\x04demo\x14\x013" +
 	"\x63\x06\x6f\x01\x01\x72\x01\x28"
 
+// yazProbe is a Z39.50 InitializeRequest ([20]): protocolVersion 1-3,
+// options search and present, preferredMessageSize and
+// exceptionalRecordSize 65536; a server answers an InitializeResponse,
+// whose first octet is [21] constructed, 0xb5.
+const yazProbe = "\xb4\x12\x83\x02\x05\xe0\x84\x02\x06\xc0\x85\x03\x01\x00\x00\x86\x03\x01\x00\x00"
+
 // Checks lists the health probe of every endpoint of the stack (the same
 // checks as the compose health checks).
 var Checks = []Check{
@@ -230,4 +236,5 @@ var Checks = []Check{
 	// listening (toxiproxyd -probe).
 	{Service: Toxiproxy, Name: "toxiproxy", Port: ToxiproxyAPIPort, Probe: ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
 	{Service: SFTP, Name: "sftp", Port: SFTPPort, Probe: ReadPrefix("", "SSH-2.0")},
+	{Service: Yaz, Name: "yaz", Port: YazPort, Probe: ReadPrefix(yazProbe, "\xb5")},
 }
