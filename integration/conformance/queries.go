@@ -138,6 +138,9 @@ func testQueryReply(t *testing.T, tg QueryTarget) {
 			t.Fatalf("got %q, want %q", got, tg.Reply)
 		}
 	}
+	// A scheme that keeps its sessions (Z39.50's associations) closes
+	// them when the client lets its idle connections go.
+	e.c.CloseIdleConnections()
 	waitFor(t, "connections closed", func() bool { return e.dialer.Open.Load() == 0 })
 }
 

@@ -22,7 +22,8 @@ const presentBatch = 100
 // Handler carries out RFC 2056 over Z39.50-1995: a Session URL's search
 // (its docid read as words) is listed, one entry a record; a Retrieval
 // URL's docid is searched as one term, and the one record it finds is
-// the document. Each request is one association: Init, Search, Present,
+// the document. An association (Init) serves the URLs to one server one
+// after another, kept in the request's Conns between them, and ends with
 // Close.
 type Handler struct {
 	// Max is the most records a search lists (--max); 0 means DefaultMax.
@@ -116,22 +117,17 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 			describePresent(1, min(h.max(), presentBatch), z.syntax(), z.esn()),
 			fmt.Sprintf("then PresentRequests of up to %d records until %d records or the last hit", presentBatch, h.max()))
 	}
-	return append(plan, "Close closeReason=finished"), nil
+	return append(plan, "Close closeReason=finished (or the association kept for the next URL to the server)"), nil
 }
 
 // retrieve searches the docid; one hit is presented as the document.
 func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, z *URL) (*schemes.Response, error) {
-	s, err := open(ctx, req, z)
+	s, n, err := begin(ctx, req, z, z.Words())
 	if err != nil {
-		return nil, err
-	}
-	n, err := s.search(z.Words())
-	if err != nil {
-		s.abort()
 		return nil, err
 	}
 	if n != 1 {
-		s.close()
+		s.keep()
 		kind := schemes.KindNotFound
 		if n > 1 {
 			kind = schemes.KindProtocol
@@ -144,7 +140,7 @@ func (h *Handler) retrieve(ctx context.Context, req *schemes.Request, z *URL) (*
 		s.abort()
 		return nil, err
 	}
-	if err := s.close(); err != nil {
+	if err := s.keep(); err != nil {
 		return nil, err
 	}
 	if len(r.records) != 1 {
@@ -190,13 +186,14 @@ func isMARC(o OID) bool {
 // list searches a Session URL's words and streams its records as entries,
 // Max at most, presented in batches as the listing is read.
 func (h *Handler) list(ctx context.Context, req *schemes.Request, z *URL) (*schemes.Response, error) {
-	s, err := open(ctx, req, z)
-	if err != nil {
-		return nil, err
-	}
 	words := z.Words()
 	if len(words) == 0 {
-		if err := s.close(); err != nil {
+		// Init alone: the server is there and takes the association.
+		s, err := open(ctx, req, z)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.keep(); err != nil {
 			return nil, err
 		}
 		entries := make([]schemes.Entry, 0, len(z.databases()))
@@ -208,9 +205,8 @@ func (h *Handler) list(ctx context.Context, req *schemes.Request, z *URL) (*sche
 		}
 		return &schemes.Response{Listing: schemes.ListingOf(entries), Kind: schemes.EntryDir, Size: -1}, nil
 	}
-	count, err := s.search(words)
+	s, count, err := begin(ctx, req, z, words)
 	if err != nil {
-		s.abort()
 		return nil, err
 	}
 	total := int(min(count, int64(h.max())))
@@ -263,12 +259,9 @@ func (l *hitListing) nextEntry() (schemes.Entry, error) {
 	return l.entry(pos, rec), nil
 }
 
-func (l *hitListing) close() error {
-	if l.s.done {
-		return nil
-	}
-	return l.s.close()
-}
+// close keeps the session: between batches no request is under way, so
+// it is in step whether or not the listing was read to its end.
+func (l *hitListing) close() error { return l.s.keep() }
 
 // entry is a record's listing entry: Name its position in the result set,
 // Title its title (MARC 245 $a $b, a SUTRS or XML record's first line),

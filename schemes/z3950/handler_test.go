@@ -10,6 +10,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlget/urlget/internal/schemestest"
@@ -18,15 +19,32 @@ import (
 )
 
 // fakeServer is a Z39.50 server that answers each APDU with answer's
-// reply; a nil reply closes the connection.
+// reply; an empty reply closes the connection.
 func fakeServer(t *testing.T, answer func(n node) []byte) string {
+	addr, _ := countingServer(t, answer)
+	return addr
+}
+
+// countingServer is fakeServer, counting the connections it accepts.
+func countingServer(t *testing.T, answer func(n node) []byte) (string, *atomic.Int32) {
+	var conns atomic.Int32
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	var mu sync.Mutex
+	var open []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range open { // a client's kept association ends with the test
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -35,6 +53,10 @@ func fakeServer(t *testing.T, answer func(n node) []byte) string {
 			if err != nil {
 				return
 			}
+			conns.Add(1)
+			mu.Lock()
+			open = append(open, c)
+			mu.Unlock()
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -50,7 +72,7 @@ func fakeServer(t *testing.T, answer func(n node) []byte) string {
 						return
 					}
 					r := answer(n)
-					if r == nil {
+					if len(r) == 0 {
 						return
 					}
 					if _, err := c.Write(r); err != nil {
@@ -60,7 +82,7 @@ func fakeServer(t *testing.T, answer func(n node) []byte) string {
 			}()
 		}
 	}()
-	return ln.Addr().String()
+	return ln.Addr().String(), &conns
 }
 
 // ztestLike answers as yaz-ztest does: a one-word numeric query finds
@@ -127,8 +149,12 @@ func request(t *testing.T, raw string) (*schemes.Request, *schemestest.Trace) {
 		t.Fatal(err)
 	}
 	tr := &schemestest.Trace{}
-	return &schemes.Request{URL: z, Dialer: &transport.Dialer{}, Trace: tr}, tr
+	return &schemes.Request{URL: z, Dialer: testDialer, Trace: tr}, tr
 }
+
+// testDialer serves every request of the tests, as one fetch Client's
+// does: pooled sessions are keyed by it.
+var testDialer = &transport.Dialer{}
 
 func list(t *testing.T, h *Handler, raw string) ([]schemes.Entry, *schemestest.Trace, error) {
 	t.Helper()
@@ -258,5 +284,63 @@ func TestExplain(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("plan lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestAssociationPooled: URLs to one server, of both schemes, share one
+// association (one Init) through the request's Conns; one the server
+// closed while idle is found stale and replaced once.
+func TestAssociationPooled(t *testing.T) {
+	inits, closes := atomic.Int32{}, atomic.Int32{}
+	closeNext := atomic.Bool{}
+	addr, conns := countingServer(t, ztestLike(func(n node) []byte {
+		switch n.tag {
+		case pduInitRequest:
+			inits.Add(1)
+		case pduClose:
+			closes.Add(1)
+		}
+		if n.tag == pduSearchRequest && closeNext.CompareAndSwap(true, false) {
+			return []byte{} // the connection closed, as by a server's idle timeout
+		}
+		return nil
+	}))
+	pool := &transport.Pool{}
+	defer pool.CloseIdle()
+	h := &Handler{}
+	urls := []string{"z39.50s://" + addr + "/Default?3", "z39.50r://" + addr + "/Default?1;rs=sutrs", "z39.50s://" + addr + "/Default?2",
+		"z39.50s://" + addr + "/Default?4"}
+	for i, raw := range urls {
+		if i == 3 {
+			if conns.Load() != 1 || inits.Load() != 1 {
+				t.Errorf("%d connections, %d Inits for three URLs; want one", conns.Load(), inits.Load())
+			}
+			closeNext.Store(true)
+		}
+		req, _ := request(t, raw)
+		req.Conns = pool
+		resp, err := h.Fetch(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if resp.Listing != nil {
+			for {
+				if _, err := resp.Listing.Next(); err != nil {
+					break
+				}
+			}
+			resp.Listing.Close()
+		} else {
+			io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+	}
+	if conns.Load() != 2 || inits.Load() != 2 {
+		t.Errorf("after a stale association: %d connections, %d Inits; want two", conns.Load(), inits.Load())
+	}
+	// The kept association ends with Close when the pool lets it go.
+	pool.CloseIdle()
+	if closes.Load() != 1 {
+		t.Errorf("%d Close APDUs after CloseIdle, want 1", closes.Load())
 	}
 }

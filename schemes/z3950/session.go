@@ -30,10 +30,108 @@ type session struct {
 	// waited for the client's delayed ACK (~40 ms; 1,000 batches took
 	// 34 s).
 	quick func()
+	key   schemes.ConnKey
+	conns schemes.Conns // where keep puts it; nil: nowhere
+}
+
+var _ schemes.Session = (*session)(nil)
+
+// Conn is the session's connection, for the pool.
+func (s *session) Conn() net.Conn { return s.c }
+
+// Unread is what the session's reader holds beyond the replies read, for
+// the pool: an APDU nobody asked for.
+func (s *session) Unread() int { return s.br.Buffered() }
+
+// Close ends an idle session as the pool does: Close exchanged within
+// closeWait, then the connection closed.
+func (s *session) Close() error {
+	s.c.SetDeadline(time.Now().Add(closeWait))
+	s.done = false // kept (done for its last request), not yet closed
+	return s.close()
+}
+
+// closeWait bounds the Close exchange of a session the pool ends.
+const closeWait = 2 * time.Second
+
+// poolKey is the key of sessions to z's server: the two schemes share
+// them (a Retrieval URL after a search of the same server needs no new
+// association).
+func poolKey(req *schemes.Request, z *URL) schemes.ConnKey {
+	key, _ := schemes.NewConnKey(req, schemeSession, z.u.Host, z.u.EffectivePort(), false, "", "")
+	return key
+}
+
+// begin starts a request's search on a session from req.Conns (Init
+// done; the association is kept between URLs to the same server), or a
+// new one, and returns the session, the request's to keep or end, with
+// the hit count. A pooled session the server closed while it was idle
+// (the Search met the end or a reset before any byte of a reply) is
+// reported stale, and the pool dials once (schemes.Conns.Use).
+func begin(ctx context.Context, req *schemes.Request, z *URL, words []string) (*session, int64, error) {
+	if err := ctx.Err(); err != nil { // ended before it began: no connection
+		return nil, 0, schemes.IOError(z.Scheme(), "dial", err)
+	}
+	var got *session
+	var count int64
+	err := schemes.UseSession(ctx, req.Conns, poolKey(req, z), nil, func(ctx context.Context) (schemes.Session, error) {
+		s, err := open(ctx, req, z)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}, func(v schemes.Session, leased bool) (bool, error) {
+		s := v.(*session)
+		if leased {
+			s.z, s.done = z, false
+			s.tr = schemes.NewScope(req.Trace)
+			s.tr.Info("reusing the association with " + z.u.HostPort())
+			if req.Timeout > 0 {
+				s.c.SetDeadline(time.Now().Add(req.Timeout))
+			}
+		}
+		before := bytesRead(s.c)
+		n, err := s.search(words)
+		if err != nil {
+			stale := leased && ctx.Err() == nil && schemes.KindOf(err) == schemes.KindConnect && bytesRead(s.c) == before
+			if stale {
+				s.tr.Info("the idle association was closed by the server: connecting again")
+			}
+			s.abort()
+			return stale, err
+		}
+		got, count = s, n
+		return false, nil
+	})
+	return got, count, err
+}
+
+// bytesRead is how many bytes c's transport Conn has read, -1 when c is
+// not over one (then no failure is known to have come before a reply).
+func bytesRead(c net.Conn) int64 {
+	if tc, ok := transport.ConnOf(c); ok {
+		return tc.BytesRead()
+	}
+	return -1
+}
+
+// keep ends a request's use of s, whose replies were read whole: kept in
+// the request's Conns for the next URL to the server, or ended with
+// Close.
+func (s *session) keep() error {
+	if s.done {
+		return nil
+	}
+	if s.conns == nil || !s.key.Pooled() {
+		return s.close()
+	}
+	s.done = true
+	s.conns.Keep(s.key, s)
+	return nil
 }
 
 // open connects to z's server and exchanges Init; a refusal is
-// KindPermission.
+// KindPermission. begin uses it when no pooled session serves.
 func open(ctx context.Context, req *schemes.Request, z *URL) (*session, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, schemes.IOError(z.Scheme(), "dial", err)
@@ -50,7 +148,8 @@ func open(ctx context.Context, req *schemes.Request, z *URL) (*session, error) {
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Now().Add(req.Timeout))
 	}
-	s := &session{c: c, br: bufio.NewReaderSize(c, 32<<10), tr: tr, z: z, quick: transport.QuickAcker(c)}
+	s := &session{c: c, br: bufio.NewReaderSize(c, 32<<10), tr: tr, z: z, quick: transport.QuickAcker(c),
+		key: poolKey(req, z), conns: req.Conns}
 	n, err := s.exchange("init", initRequest(maxAPDU), describeInit())
 	if err != nil {
 		s.abort()
