@@ -74,6 +74,17 @@ func Wrap(ctx context.Context, c net.Conn, idle time.Duration) *Conn {
 // reused connection or read its byte counts.
 func ConnOf(c net.Conn) (*Conn, bool) { return Under[*Conn](c) }
 
+// BytesReadOf is how many bytes the *Conn under c has read, -1 when c is
+// not over one. A handler compares it before and after a request on a
+// pooled session: a failure with nothing read in between met a
+// connection the server had closed while idle (stale), not a reply.
+func BytesReadOf(c net.Conn) int64 {
+	if tc, ok := ConnOf(c); ok {
+		return tc.BytesRead()
+	}
+	return -1
+}
+
 // Under finds the layer of type T in c: c itself, or a connection under
 // it reached through NetConn methods (a TLS connection, a handler's own
 // wrapper), the outermost first.

@@ -90,10 +90,10 @@ func begin(ctx context.Context, req *schemes.Request, z *URL, words []string) (*
 				s.c.SetDeadline(time.Now().Add(req.Timeout))
 			}
 		}
-		before := bytesRead(s.c)
+		before := transport.BytesReadOf(s.c)
 		n, err := s.search(words)
 		if err != nil {
-			stale := leased && ctx.Err() == nil && schemes.KindOf(err) == schemes.KindConnect && bytesRead(s.c) == before
+			stale := leased && ctx.Err() == nil && schemes.KindOf(err) == schemes.KindConnect && transport.BytesReadOf(s.c) == before
 			if stale {
 				s.tr.Info("the idle association was closed by the server: connecting again")
 			}
@@ -104,15 +104,6 @@ func begin(ctx context.Context, req *schemes.Request, z *URL, words []string) (*
 		return false, nil
 	})
 	return got, count, err
-}
-
-// bytesRead is how many bytes c's transport Conn has read, -1 when c is
-// not over one (then no failure is known to have come before a reply).
-func bytesRead(c net.Conn) int64 {
-	if tc, ok := transport.ConnOf(c); ok {
-		return tc.BytesRead()
-	}
-	return -1
 }
 
 // keep ends a request's use of s, whose replies were read whole: kept in
