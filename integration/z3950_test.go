@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,14 +182,27 @@ func TestZ3950Errors(t *testing.T) {
 }
 
 // TestZ3950Gateway: through urlget serve, a Session URL without words is
-// a page with a search form for its database, and a search a page of its
-// records, each linking to its Retrieval URL's gateway address.
+// a page with a search form for its database, whose words lead to the
+// search; a search is a page of its records, each linking to its
+// Retrieval URL's gateway address; a record is a text page.
 func TestZ3950Gateway(t *testing.T) {
 	testbed.Require(t, testbed.Yaz)
 	base := startGateway(t, gateway.Options{})
 	resp, body := gatewayGet(t, base, z3950URL("z39.50s", "Default"), "")
 	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`class="search"`)) {
 		t.Errorf("database page: %d, want a search form\n%s", resp.StatusCode, body)
+	}
+	// The form's words: /search answers with the search's address (303).
+	form := url.Values{"url": {z3950URL("z39.50s", "Default")}, "q": {"3"}}
+	resp, body = gatewayGetURL(t, base+"/search?"+form.Encode(), "")
+	if _, text := pageLinks(t, body); resp.StatusCode != 200 || !strings.Contains(text, "How to program a computer") {
+		t.Errorf("the form's search: %d\n%s", resp.StatusCode, body)
+	}
+	// A record is a page of its own: yaz-client's show, as text.
+	resp, body = gatewayGet(t, base, z3950URL("z39.50r", "Default?1"), "")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") ||
+		!strings.Contains(string(body), "245 10 $a How to program a computer\n") {
+		t.Errorf("record page: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	resp, body = gatewayGet(t, base, z3950URL("z39.50s", "Default?3"), "")
 	_, text := pageLinks(t, body)
