@@ -117,6 +117,12 @@ func TestZ3950MatchesYazClient(t *testing.T) {
 			t.Errorf("record %d: %q %q, yaz-client shows %q", i+1, e.Name, e.Title, titles[i+1])
 		}
 	}
+	// The same records as MARCXML: the same titles, from the XML.
+	for i, e := range listZ3950(t, dir, z3950URL("z39.50s", "Default?12;rs=xml"), 12) {
+		if e.Title != titles[i+1] {
+			t.Errorf("record %d as XML: %q, yaz-client shows %q", i+1, e.Title, titles[i+1])
+		}
+	}
 
 	// One record: raw USMARC as yaz-client saved it, text as
 	// yaz-marcdump renders it.

@@ -32,11 +32,9 @@ const closeFinished = 0
 // Bib-1 diagnostics (Z39.50-1995 Appendix 4, bib-1 diagnostic set) this
 // client reads by number.
 const (
-	diagDatabaseUnavailable = 109 // "Database unavailable"
-	diagNoSuchDatabase      = 235 // "Database does not exist"
-	diagAccessDenied        = 1011
-	diagRecordSyntax        = 238 // "Record not available in requested syntax"
-	diagPresentOutOfRange   = 13  // "Present request out-of-range"
+	diagDatabaseUnavailable = 109  // "Database unavailable"
+	diagNoSuchDatabase      = 235  // "Database does not exist"
+	diagAccessDenied        = 1011 // "Access-control failure"
 )
 
 // resultSetName is the name of the one result set a session makes: "1",

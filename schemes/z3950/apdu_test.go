@@ -228,3 +228,16 @@ func TestMarcTextHostile(t *testing.T) {
 		marcTitle([]byte(b))
 	}
 }
+
+func TestXMLTitle(t *testing.T) {
+	rec := record{syntax: oidXML, data: []byte(`<record xmlns="http://www.loc.gov/MARC21/slim"><datafield tag="100" ind1="1" ind2=" "><subfield code="a">Someone</subfield></datafield>` +
+		`<datafield tag="245" ind1="1" ind2="0"><subfield code="a">Computer processing :</subfield><subfield code="b">the proceedings /</subfield><subfield code="c">ed. by X</subfield></datafield></record>`)}
+	if got, want := xmlTitle(rec), "Computer processing : the proceedings /"; got != want {
+		t.Errorf("xmlTitle = %q, want %q", got, want)
+	}
+	for _, r := range []record{{syntax: oidSUTRS, data: rec.data}, {syntax: oidXML, data: []byte("<a><b")}} {
+		if got := xmlTitle(r); got != "" {
+			t.Errorf("%s %q: title %q", r.syntax, r.data, got)
+		}
+	}
+}

@@ -287,6 +287,8 @@ func (l *hitListing) entry(pos int, rec record) schemes.Entry {
 			e.Extra.Set("docid", id)
 			e.Locator = l.z.retrievalURL(db, id)
 		}
+	} else if t := xmlTitle(rec); t != "" {
+		e.Title = schemes.Printable(t, 200)
 	} else {
 		first, _, _ := strings.Cut(strings.TrimSpace(string(rec.data)), "\n")
 		e.Title = schemes.Printable(first, 200)

@@ -2,8 +2,10 @@ package z3950
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // MARC records (ISO 2709, as USMARC/MARC 21 use it), rendered as text the
@@ -126,6 +128,52 @@ func marcSubfields(rec []byte, tag, codes string) string {
 			}
 		}
 		return string(bytes.Join(parts, []byte(" ")))
+	}
+	return ""
+}
+
+// xmlTitle is a MARCXML record's title, as marcTitle reads it: the text
+// of the first datafield 245's subfields a and b; "" for a record in
+// another syntax or without one.
+func xmlTitle(rec record) string {
+	if !rec.syntax.Equal(oidXML) && !rec.syntax.Equal(oidApplXML) {
+		return ""
+	}
+	d := xml.NewDecoder(bytes.NewReader(rec.data))
+	var parts []string
+	in245, code := false, ""
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return strings.Join(parts, " ")
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "datafield":
+				in245 = attr(t, "tag") == "245"
+			case "subfield":
+				code = attr(t, "code")
+			}
+		case xml.EndElement:
+			if t.Name.Local == "datafield" && in245 {
+				return strings.Join(parts, " ")
+			}
+			code = ""
+		case xml.CharData:
+			if in245 && (code == "a" || code == "b") {
+				parts = append(parts, strings.TrimSpace(string(t)))
+			}
+		}
+	}
+}
+
+// attr is the value of start's attribute name, "" without one.
+func attr(start xml.StartElement, name string) string {
+	for _, a := range start.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
 	}
 	return ""
 }
