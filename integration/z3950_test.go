@@ -6,16 +6,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/gateway"
+	"github.com/urlget/urlget/integration/browser"
 	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
@@ -221,4 +224,21 @@ func TestZ3950Gateway(t *testing.T) {
 			t.Errorf("no link to %s:\n%s", want, body)
 		}
 	}
+}
+
+// TestBrowserGatewayZ3950Search: in Chromium a Z39.50 database's page
+// is a search form; words typed into it come back as the records found,
+// with their syntax, and no script runs.
+func TestBrowserGatewayZ3950Search(t *testing.T) {
+	testbed.Require(t, testbed.Yaz)
+	base := browserGateway(t)
+	b := browser.Start(t)
+	gatewayPage(t, b, base, z3950URL("z39.50s", "Default"))
+	if st := b.SubmitForm("form.search", "q", "3"); st != http.StatusOK {
+		t.Fatalf("search: status %d", st)
+	}
+	if got := b.Text("#entries"); !strings.Contains(got, "How to program a computer") || !slices.Contains(b.Texts("#entries dl.extra dt"), "syntax") {
+		t.Fatalf("the Z39.50 search at %s shows %q, want its records with their syntax", b.URL(), got)
+	}
+	b.NoScriptRan()
 }
