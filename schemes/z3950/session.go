@@ -19,17 +19,11 @@ const maxAPDU = 4 << 20
 
 // session is one Z39.50 association: its connection and trace scope.
 type session struct {
-	c    net.Conn
-	br   *bufio.Reader
-	tr   schemes.Trace
-	z    *URL
-	done bool // Close was exchanged, or the connection is closed
-	// quick sets TCP_QUICKACK after each request (transport.QuickAcker);
-	// nil when unavailable. yaz-ztest writes a PresentResponse in more
-	// than one write with Nagle's algorithm on: without it each batch
-	// waited for the client's delayed ACK (~40 ms; 1,000 batches took
-	// 34 s).
-	quick func()
+	c     net.Conn
+	br    *bufio.Reader
+	tr    schemes.Trace
+	z     *URL
+	done  bool // Close was exchanged, or the connection is closed
 	key   schemes.ConnKey
 	conns schemes.Conns // where keep puts it; nil: nowhere
 }
@@ -139,7 +133,7 @@ func open(ctx context.Context, req *schemes.Request, z *URL) (*session, error) {
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Now().Add(req.Timeout))
 	}
-	s := &session{c: c, br: bufio.NewReaderSize(c, 32<<10), tr: tr, z: z, quick: transport.QuickAcker(c),
+	s := &session{c: c, br: bufio.NewReaderSize(c, 32<<10), tr: tr, z: z,
 		key: poolKey(req, z), conns: req.Conns}
 	n, err := s.exchange("init", initRequest(maxAPDU), describeInit())
 	if err != nil {
@@ -164,9 +158,6 @@ func (s *session) exchange(phase string, apdu []byte, what string) (node, error)
 	s.tr.Sent(what)
 	if _, err := s.c.Write(apdu); err != nil {
 		return node{}, s.ioError(phase, err)
-	}
-	if s.quick != nil {
-		s.quick()
 	}
 	b, err := readAPDU(s.br, maxAPDU)
 	if err != nil {
