@@ -99,7 +99,7 @@ var schemeNameDebt = map[string]int{
 	"schemes/entry.go":               1,  // EntryFile, an entry's kind
 	"schemes/extract.go":             11, // RFC 1738 §3's schemes (and https), recognized bare in prose
 	"schemes/form.go":                1,  // QuestionFile, a question's kind
-	"transport/ports.go":             7,  // the restricted ports' IANA service names ("reserved for ftp"; port 115's "sftp", the Simple File Transfer Protocol)
+	"transport/ports.go":             9,  // the restricted ports' IANA service names ("reserved for ftp"; port 115's "sftp", the Simple File Transfer Protocol; 389 and 636, "ldap" and "ldaps")
 	"transport/proxykind.go":         2,  // the proxy kinds the transport speaks (http, https)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/urlget/urlget/schemes/gemini"
 	"github.com/urlget/urlget/schemes/gopher"
 	"github.com/urlget/urlget/schemes/http"
+	"github.com/urlget/urlget/schemes/ldap"
 	"github.com/urlget/urlget/schemes/mailto"
 	"github.com/urlget/urlget/schemes/nntp"
 	"github.com/urlget/urlget/schemes/prospero"
@@ -39,5 +40,6 @@ func Declarations() []schemes.Declaration {
 		gemini.Declaration(),
 		sftp.Declaration(),
 		z3950.Declaration(),
+		ldap.Declaration(),
 	}
 }

@@ -1,0 +1,229 @@
+package ldap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	ber "github.com/go-asn1-ber/asn1-ber"
+	goldap "github.com/go-ldap/ldap/v3"
+
+	"github.com/urlget/urlget/schemes"
+)
+
+// Handler retrieves LDAP URLs: it binds (anonymously, or simply with the
+// caller's DN and password) and runs the URL's search, in pages, handing
+// back its entries as LDIF (Fetch) or as a listing of entries (List). It
+// dials only through the request's Dialer, holds configuration only, and
+// is safe for concurrent use.
+type Handler struct {
+	// PageSize is the entries asked for a page (RFC 2696); 0 means
+	// DefaultPageSize.
+	PageSize int
+
+	// words name the settings in messages as the caller does.
+	words schemes.Words
+}
+
+var (
+	_ schemes.Handler   = (*Handler)(nil)
+	_ schemes.Lister    = (*Handler)(nil)
+	_ schemes.Explainer = (*Handler)(nil)
+)
+
+// pageSize is the page size in effect.
+func (h *Handler) pageSize() int {
+	if h == nil || h.PageSize <= 0 {
+		return DefaultPageSize
+	}
+	return h.PageSize
+}
+
+// Fetch runs the URL's search and returns its entries as LDIF, the way
+// ldapsearch -LLL prints them, formatted as Body is read. The first
+// result is awaited before Fetch returns, so that a base object that does
+// not exist fails as not found, and a referral (RFC 4511 §4.1.10) comes
+// back as a Redirect, which the fetch Client follows only as its redirect
+// rules allow (the bind never goes with it).
+func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	l, err := schemes.LocatorOf[*URL](req)
+	if err != nil {
+		return nil, err
+	}
+	sr, first, resp, err := h.start(ctx, req, l, "", nil)
+	if resp != nil || err != nil {
+		return resp, err
+	}
+	b := &ldifBody{sr: sr}
+	if first != nil {
+		b.buf = appendEntry(nil, first.DN, attributesOf(first))
+	} else {
+		b.err = io.EOF
+	}
+	return &schemes.Response{Body: b, Kind: schemes.EntryFile, Size: -1, Type: "text/x-ldif", Name: l.LocalName()}, nil
+}
+
+// start opens a session and a search on it, and waits for its first
+// entry (nil: none). A referral comes back as resp.
+func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope string, attrs []string) (*search, *goldap.Entry, *schemes.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, schemes.IOError(l.u.Scheme, "request", err)
+	}
+	s, err := h.open(ctx, req, l)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sr := newSearch(ctx, s, l, scope, attrs, h.pageSize())
+	first, err := sr.next()
+	if err != nil {
+		sr.Close()
+		if to, ok := referral(l, err); ok {
+			s.tr.Received("referral to " + schemes.Printable(to, 200))
+			return nil, nil, &schemes.Response{Redirect: to, Size: -1}, nil
+		}
+		return nil, nil, nil, err
+	}
+	return sr, first, nil, nil
+}
+
+// referral returns the first LDAP URL of a referral result (RFC 4511
+// §4.1.10), completed from l as §4.1.10 says: a URL that names no DN
+// means l's DN, and the search's other parts are l's. The bind
+// extensions are not carried over: whom to bind as on another server is
+// for the person to say.
+func referral(l *URL, err error) (string, bool) {
+	var se *schemes.Error
+	if !errors.As(err, &se) || se.Code != resultReferral {
+		return "", false
+	}
+	var le *goldap.Error
+	if !errors.As(errors.Unwrap(se), &le) {
+		return "", false
+	}
+	for _, raw := range referralURIs(le.Packet) {
+		u, perr := schemes.Parse(raw)
+		if perr != nil {
+			continue
+		}
+		r, perr := Parse(u)
+		if perr != nil {
+			continue
+		}
+		if !u.HasPath || r.DN == "" {
+			r.DN = l.DN
+		}
+		if u.Path == "" || r.DN == l.DN {
+			r.Attributes, r.Scope, r.Filter = l.Attributes, l.Scope, l.Filter
+		}
+		r.Extensions = nil
+		u.HasPath, u.Path = true, r.path()[1:]
+		return r.String(), true
+	}
+	return "", false
+}
+
+// referralURIs are the URIs of an LDAPResult's referral field ([3],
+// RFC 4511 §4.1.9), none if p has none.
+func referralURIs(p *ber.Packet) []string {
+	if p == nil || len(p.Children) < 2 {
+		return nil
+	}
+	var out []string
+	for _, c := range p.Children[1].Children {
+		if c.ClassType == ber.ClassContext && c.Tag == 3 {
+			for _, u := range c.Children {
+				if s, ok := u.Value.(string); ok {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// List runs a search and lists its entries, each as the URL of its own
+// DN (a base search, keeping the URL's bind). A URL of base scope is
+// listed as its entry's children (a one-level search), as a directory's
+// files are: so a walk of the tree goes down a level at a time. Entries
+// the server says have no subordinates are files, the rest directories.
+func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
+	l, err := schemes.LocatorOf[*URL](req)
+	if err != nil {
+		return nil, err
+	}
+	scope := l.Scope
+	if scope == ScopeBase {
+		scope = ScopeOne
+	}
+	sr, first, resp, err := h.start(ctx, req, l, scope, []string{attrHasSubordinates})
+	if resp != nil || err != nil {
+		return resp, err
+	}
+	pending := first
+	next := func() (schemes.Entry, error) {
+		e := pending
+		pending = nil
+		if e == nil {
+			var err error
+			if e, err = sr.next(); err != nil {
+				return schemes.Entry{}, err
+			}
+			if e == nil {
+				return schemes.Entry{}, io.EOF
+			}
+		}
+		return l.listEntry(e), nil
+	}
+	if first == nil {
+		next = func() (schemes.Entry, error) { return schemes.Entry{}, io.EOF }
+	}
+	return &schemes.Response{Listing: schemes.ListingFunc(next, sr.Close), Kind: schemes.EntryDir, Size: -1, Name: l.LocalName()}, nil
+}
+
+// attrHasSubordinates is the operational attribute that says whether an
+// entry has children (X.501; OpenLDAP and Active Directory provide it).
+const attrHasSubordinates = "hasSubordinates"
+
+// listEntry is e as an entry of a listing of l.
+func (l *URL) listEntry(e *goldap.Entry) schemes.Entry {
+	loc := l.Entry(e.DN)
+	kind := schemes.EntryDir
+	if e.GetAttributeValue(attrHasSubordinates) == "FALSE" {
+		kind = schemes.EntryFile
+	}
+	return schemes.Entry{Name: loc.LocalName(), Title: e.DN, Kind: kind, Size: -1, Locator: loc}
+}
+
+// Explain returns the plan without any I/O: the connection, TLS, the
+// bind (its password as ****) and the search.
+func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
+	l, err := schemes.LocatorOf[*URL](req)
+	if err != nil {
+		return nil, err
+	}
+	g := l.u
+	plan := []string{"connect " + g.HostPort()}
+	switch {
+	case g.Scheme == schemeLDAPS:
+		plan = append(plan, "TLS handshake with "+g.Host)
+	case req.RequireTLS:
+		plan = append(plan, "extended "+oidStartTLS+" (StartTLS), then the TLS handshake with "+g.Host)
+	}
+	dn := ""
+	if req.Credentials != nil {
+		dn, _, _ = req.Credentials(g.Scheme, g.Host, g.EffectivePort())
+	}
+	if b, ok := l.BindName(); ok {
+		dn = b
+	}
+	if dn == "" {
+		plan = append(plan, "no bind (anonymous)")
+	} else {
+		plan = append(plan, "bind simple "+dn+" (password ****)")
+	}
+	plan = append(plan, fmt.Sprintf("search base=%q scope=%s filter=%s attributes=%s, %d entries a page (RFC 2696)",
+		l.DN, l.Scope, l.Filter, attrList(l.Attributes), h.pageSize()),
+		"write the entries as LDIF (RFC 2849), as ldapsearch -LLL does")
+	return plan, nil
+}

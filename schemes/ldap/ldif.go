@@ -1,0 +1,89 @@
+package ldap
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// ldifWidth is where LDIF lines are folded: OpenLDAP's LDIF_LINE_WIDTH,
+// ldapsearch's default. A line is broken, and continued on the next after
+// one space (RFC 2849 §2, note 2), once it holds more than ldifWidth bytes.
+const ldifWidth = 76
+
+// alwaysBase64 are the attribute types whose values ldapsearch writes in
+// base64 whatever they hold (libldap's ldif_must_b64_encode), so that a
+// password is not shown at a glance.
+var alwaysBase64 = []string{"userPassword", "2.5.4.35"}
+
+// appendEntry appends one entry as ldapsearch -LLL writes it: the "dn"
+// line, one line per value in the server's order, then an empty line.
+func appendEntry(b []byte, dn string, attrs []attribute) []byte {
+	b = appendLine(b, "dn", []byte(dn))
+	for _, a := range attrs {
+		for _, v := range a.values {
+			b = appendLine(b, a.name, v)
+		}
+	}
+	return append(b, '\n')
+}
+
+// attribute is one attribute of an entry with its values as sent.
+type attribute struct {
+	name   string
+	values [][]byte
+}
+
+// appendLine appends "name: value" or, for a value that is not a safe
+// string, "name:: base64" (RFC 2849 §2's SAFE-STRING, as libldap's
+// ldif_sput_wrap decides it: printable ASCII, not starting with a space,
+// ":" or "<", not ending with a space), folded at ldifWidth.
+func appendLine(b []byte, name string, v []byte) []byte {
+	b = append(b, name...)
+	b = append(b, ':')
+	n := len(name) + 1
+	if len(v) == 0 {
+		return append(b, '\n')
+	}
+	s := v
+	if needsBase64(name, v) {
+		b = append(b, ':')
+		n++
+		s = []byte(base64.StdEncoding.EncodeToString(v))
+	}
+	b = append(b, ' ')
+	n++
+	for _, c := range s {
+		if n > ldifWidth {
+			b = append(b, '\n', ' ')
+			n = 1
+		}
+		b = append(b, c)
+		n++
+	}
+	return append(b, '\n')
+}
+
+// needsBase64 reports whether v must be written in base64 after name.
+func needsBase64(name string, v []byte) bool {
+	for _, t := range alwaysBase64 {
+		if strings.EqualFold(name, t) {
+			return true
+		}
+	}
+	if strings.Contains(name, ";binary") { // as libldap: case-sensitive
+		return true
+	}
+	first, last := v[0], v[len(v)-1]
+	if !isGraph(first) || first == ':' || first == '<' || !isGraph(last) {
+		return true
+	}
+	for _, c := range v {
+		if c < 0x20 || c > 0x7E {
+			return true
+		}
+	}
+	return false
+}
+
+// isGraph is C's isgraph in the C locale: printable ASCII but space.
+func isGraph(c byte) bool { return c > 0x20 && c < 0x7F }
