@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-urlget-testbed}
 run=integration/.run
-services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus gophernicus-tls finger pygopherd gemini gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd sftp yaz)
+services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus gophernicus-tls finger pygopherd gemini gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd sftp yaz slapd)
 
 log() { echo "stack: $*" >&2; }
 die() { log "$*"; exit 1; }

@@ -81,6 +81,22 @@ const (
 	// RFC 2056's port 210 is privileged, the test bed binds unprivileged
 	// ports only.
 	YazPort = 2100
+	// LDAPPort is OpenLDAP's slapd (ldap, StartTLS), LDAPSPort the same
+	// over TLS from the start: ports 389 and 636 are privileged.
+	LDAPPort  = 3389
+	LDAPSPort = 3636
+)
+
+// The slapd directory (integration/servers/slapd/fixture.sh).
+const (
+	// LDAPSuffix is the directory's root entry.
+	LDAPSuffix = "dc=example,dc=org"
+	// LDAPBindDN binds with LDAPBindPassword.
+	LDAPBindDN       = "cn=reader,dc=example,dc=org"
+	LDAPBindPassword = "reader-secret"
+	// LDAPBenchDN holds LDAPBenchEntries entries, one level down.
+	LDAPBenchDN      = "ou=bench,dc=example,dc=org"
+	LDAPBenchEntries = 10000
 )
 
 // Passive data port ranges of the FTP servers (inclusive).
@@ -176,6 +192,8 @@ const (
 	SFTP = "sftp"
 	// Yaz is the compose service of yaz-ztest (YazPort).
 	Yaz = "yaz"
+	// Slapd is the compose service of OpenLDAP's slapd (LDAPPort, LDAPSPort).
+	Slapd = "slapd"
 )
 
 // SFTPKeyUser logs in to SFTPPort with the key SFTPKeyFile only (AliceUser

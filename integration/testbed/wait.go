@@ -237,4 +237,14 @@ var Checks = []Check{
 	{Service: Toxiproxy, Name: "toxiproxy", Port: ToxiproxyAPIPort, Probe: ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
 	{Service: SFTP, Name: "sftp", Port: SFTPPort, Probe: ReadPrefix("", "SSH-2.0")},
 	{Service: Yaz, Name: "yaz", Port: YazPort, Probe: ReadPrefix(yazProbe, "\xb5")},
+	// An anonymous bind (RFC 4511 §4.2, message 1) answered with success.
+	{Service: Slapd, Name: "ldap", Port: LDAPPort, Probe: ReadPrefix(ldapBind, ldapBindOK)},
+	{Service: Slapd, Name: "ldaps", Port: LDAPSPort, Probe: OverTLS(CACertFile(), ReadPrefix(ldapBind, ldapBindOK))},
 }
+
+// ldapBind is an anonymous LDAPv3 simple bind request in BER, message
+// ID 1; ldapBindOK starts its BindResponse with resultCode success.
+const (
+	ldapBind   = "\x30\x0c\x02\x01\x01\x60\x07\x02\x01\x03\x04\x00\x80\x00"
+	ldapBindOK = "\x30\x0c\x02\x01\x01\x61\x07\x0a\x01\x00"
+)

@@ -78,7 +78,7 @@ func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope
 	first, err := sr.next()
 	if err != nil {
 		sr.Close()
-		if to, ok := referral(l, err); ok {
+		if to, ok := referral(l, sr.raw); ok {
 			s.tr.Received("referral to " + schemes.Printable(to, 200))
 			return nil, nil, &schemes.Response{Redirect: to, Size: -1}, nil
 		}
@@ -93,12 +93,8 @@ func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope
 // extensions are not carried over: whom to bind as on another server is
 // for the person to say.
 func referral(l *URL, err error) (string, bool) {
-	var se *schemes.Error
-	if !errors.As(err, &se) || se.Code != resultReferral {
-		return "", false
-	}
 	var le *goldap.Error
-	if !errors.As(errors.Unwrap(se), &le) {
+	if !errors.As(err, &le) || le.ResultCode != resultReferral {
 		return "", false
 	}
 	for _, raw := range referralURIs(le.Packet) {

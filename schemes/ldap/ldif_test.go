@@ -23,8 +23,8 @@ func TestLDIFLines(t *testing.T) {
 		{"cn", "a\nb", "cn:: YQpi\n"},
 		{"userPassword", "secret", "userPassword:: c2VjcmV0\n"},
 		{"userCertificate;binary", "x", "userCertificate;binary:: eA==\n"},
-		// 76 bytes fit; the 77th goes to a continuation line after a space.
-		{"cn", long, "cn: " + long[:73] + "\n " + long[73:] + "\n"},
+		// 78 bytes fit; the 79th goes to a continuation line after a space.
+		{"cn", long, "cn: " + long[:74] + "\n " + long[74:] + "\n"},
 	} {
 		got := string(appendLine(nil, tc.name, []byte(tc.value)))
 		if got != tc.want {

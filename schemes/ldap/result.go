@@ -71,6 +71,11 @@ func resultError(scheme, phase string, err error) error {
 		}
 		return e
 	}
+	// go-ldap may wrap the server's result in an Error of its own: the
+	// innermost holds the server's diagnostic message.
+	for inner := (*goldap.Error)(nil); le.Err != nil && errors.As(le.Err, &inner); {
+		le = inner
+	}
 	msg := goldap.LDAPResultCodeMap[le.ResultCode]
 	if msg == "" {
 		msg = fmt.Sprintf("result code %d", le.ResultCode)
@@ -81,5 +86,5 @@ func resultError(scheme, phase string, err error) error {
 		}
 	}
 	return &schemes.Error{Scheme: scheme, Phase: phase, Kind: kindOf(le.ResultCode), Code: int(le.ResultCode),
-		Retryable: le.ResultCode == resultBusy || le.ResultCode == resultUnavailable, Msg: msg, Err: le}
+		Retryable: le.ResultCode == resultBusy || le.ResultCode == resultUnavailable, Msg: msg}
 }

@@ -33,6 +33,7 @@ type search struct {
 	cookie  []byte // the paging cookie of the page being read, nil if none came
 	entries int
 	done    bool
+	raw     error // go-ldap's error that ended the search, for its referral
 }
 
 // newSearch starts l's search (with attrs instead of l's when non-nil,
@@ -68,6 +69,12 @@ func attrList(attrs []string) string {
 // followed, as ldapsearch does not chase them.
 func (sr *search) next() (*goldap.Entry, error) {
 	for !sr.done {
+		if err := sr.ctx.Err(); err != nil {
+			// go-ldap ends a canceled search as if it were over: the
+			// rest is not there, which must not read as the end.
+			sr.done = true
+			return nil, schemes.IOError(sr.s.scheme, "search", err)
+		}
 		if sr.cur.Next() {
 			switch {
 			case sr.cur.Entry() != nil:
@@ -83,7 +90,7 @@ func (sr *search) next() (*goldap.Entry, error) {
 			continue
 		}
 		if err := sr.cur.Err(); err != nil {
-			sr.done = true
+			sr.done, sr.raw = true, err
 			e := resultError(sr.s.scheme, "search", err)
 			sr.s.tr.Received(fmt.Sprintf("search: %d entries, then %v", sr.entries, e))
 			return nil, e

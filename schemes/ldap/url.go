@@ -270,13 +270,21 @@ func (l *URL) path() string {
 // parts.
 func (l *URL) TreePath() string { return schemes.Escape(l.DN, "?") }
 
-// LocalName is the DN's first RDN ("cn=Babs Jensen"), "" for the root DSE.
+// LocalName is the DN's first RDN with its values decoded ("cn=Babs
+// Jensen", "cn=Zoë"), "" for the root DSE.
 func (l *URL) LocalName() string {
 	dn, err := goldap.ParseDN(l.DN)
 	if err != nil || len(dn.RDNs) == 0 {
 		return ""
 	}
-	return schemes.BaseName(dn.RDNs[0].String())
+	var b strings.Builder
+	for i, a := range dn.RDNs[0].Attributes {
+		if i > 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(a.Type + "=" + a.Value)
+	}
+	return schemes.BaseName(b.String())
 }
 
 // Fields is the JSON object printed by `urlget parse`.

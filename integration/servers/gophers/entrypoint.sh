@@ -7,15 +7,7 @@
 set -eu
 /usr/local/lib/testbed/logdir.sh stunnel.log gophernicus.log
 chown _gophernicus /var/log/testbed/stunnel.log /var/log/testbed/gophernicus.log
-certs=/var/lib/testbed/certs
-for f in ca.pem server.pem server.key; do
-	if [ ! -s "$certs/$f" ]; then
-		echo "gophers: no $certs/$f (nginx exports it at start)" >&2
-		exit 1
-	fi
-done
-install -m 644 "$certs/ca.pem" "$certs/server.pem" /etc/testbed/tls/
-install -m 600 "$certs/server.key" /etc/testbed/tls/
+/usr/local/lib/testbed/certs.sh gophers
 # The gopher root: the image's gophermap and cgi-bin plus one symlink per
 # top-level entry of the fixture tree, as the plain service's.
 for f in /srv/fixtures/* /srv/fixtures/.[!.]*; do
