@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	ber "github.com/go-asn1-ber/asn1-ber"
-	goldap "github.com/go-ldap/ldap/v3"
-
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -57,7 +54,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	}
 	b := &ldifBody{sr: sr}
 	if first != nil {
-		b.buf = appendEntry(nil, first.DN, attributesOf(first))
+		b.buf = appendEntry(nil, first.dn, first.attrs)
 	} else {
 		b.err = io.EOF
 	}
@@ -65,8 +62,9 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 }
 
 // start opens a session and a search on it, and waits for its first
-// entry (nil: none). A referral comes back as resp.
-func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope string, attrs []string) (*search, *goldap.Entry, *schemes.Response, error) {
+// entry (nil: none; valid until the search's next). A referral comes
+// back as resp.
+func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope string, attrs []string) (*search, *entry, *schemes.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, schemes.IOError(l.u.Scheme, "request", err)
 	}
@@ -74,11 +72,16 @@ func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sr := newSearch(ctx, s, l, scope, attrs, h.pageSize())
+	sr, err := newSearch(ctx, s, l, scope, attrs, h.pageSize())
+	if err != nil {
+		s.Close()
+		return nil, nil, nil, err
+	}
 	first, err := sr.next()
 	if err != nil {
 		sr.Close()
-		if to, ok := referral(l, sr.raw); ok {
+		var se *schemes.Error
+		if to, ok := referral(l, errors.As(err, &se) && se.Code == resultReferral, sr.referrals); ok {
 			s.tr.Received("referral to " + schemes.Printable(to, 200))
 			return nil, nil, &schemes.Response{Redirect: to, Size: -1}, nil
 		}
@@ -89,15 +92,14 @@ func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope
 
 // referral returns the first LDAP URL of a referral result (RFC 4511
 // §4.1.10), completed from l as §4.1.10 says: a URL that names no DN
-// means l's DN, and the search's other parts are l's. The bind
+// means l's DN, and the search's other parts are then l's. The bind
 // extensions are not carried over: whom to bind as on another server is
 // for the person to say.
-func referral(l *URL, err error) (string, bool) {
-	var le *goldap.Error
-	if !errors.As(err, &le) || le.ResultCode != resultReferral {
+func referral(l *URL, isReferral bool, refs []string) (string, bool) {
+	if !isReferral {
 		return "", false
 	}
-	for _, raw := range referralURIs(le.Packet) {
+	for _, raw := range refs {
 		u, perr := schemes.Parse(raw)
 		if perr != nil {
 			continue
@@ -106,36 +108,14 @@ func referral(l *URL, err error) (string, bool) {
 		if perr != nil {
 			continue
 		}
-		if !u.HasPath || r.DN == "" {
-			r.DN = l.DN
-		}
-		if u.Path == "" || r.DN == l.DN {
-			r.Attributes, r.Scope, r.Filter = l.Attributes, l.Scope, l.Filter
+		if r.DN == "" {
+			r.DN, r.Attributes, r.Scope, r.Filter = l.DN, l.Attributes, l.Scope, l.Filter
 		}
 		r.Extensions = nil
 		u.HasPath, u.Path = true, r.path()[1:]
 		return r.String(), true
 	}
 	return "", false
-}
-
-// referralURIs are the URIs of an LDAPResult's referral field ([3],
-// RFC 4511 §4.1.9), none if p has none.
-func referralURIs(p *ber.Packet) []string {
-	if p == nil || len(p.Children) < 2 {
-		return nil
-	}
-	var out []string
-	for _, c := range p.Children[1].Children {
-		if c.ClassType == ber.ClassContext && c.Tag == 3 {
-			for _, u := range c.Children {
-				if s, ok := u.Value.(string); ok {
-					out = append(out, s)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // List runs a search and lists its entries, each as the URL of its own
@@ -156,18 +136,23 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	if resp != nil || err != nil {
 		return resp, err
 	}
-	pending := first
+	var pending *schemes.Entry
+	if first != nil {
+		e := l.listEntry(first)
+		pending = &e
+	}
 	next := func() (schemes.Entry, error) {
-		e := pending
-		pending = nil
+		if pending != nil {
+			e := *pending
+			pending = nil
+			return e, nil
+		}
+		e, err := sr.next()
+		if err != nil {
+			return schemes.Entry{}, err
+		}
 		if e == nil {
-			var err error
-			if e, err = sr.next(); err != nil {
-				return schemes.Entry{}, err
-			}
-			if e == nil {
-				return schemes.Entry{}, io.EOF
-			}
+			return schemes.Entry{}, io.EOF
 		}
 		return l.listEntry(e), nil
 	}
@@ -182,13 +167,14 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 const attrHasSubordinates = "hasSubordinates"
 
 // listEntry is e as an entry of a listing of l.
-func (l *URL) listEntry(e *goldap.Entry) schemes.Entry {
-	loc := l.Entry(e.DN)
+func (l *URL) listEntry(e *entry) schemes.Entry {
+	dn := string(e.dn)
+	loc := l.Entry(dn)
 	kind := schemes.EntryDir
-	if e.GetAttributeValue(attrHasSubordinates) == "FALSE" {
+	if string(e.value(attrHasSubordinates)) == "FALSE" {
 		kind = schemes.EntryFile
 	}
-	return schemes.Entry{Name: loc.LocalName(), Title: e.DN, Kind: kind, Size: -1, Locator: loc}
+	return schemes.Entry{Name: loc.LocalName(), Title: dn, Kind: kind, Size: -1, Locator: loc}
 }
 
 // Explain returns the plan without any I/O: the connection, TLS, the

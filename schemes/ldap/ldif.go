@@ -1,8 +1,8 @@
 package ldap
 
 import (
+	"bytes"
 	"encoding/base64"
-	"strings"
 )
 
 // ldifWidth is the longest line ldapsearch writes by default (libldap
@@ -18,8 +18,8 @@ var alwaysBase64 = []string{"userPassword", "2.5.4.35"}
 
 // appendEntry appends one entry as ldapsearch -LLL writes it: the "dn"
 // line, one line per value in the server's order, then an empty line.
-func appendEntry(b []byte, dn string, attrs []attribute) []byte {
-	b = appendLine(b, "dn", []byte(dn))
+func appendEntry(b []byte, dn []byte, attrs []attribute) []byte {
+	b = appendLine(b, []byte("dn"), dn)
 	for _, a := range attrs {
 		for _, v := range a.values {
 			b = appendLine(b, a.name, v)
@@ -28,17 +28,11 @@ func appendEntry(b []byte, dn string, attrs []attribute) []byte {
 	return append(b, '\n')
 }
 
-// attribute is one attribute of an entry with its values as sent.
-type attribute struct {
-	name   string
-	values [][]byte
-}
-
 // appendLine appends "name: value" or, for a value that is not a safe
 // string, "name:: base64" (RFC 2849 §2's SAFE-STRING, as libldap's
 // ldif_sput_wrap decides it: printable ASCII, not starting with a space,
 // ":" or "<", not ending with a space), folded at ldifWidth.
-func appendLine(b []byte, name string, v []byte) []byte {
+func appendLine(b []byte, name, v []byte) []byte {
 	b = append(b, name...)
 	b = append(b, ':')
 	n := len(name) + 1
@@ -49,7 +43,7 @@ func appendLine(b []byte, name string, v []byte) []byte {
 	if needsBase64(name, v) {
 		b = append(b, ':')
 		n++
-		s = []byte(base64.StdEncoding.EncodeToString(v))
+		s = base64.StdEncoding.AppendEncode(nil, v)
 	}
 	b = append(b, ' ')
 	n++
@@ -65,13 +59,13 @@ func appendLine(b []byte, name string, v []byte) []byte {
 }
 
 // needsBase64 reports whether v must be written in base64 after name.
-func needsBase64(name string, v []byte) bool {
+func needsBase64(name, v []byte) bool {
 	for _, t := range alwaysBase64 {
-		if strings.EqualFold(name, t) {
+		if bytes.EqualFold(name, []byte(t)) {
 			return true
 		}
 	}
-	if strings.Contains(name, ";binary") { // as libldap: case-sensitive
+	if bytes.Contains(name, []byte(";binary")) { // as libldap: case-sensitive
 		return true
 	}
 	first, last := v[0], v[len(v)-1]

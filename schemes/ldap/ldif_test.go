@@ -26,7 +26,7 @@ func TestLDIFLines(t *testing.T) {
 		// 78 bytes fit; the 79th goes to a continuation line after a space.
 		{"cn", long, "cn: " + long[:74] + "\n " + long[74:] + "\n"},
 	} {
-		got := string(appendLine(nil, tc.name, []byte(tc.value)))
+		got := string(appendLine(nil, []byte(tc.name), []byte(tc.value)))
 		if got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.name, tc.value, got, tc.want)
 		}
@@ -34,7 +34,7 @@ func TestLDIFLines(t *testing.T) {
 }
 
 func TestLDIFEntry(t *testing.T) {
-	got := string(appendEntry(nil, "cn=a,dc=x", []attribute{{"objectClass", [][]byte{[]byte("top"), []byte("person")}}, {"cn", [][]byte{[]byte("a")}}}))
+	got := string(appendEntry(nil, []byte("cn=a,dc=x"), []attribute{{[]byte("objectClass"), [][]byte{[]byte("top"), []byte("person")}}, {[]byte("cn"), [][]byte{[]byte("a")}}}))
 	want := "dn: cn=a,dc=x\nobjectClass: top\nobjectClass: person\ncn: a\n\n"
 	if got != want {
 		t.Errorf("%q, want %q", got, want)

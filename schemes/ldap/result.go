@@ -53,38 +53,37 @@ func kindOf(code uint16) schemes.Kind {
 	return schemes.KindProtocol
 }
 
-// resultError turns what go-ldap returned for an operation into a
-// *schemes.Error: an LDAP result with its code and the server's message
-// (clipped, printable), a network failure as transport reports it.
-func resultError(scheme, phase string, err error) error {
-	var le *goldap.Error
-	if !errors.As(err, &le) || le.ResultCode >= goldap.ErrorNetwork {
-		// go-ldap's own codes (200 and up) are no server's answer: a
-		// broken connection, a malformed packet.
-		inner := err
-		if le != nil && le.Err != nil {
-			inner = le.Err
-		}
-		e := schemes.IOError(scheme, phase, inner)
-		if se, ok := e.(*schemes.Error); ok && se.Kind == schemes.KindOther {
-			se.Kind = schemes.KindProtocol
-		}
-		return e
-	}
-	// go-ldap may wrap the server's result in an Error of its own: the
-	// innermost holds the server's diagnostic message.
-	for inner := (*goldap.Error)(nil); le.Err != nil && errors.As(le.Err, &inner); {
-		le = inner
-	}
-	msg := goldap.LDAPResultCodeMap[le.ResultCode]
+// ldapError is an LDAPResult other than success.
+type ldapError struct{ result }
+
+func (e *ldapError) Error() string {
+	msg := goldap.LDAPResultCodeMap[e.code]
 	if msg == "" {
-		msg = fmt.Sprintf("result code %d", le.ResultCode)
+		msg = fmt.Sprintf("result code %d", e.code)
 	}
-	if le.Err != nil {
-		if d := schemes.Printable(le.Err.Error(), 200); d != "" {
-			msg += ": " + d
-		}
+	if d := schemes.Printable(e.diagnostic, 200); d != "" {
+		msg += ": " + d
 	}
-	return &schemes.Error{Scheme: scheme, Phase: phase, Kind: kindOf(le.ResultCode), Code: int(le.ResultCode),
-		Retryable: le.ResultCode == resultBusy || le.ResultCode == resultUnavailable, Msg: msg}
+	return msg
+}
+
+// resultError turns what an operation failed with into a *schemes.Error:
+// an LDAP result with its code and the server's message (printable,
+// clipped), a malformed reply as a protocol error, a network failure as
+// transport reports it.
+func resultError(scheme, phase string, err error) error {
+	var le *ldapError
+	if errors.As(err, &le) {
+		return &schemes.Error{Scheme: scheme, Phase: phase, Kind: kindOf(le.code), Code: int(le.code),
+			Retryable: le.code == resultBusy || le.code == resultUnavailable, Msg: le.Error()}
+	}
+	var se *schemes.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	e := schemes.IOError(scheme, phase, err)
+	if se, ok := e.(*schemes.Error); ok && se.Kind == schemes.KindOther {
+		se.Kind = schemes.KindProtocol
+	}
+	return e
 }

@@ -1,11 +1,13 @@
 package ldap
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	ber "github.com/go-asn1-ber/asn1-ber"
 	goldap "github.com/go-ldap/ldap/v3"
 
 	"github.com/urlget/urlget/schemes"
@@ -13,47 +15,88 @@ import (
 
 // DefaultPageSize is the number of entries a search asks for at a time
 // with the paged results control (RFC 2696): a large subtree comes in
-// pages, and at most one page's results wait in memory.
+// pages, which servers limit less than one search of everything.
 const DefaultPageSize = 500
 
-// resultBuffer is how many results go-ldap's reader may hold ahead of
-// the reader of the body: the rest waits in the socket, so memory stays
-// bounded however large the search.
-const resultBuffer = 64
+// The scopes of a SearchRequest (RFC 4511 §4.5.1.2).
+var scopeCodes = map[string]int64{ScopeBase: 0, ScopeOne: 1, ScopeSub: 2}
 
 // search runs one search on a session, page after page, handing its
-// entries to next one at a time.
+// entries to its reader one at a time: each is decoded in place from
+// the message just read, so memory holds one message whatever the
+// search's size.
 type search struct {
-	s       *session
-	ctx     context.Context
-	cancel  context.CancelFunc
-	req     *goldap.SearchRequest
-	paging  *goldap.ControlPaging
-	cur     goldap.Response
-	cookie  []byte // the paging cookie of the page being read, nil if none came
-	entries int
-	done    bool
-	raw     error // go-ldap's error that ended the search, for its referral
+	s        *session
+	ctx      context.Context
+	l        *URL
+	scope    string
+	attrs    []string
+	pageSize int
+	id       int64  // the outstanding request
+	cookie   []byte // the paging cookie of the last page, nil if none came
+	entries  int
+	done     bool
+	ent      entry // the entry last read, reused
+	// referrals are those of the result that ended the search, if any.
+	referrals []string
 }
 
-// newSearch starts l's search (with attrs instead of l's when non-nil,
-// and scope instead of l's when not "") on s.
-func newSearch(ctx context.Context, s *session, l *URL, scope string, attrs []string, pageSize int) *search {
+// entry is a SearchResultEntry, its parts pointing into the message.
+type entry struct {
+	dn    []byte
+	attrs []attribute
+}
+
+// attribute is one attribute of an entry with its values as sent.
+type attribute struct {
+	name   []byte
+	values [][]byte
+}
+
+// newSearch starts l's search on s, with scope and attrs instead of l's
+// when not "" and non-nil.
+func newSearch(ctx context.Context, s *session, l *URL, scope string, attrs []string, pageSize int) (*search, error) {
 	if scope == "" {
 		scope = l.Scope
 	}
 	if attrs == nil {
 		attrs = l.Attributes
 	}
-	sc := map[string]int{ScopeBase: goldap.ScopeBaseObject, ScopeOne: goldap.ScopeSingleLevel, ScopeSub: goldap.ScopeWholeSubtree}[scope]
-	paging := goldap.NewControlPaging(uint32(pageSize))
-	req := goldap.NewSearchRequest(l.DN, sc, goldap.NeverDerefAliases, 0, 0, false, l.Filter, attrs, []goldap.Control{paging})
-	ctx, cancel := context.WithCancel(ctx)
-	sr := &search{s: s, ctx: ctx, cancel: cancel, req: req, paging: paging}
+	sr := &search{s: s, ctx: ctx, l: l, scope: scope, attrs: attrs, pageSize: pageSize}
 	s.tr.Sent(fmt.Sprintf("search base=%q scope=%s filter=%s attributes=%s page=%d",
 		l.DN, scope, l.Filter, attrList(attrs), pageSize))
-	sr.cur = s.conn.SearchAsync(ctx, req, resultBuffer)
-	return sr
+	return sr, sr.send()
+}
+
+// send sends the SearchRequest (RFC 4511 §4.5.1) for the next page.
+func (sr *search) send() error {
+	filter, err := goldap.CompileFilter(sr.l.Filter)
+	if err != nil {
+		return &schemes.Error{Scheme: sr.s.scheme, Phase: "search", Kind: schemes.KindUsage, Part: "filter", Msg: err.Error()}
+	}
+	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationSearchRequest, nil, "SearchRequest")
+	op.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, sr.l.DN, "baseObject"))
+	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagEnumerated, scopeCodes[sr.scope], "scope"))
+	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagEnumerated, 0, "derefAliases: never"))
+	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 0, "sizeLimit"))
+	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 0, "timeLimit"))
+	op.AppendChild(ber.NewBoolean(ber.ClassUniversal, ber.TypePrimitive, ber.TagBoolean, false, "typesOnly"))
+	op.AppendChild(filter)
+	as := ber.Encode(ber.ClassUniversal, ber.TypeConstructed, ber.TagSequence, nil, "attributes")
+	for _, a := range sr.attrs {
+		as.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, a, "attribute"))
+	}
+	op.AppendChild(as)
+	paging := goldap.NewControlPaging(uint32(sr.pageSize))
+	paging.SetCookie(sr.cookie)
+	controls := ber.Encode(ber.ClassContext, ber.TypeConstructed, 0, nil, "controls")
+	controls.AppendChild(paging.Encode())
+	sr.cookie = nil
+	sr.id, err = sr.s.send(op, controls)
+	if err != nil {
+		return resultError(sr.s.scheme, "search", err)
+	}
+	return nil
 }
 
 // attrList is attrs for a trace line ("*" for all user attributes).
@@ -64,68 +107,174 @@ func attrList(attrs []string) string {
 	return strings.Join(attrs, ",")
 }
 
-// next returns the next entry, nil at the end of the search. References
-// to other servers (RFC 4511 §4.5.3) are noted in the trace and not
-// followed, as ldapsearch does not chase them.
-func (sr *search) next() (*goldap.Entry, error) {
+// next returns the next entry, valid until the next call, nil at the end
+// of the search. References to other servers (RFC 4511 §4.5.3) are noted
+// in the trace and not followed, as ldapsearch does not chase them.
+func (sr *search) next() (*entry, error) {
 	for !sr.done {
 		if err := sr.ctx.Err(); err != nil {
-			// go-ldap ends a canceled search as if it were over: the
-			// rest is not there, which must not read as the end.
 			sr.done = true
 			return nil, schemes.IOError(sr.s.scheme, "search", err)
 		}
-		if sr.cur.Next() {
-			switch {
-			case sr.cur.Entry() != nil:
-				sr.entries++
-				return sr.cur.Entry(), nil
-			case sr.cur.Referral() != "":
-				sr.s.tr.Received("reference " + schemes.Printable(sr.cur.Referral(), 200) + " (not followed)")
-			default:
-				if c, ok := goldap.FindControl(sr.cur.Controls(), goldap.ControlTypePaging).(*goldap.ControlPaging); ok {
-					sr.cookie = c.Cookie
-				}
+		m, err := sr.s.read(sr.id)
+		if err != nil {
+			return nil, sr.fail(err)
+		}
+		switch m.op {
+		case opSearchEntry:
+			if err := sr.ent.decode(m.body); err != nil {
+				return nil, sr.fail(err)
 			}
-			continue
+			sr.entries++
+			return &sr.ent, nil
+		case opSearchReference:
+			for refs := m.body; len(refs) > 0; {
+				var u []byte
+				if u, refs, err = expect(refs, berOctetString); err != nil {
+					return nil, sr.fail(err)
+				}
+				sr.s.tr.Received("reference " + schemes.Printable(string(u), 200) + " (not followed)")
+			}
+		case opIntermediate:
+			// RFC 4511 §4.13: only for the extensions a request asked
+			// for, which a search here asks for none of.
+		case opSearchDone:
+			r, err := parseResult(m.body)
+			if err != nil {
+				return nil, sr.fail(err)
+			}
+			if r.code != resultSuccess {
+				sr.referrals = r.referrals
+				return nil, sr.fail(&ldapError{r})
+			}
+			if sr.cookie, err = pagingCookie(m.controls); err != nil {
+				return nil, sr.fail(err)
+			}
+			if len(sr.cookie) == 0 {
+				// The last page, or a server that ignored the
+				// (non-critical) control and sent everything at once.
+				sr.done = true
+				sr.s.tr.Received(fmt.Sprintf("search: success, %d entries", sr.entries))
+				return nil, nil
+			}
+			sr.s.tr.Sent(fmt.Sprintf("search: next page (%d entries so far)", sr.entries))
+			if err := sr.send(); err != nil {
+				sr.done = true
+				return nil, err
+			}
+		default:
+			return nil, sr.fail(fmt.Errorf("%w: reply 0x%02x to a search", errBER, m.op))
 		}
-		if err := sr.cur.Err(); err != nil {
-			sr.done, sr.raw = true, err
-			e := resultError(sr.s.scheme, "search", err)
-			sr.s.tr.Received(fmt.Sprintf("search: %d entries, then %v", sr.entries, e))
-			return nil, e
-		}
-		if len(sr.cookie) == 0 {
-			// No cookie: the last page, or a server that ignores the
-			// (non-critical) control and sent everything at once.
-			sr.done = true
-			sr.s.tr.Received(fmt.Sprintf("search: success, %d entries", sr.entries))
-			break
-		}
-		sr.s.tr.Sent(fmt.Sprintf("search: next page (%d entries so far)", sr.entries))
-		// The previous page's goroutine has ended (its channel closed),
-		// so the request is no longer being encoded.
-		sr.paging.SetCookie(sr.cookie)
-		sr.cookie = nil
-		sr.cur = sr.s.conn.SearchAsync(sr.ctx, sr.req, resultBuffer)
 	}
 	return nil, nil
 }
 
-// Close stops the search and ends the session.
-func (sr *search) Close() error {
-	sr.cancel()
-	return sr.s.Close()
+// fail ends the search with err, traced.
+func (sr *search) fail(err error) error {
+	sr.done = true
+	e := resultError(sr.s.scheme, "search", err)
+	sr.s.tr.Received(fmt.Sprintf("search: %d entries, then %v", sr.entries, e))
+	return e
 }
 
-// attributesOf is e's attributes with their values as sent.
-func attributesOf(e *goldap.Entry) []attribute {
-	out := make([]attribute, len(e.Attributes))
-	for i, a := range e.Attributes {
-		out[i] = attribute{name: a.Name, values: a.ByteValues}
+// decode reads a SearchResultEntry's contents into e, reusing its slices.
+func (e *entry) decode(b []byte) error {
+	dn, rest, err := expect(b, berOctetString)
+	if err != nil {
+		return err
 	}
-	return out
+	list, _, err := expect(rest, berSequence)
+	if err != nil {
+		return err
+	}
+	e.dn, e.attrs = dn, e.attrs[:0]
+	for len(list) > 0 {
+		var pa, name, vals, v []byte
+		if pa, list, err = expect(list, berSequence); err != nil {
+			return err
+		}
+		if name, rest, err = expect(pa, berOctetString); err != nil {
+			return err
+		}
+		if vals, _, err = expect(rest, berSet); err != nil {
+			return err
+		}
+		n := len(e.attrs)
+		if n < cap(e.attrs) {
+			e.attrs = e.attrs[:n+1]
+		} else {
+			e.attrs = append(e.attrs, attribute{})
+		}
+		a := &e.attrs[n]
+		a.name, a.values = name, a.values[:0]
+		for len(vals) > 0 {
+			if v, vals, err = expect(vals, berOctetString); err != nil {
+				return err
+			}
+			a.values = append(a.values, v)
+		}
+	}
+	return nil
 }
+
+// value is the first value of the attribute named name, nil if none.
+func (e *entry) value(name string) []byte {
+	for _, a := range e.attrs {
+		if len(a.values) > 0 && strings.EqualFold(string(a.name), name) {
+			return a.values[0]
+		}
+	}
+	return nil
+}
+
+// pagingCookie reads the paged results control (RFC 2696 §2) among a
+// SearchResultDone's controls, and returns a copy of its cookie (the
+// message's buffer is reused), nil if there is none.
+func pagingCookie(controls []byte) ([]byte, error) {
+	for len(controls) > 0 {
+		c, rest, err := expect(controls, berSequence)
+		if err != nil {
+			return nil, err
+		}
+		controls = rest
+		typ, c, err := expect(c, berOctetString)
+		if err != nil {
+			return nil, err
+		}
+		if string(typ) != goldap.ControlTypePaging {
+			continue
+		}
+		if len(c) > 0 && c[0] == berBoolean {
+			if _, c, err = expect(c, berBoolean); err != nil {
+				return nil, err
+			}
+		}
+		if len(c) == 0 {
+			return nil, nil
+		}
+		val, _, err := expect(c, berOctetString)
+		if err != nil {
+			return nil, err
+		}
+		seq, _, err := expect(val, berSequence)
+		if err != nil {
+			return nil, err
+		}
+		_, seq, err = expect(seq, berInteger)
+		if err != nil {
+			return nil, err
+		}
+		cookie, _, err := expect(seq, berOctetString)
+		if err != nil {
+			return nil, err
+		}
+		return bytes.Clone(cookie), nil
+	}
+	return nil, nil
+}
+
+// Close ends the session (the search with it, if it is not over).
+func (sr *search) Close() error { return sr.s.Close() }
 
 // ldifBody is a search's entries in LDIF, formatted an entry at a time
 // as the body is read.
@@ -136,25 +285,36 @@ type ldifBody struct {
 	err error
 }
 
+// Read fills p with as many entries as have arrived: it waits for the
+// server only while it has nothing to give, so that output comes in large
+// writes (ldapsearch's stdio buffers it the same way) and still as soon as
+// the server sends it.
 func (b *ldifBody) Read(p []byte) (int, error) {
-	for b.off == len(b.buf) {
-		if b.err != nil {
-			return 0, b.err
+	n := 0
+	for n < len(p) {
+		if b.off == len(b.buf) {
+			if b.err != nil || (n > 0 && b.sr.s.rd.r.Buffered() == 0) {
+				break
+			}
+			e, err := b.sr.next()
+			if err != nil {
+				b.err = err
+				continue
+			}
+			if e == nil {
+				b.err = io.EOF
+				continue
+			}
+			b.buf, b.off = appendEntry(b.buf[:0], e.dn, e.attrs), 0
 		}
-		e, err := b.sr.next()
-		if err != nil {
-			b.err = err
-			continue
-		}
-		if e == nil {
-			b.err = io.EOF
-			continue
-		}
-		b.buf, b.off = appendEntry(b.buf[:0], e.DN, attributesOf(e)), 0
+		c := copy(p[n:], b.buf[b.off:])
+		b.off += c
+		n += c
 	}
-	n := copy(p, b.buf[b.off:])
-	b.off += n
-	return n, nil
+	if n > 0 {
+		return n, nil
+	}
+	return 0, b.err
 }
 
 func (b *ldifBody) Close() error { return b.sr.Close() }

@@ -1,6 +1,7 @@
 package ldap
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -13,36 +14,103 @@ import (
 )
 
 // maxMessage is the largest LDAP message (one entry, one result) read
-// from a server. asn1-ber allocates as the length it is told says, up to
-// 2 GiB by default; no directory entry a search returns needs more than
-// this, and a server that says it sends more is refused, whatever it
-// sends. It is asn1-ber's package setting, so it bounds go-ldap's reader
-// too: set once, when this package is loaded.
+// from a server: no directory entry a search returns needs more, and a
+// server that says it sends more is refused before anything is read.
 const maxMessage = 32 << 20
 
-func init() {
-	if ber.MaxPacketLengthBytes <= 0 || ber.MaxPacketLengthBytes > maxMessage {
-		ber.MaxPacketLengthBytes = maxMessage
-	}
-}
+// readBuffer is the connection's read buffer: many entries a read.
+const readBuffer = 64 << 10
 
 // oidStartTLS is the StartTLS extended operation (RFC 4511 §4.14.1).
 const oidStartTLS = "1.3.6.1.4.1.1466.20037"
 
-// session is one bound LDAP connection.
+// session is one LDAP connection. Requests are encoded with go-ldap's
+// BER package; replies are read by msgReader, in place in one buffer:
+// go-ldap's own reader builds a tree of packets for every entry, and
+// spent three times ldapsearch's time on a 10,000-entry search
+// (bench/ldap.sh).
 type session struct {
-	conn   *goldap.Conn
+	c      net.Conn
+	rd     msgReader
+	id     int64
 	tr     schemes.Trace
 	scheme string
 }
 
-// Close ends the session: go-ldap sends an unbind request and closes the
-// connection.
-func (s *session) Close() error { return s.conn.Close() }
+// newSession starts a session on c.
+func newSession(c net.Conn, tr schemes.Trace, scheme string) *session {
+	return &session{c: c, rd: msgReader{r: bufio.NewReaderSize(c, readBuffer), max: maxMessage}, tr: tr, scheme: scheme}
+}
+
+// send writes a request with the next message ID, and controls (nil:
+// none), returning the ID.
+func (s *session) send(op, controls *ber.Packet) (int64, error) {
+	s.id++
+	p := ber.Encode(ber.ClassUniversal, ber.TypeConstructed, ber.TagSequence, nil, "LDAPMessage")
+	p.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, s.id, "messageID"))
+	p.AppendChild(op)
+	if controls != nil {
+		p.AppendChild(controls)
+	}
+	_, err := s.c.Write(p.Bytes())
+	return s.id, err
+}
+
+// read reads the next reply to request id; a notice of disconnection
+// (RFC 4511 §4.4.1, message ID 0) is the server's result, and a reply to
+// another request a protocol error.
+func (s *session) read(id int64) (message, error) {
+	m, err := s.rd.next()
+	if err != nil {
+		return m, err
+	}
+	if m.id == unsolicitedNoticeID && m.op == opExtendedResponse {
+		r, err := parseResult(m.body)
+		if err != nil {
+			return m, err
+		}
+		return m, &ldapError{r}
+	}
+	if m.id != id {
+		return m, fmt.Errorf("%w: a reply to message %d while %d is outstanding", errBER, m.id, id)
+	}
+	return m, nil
+}
+
+// do sends a request and reads its one reply, which must be want: an
+// LDAPResult, an error unless success.
+func (s *session) do(op *ber.Packet, want byte) error {
+	id, err := s.send(op, nil)
+	if err != nil {
+		return err
+	}
+	m, err := s.read(id)
+	if err != nil {
+		return err
+	}
+	if m.op != want {
+		return fmt.Errorf("%w: reply 0x%02x to a request that wants 0x%02x", errBER, m.op, want)
+	}
+	r, err := parseResult(m.body)
+	if err != nil {
+		return err
+	}
+	if r.code != resultSuccess {
+		return &ldapError{r}
+	}
+	return nil
+}
+
+// Close ends the session with an UnbindRequest (RFC 4511 §4.3) and
+// closes the connection.
+func (s *session) Close() error {
+	s.send(ber.Encode(ber.ClassApplication, ber.TypePrimitive, goldap.ApplicationUnbindRequest, nil, "UnbindRequest"), nil)
+	return s.c.Close()
+}
 
 // open connects to l's server: TLS from the start for ldaps, StartTLS
 // when req requires TLS, then the bind (anonymous, or simple with the DN
-// and password credentials gives).
+// and password the URL and credentials give).
 func (h *Handler) open(ctx context.Context, req *schemes.Request, l *URL) (*session, error) {
 	if req.Dialer == nil {
 		return nil, &schemes.Error{Scheme: l.u.Scheme, Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
@@ -58,28 +126,29 @@ func (h *Handler) open(ctx context.Context, req *schemes.Request, l *URL) (*sess
 	if err != nil {
 		return nil, err
 	}
-	isTLS := g.Scheme == schemeLDAPS
-	if isTLS {
+	if g.Scheme == schemeLDAPS {
 		if c, err = upgrade(tctx, req, c, g); err != nil {
 			return nil, err
 		}
-	} else if req.RequireTLS {
-		if c, err = startTLS(tctx, req, c, g, tr); err != nil {
+	}
+	bc, _ := transport.Bound(ctx, c)
+	s := newSession(bc, tr, g.Scheme)
+	if g.Scheme != schemeLDAPS && req.RequireTLS {
+		if s, err = startTLS(tctx, req, s, c, g); err != nil {
 			return nil, err
 		}
-		isTLS = true
 	}
-	c, _ = transport.Bound(ctx, c)
-	conn := goldap.NewConn(c, isTLS)
-	conn.Start()
-	s := &session{conn: conn, tr: tr, scheme: g.Scheme}
 	if b.dn == "" {
-		// RFC 4511 §4.2.1: an LDAP session is anonymous until a bind;
-		// no bind request is sent, as ldapsearch -x sends one only with -D.
+		// RFC 4511 §4.2.1: a session is anonymous until a bind; none is
+		// sent, as ldapsearch -x sends one only with -D.
 		return s, nil
 	}
 	tr.Sent("bind simple " + b.dn + " (password ****)")
-	if _, err := conn.SimpleBind(&goldap.SimpleBindRequest{Username: b.dn, Password: b.password}); err != nil {
+	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationBindRequest, nil, "BindRequest")
+	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 3, "version"))
+	op.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, b.dn, "name"))
+	op.AppendChild(ber.NewString(ber.ClassContext, ber.TypePrimitive, 0, b.password, "simple"))
+	if err := s.do(op, opBindResponse); err != nil {
 		s.Close()
 		e := resultError(g.Scheme, "bind", err)
 		tr.Received("bind: " + e.Error())
@@ -100,56 +169,40 @@ func upgrade(ctx context.Context, req *schemes.Request, c net.Conn, g *schemes.U
 	return tc, nil
 }
 
-// startTLS asks for TLS with the StartTLS extended operation before
-// go-ldap takes the connection, then upgrades it through the Dialer:
-// go-ldap's own StartTLS wants a tls.Config, and every TLS connection of
-// urlget is made by the Dialer with the Client's settings. The request
-// has message ID 1; go-ldap's session, which starts after it, numbers its
-// own from 1 again, which RFC 4511 §4.1.1.1 allows (the StartTLS request
-// is no longer outstanding). A server that refuses fails with
-// KindSafety: TLS was required.
-func startTLS(ctx context.Context, req *schemes.Request, c net.Conn, g *schemes.URL, tr schemes.Trace) (net.Conn, error) {
-	bc, _ := transport.Bound(ctx, c)
-	p := ber.Encode(ber.ClassUniversal, ber.TypeConstructed, ber.TagSequence, nil, "LDAP Request")
-	p.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 1, "MessageID"))
-	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationExtendedRequest, nil, "Start TLS")
+// startTLS asks for TLS with the StartTLS extended operation, then
+// upgrades raw, the connection under s, through the Dialer (every TLS
+// connection of urlget is made by the Dialer with the Client's
+// settings), and returns the session over it. A server that refuses
+// fails with KindSafety: TLS was required.
+func startTLS(ctx context.Context, req *schemes.Request, s *session, raw net.Conn, g *schemes.URL) (*session, error) {
+	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationExtendedRequest, nil, "ExtendedRequest")
 	op.AppendChild(ber.NewString(ber.ClassContext, ber.TypePrimitive, 0, oidStartTLS, "requestName"))
-	p.AppendChild(op)
-	tr.Sent("extended " + oidStartTLS + " (StartTLS)")
-	if _, err := bc.Write(p.Bytes()); err != nil {
-		c.Close()
-		return nil, schemes.IOError(g.Scheme, "starttls", err)
-	}
-	resp, err := ber.ReadPacket(bc)
-	if err != nil {
-		c.Close()
-		return nil, resultError(g.Scheme, "starttls", goldap.NewError(goldap.ErrorNetwork, err))
-	}
-	if err := startTLSResult(resp); err != nil {
-		c.Close()
+	s.tr.Sent("extended " + oidStartTLS + " (StartTLS)")
+	if err := s.do(op, opExtendedResponse); err != nil {
+		raw.Close()
 		e := resultError(g.Scheme, "starttls", err).(*schemes.Error)
-		tr.Received("starttls: " + e.Msg)
-		e.Kind = schemes.KindSafety
-		e.Msg = fmt.Sprintf("%s refused StartTLS (%s), and TLS is required", g.Host, e.Msg)
+		s.tr.Received("starttls: " + e.Msg)
+		if e.Code != 0 {
+			e.Kind = schemes.KindSafety
+			e.Msg = fmt.Sprintf("%s refused StartTLS (%s), and TLS is required", g.Host, e.Msg)
+		}
 		return nil, e
 	}
-	tr.Received("starttls: success")
-	return upgrade(ctx, req, c, g)
-}
-
-// startTLSResult checks the reply to the StartTLS request: an
-// ExtendedResponse to message 1 with result success.
-func startTLSResult(p *ber.Packet) error {
-	if len(p.Children) < 2 {
-		return goldap.NewError(goldap.ErrorUnexpectedResponse, fmt.Errorf("malformed reply to StartTLS"))
+	if s.rd.r.Buffered() > 0 {
+		// Bytes after the reply would be read as if they came over TLS.
+		raw.Close()
+		return nil, &schemes.Error{Scheme: g.Scheme, Phase: "starttls", Kind: schemes.KindProtocol,
+			Msg: "the server sent data after the StartTLS reply, before the TLS handshake"}
 	}
-	if id, ok := p.Children[0].Value.(int64); !ok || id != 1 {
-		return goldap.NewError(goldap.ErrorUnexpectedResponse, fmt.Errorf("reply to StartTLS has another message ID"))
+	s.tr.Received("starttls: success")
+	tc, err := upgrade(ctx, req, raw, g)
+	if err != nil {
+		return nil, err
 	}
-	if op := p.Children[1]; op.ClassType != ber.ClassApplication || op.Tag != goldap.ApplicationExtendedResponse {
-		return goldap.NewError(goldap.ErrorUnexpectedResponse, fmt.Errorf("reply to StartTLS is no ExtendedResponse"))
-	}
-	return goldap.GetLDAPError(p)
+	bc, _ := transport.Bound(ctx, tc)
+	ns := newSession(bc, s.tr, s.scheme)
+	ns.id = s.id
+	return ns, nil
 }
 
 // login is who a session binds as: a DN and its password, or none.
@@ -162,7 +215,7 @@ type login struct {
 // the credentials' password; a DN without a password is asked for at the
 // terminal when there is one. RFC 4513 §5.1.2 calls a simple bind with a
 // DN and no password unauthenticated, which servers take for anonymous:
-// urlget never sends one, so that a typo in a password is no silent
+// urlget never sends one, so that a forgotten password is no silent
 // anonymous search.
 func (h *Handler) bind(ctx context.Context, req *schemes.Request, l *URL) (login, error) {
 	g := l.u
