@@ -48,9 +48,18 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if err != nil {
 		return nil, err
 	}
+	if req.Browse && l.Scope != ScopeBase {
+		// A person at the gateway sees a search as a page of its
+		// entries, each a link to its record, under a search form.
+		return h.list(ctx, req, l, l.Scope, true)
+	}
 	sr, first, resp, err := h.start(ctx, req, l, "", nil)
 	if resp != nil || err != nil {
 		return resp, err
+	}
+	typ := "text/x-ldif"
+	if req.Browse {
+		typ = "text/plain; charset=utf-8" // a record a browser shows
 	}
 	b := &ldifBody{sr: sr}
 	if first != nil {
@@ -58,7 +67,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	} else {
 		b.err = io.EOF
 	}
-	return &schemes.Response{Body: b, Kind: schemes.EntryFile, Size: -1, Type: "text/x-ldif", Name: l.LocalName()}, nil
+	return &schemes.Response{Body: b, Kind: schemes.EntryFile, Size: -1, Type: typ, Name: l.LocalName()}, nil
 }
 
 // start opens a session and a search on it, and waits for its first
@@ -132,19 +141,30 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	if scope == ScopeBase {
 		scope = ScopeOne
 	}
+	return h.list(ctx, req, l, scope, false)
+}
+
+// list lists the entries of l's search with scope; withSearch puts a
+// search of l's subtree first (an EntrySearch: the gateway's form).
+func (h *Handler) list(ctx context.Context, req *schemes.Request, l *URL, scope string, withSearch bool) (*schemes.Response, error) {
 	sr, first, resp, err := h.start(ctx, req, l, scope, []string{attrHasSubordinates})
 	if resp != nil || err != nil {
 		return resp, err
 	}
-	var pending *schemes.Entry
+	var pending []schemes.Entry
+	if withSearch {
+		sub := l.Entry(l.DN)
+		sub.Scope = ScopeSub
+		sub.u.Path = sub.path()[1:]
+		pending = append(pending, schemes.Entry{Title: "Search below " + l.DN, Kind: schemes.EntrySearch, Size: -1, Locator: sub})
+	}
 	if first != nil {
-		e := l.listEntry(first)
-		pending = &e
+		pending = append(pending, l.listEntry(first))
 	}
 	next := func() (schemes.Entry, error) {
-		if pending != nil {
-			e := *pending
-			pending = nil
+		if len(pending) > 0 {
+			e := pending[0]
+			pending = pending[1:]
 			return e, nil
 		}
 		e, err := sr.next()
@@ -155,9 +175,6 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 			return schemes.Entry{}, io.EOF
 		}
 		return l.listEntry(e), nil
-	}
-	if first == nil {
-		next = func() (schemes.Entry, error) { return schemes.Entry{}, io.EOF }
 	}
 	return &schemes.Response{Listing: schemes.ListingFunc(next, sr.Close), Kind: schemes.EntryDir, Size: -1, Name: l.LocalName()}, nil
 }

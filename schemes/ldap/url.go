@@ -64,7 +64,10 @@ type URL struct {
 	u *schemes.URL
 }
 
-var _ schemes.Locator = (*URL)(nil)
+var (
+	_ schemes.Locator  = (*URL)(nil)
+	_ schemes.Searcher = (*URL)(nil)
+)
 
 // Parse reads an ldap or ldaps URL. Errors are *schemes.Error of KindUsage
 // naming the part at fault: "scheme", "host" (none: urlget has no default
@@ -307,4 +310,24 @@ func (l *URL) Entry(dn string) *URL {
 	e := &URL{DN: dn, Scope: ScopeBase, Filter: DefaultFilter, Extensions: l.Extensions, u: &u}
 	u.HasPath, u.Path = true, e.path()[1:]
 	return e
+}
+
+// WithSearch returns the search of l's subtree (scope sub, l's bind) for
+// words a person typed in a form: every entry for no words, a filter as
+// they wrote it when it is one ("(mail=*@example.org)"), else the entries whose cn, sn or mail
+// holds the words or whose uid is them, the words escaped as filter
+// values (RFC 4515 §3), so that they cannot change the filter's shape.
+func (l *URL) WithSearch(words string) (schemes.Locator, error) {
+	words = strings.TrimSpace(words)
+	f := words
+	if words == "" {
+		f = DefaultFilter // every entry of the subtree
+	} else if _, err := goldap.CompileFilter(words); err != nil || !strings.HasPrefix(words, "(") {
+		e := goldap.EscapeFilter(words)
+		f = "(|(cn=*" + e + "*)(sn=*" + e + "*)(mail=*" + e + "*)(uid=" + e + "))"
+	}
+	s := l.Entry(l.DN)
+	s.Scope, s.Filter, s.Attributes = ScopeSub, f, l.Attributes
+	s.u.Path = s.path()[1:]
+	return s, nil
 }

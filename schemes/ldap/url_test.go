@@ -172,3 +172,28 @@ func FuzzParseLDAP(f *testing.F) {
 		schemestest.FuzzRoundTrip(t, raw, parseLDAP)
 	})
 }
+
+// TestWithSearch: a form's words become a subtree search keeping the
+// bind; words that are no filter are escaped as filter values.
+func TestWithSearch(t *testing.T) {
+	l, err := parseLDAP("ldap://h/dc=x??one??bindname=cn=m%2Cdc=x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for words, filter := range map[string]string{
+		"":                "(objectClass=*)",
+		"(uid=p1)":        "(uid=p1)",
+		"Zoë (*)":         `(|(cn=*Zo\c3\ab \28\2a\29*)(sn=*Zo\c3\ab \28\2a\29*)(mail=*Zo\c3\ab \28\2a\29*)(uid=Zo\c3\ab \28\2a\29))`,
+		"(uid=p1)(uid=2)": `(|(cn=*\28uid=p1\29\28uid=2\29*)(sn=*\28uid=p1\29\28uid=2\29*)(mail=*\28uid=p1\29\28uid=2\29*)(uid=\28uid=p1\29\28uid=2\29))`,
+	} {
+		loc, err := l.WithSearch(words)
+		if err != nil {
+			t.Fatalf("%q: %v", words, err)
+		}
+		s := loc.(*URL)
+		if s.Filter != filter || s.Scope != ScopeSub || s.DN != "dc=x" || len(s.Extensions) != 1 {
+			t.Errorf("%q: %+v, want filter %s", words, s.Fields(), filter)
+		}
+		schemestest.RoundTrip(t, s, parseLDAP)
+	}
+}

@@ -1,0 +1,50 @@
+//go:build integration
+
+package integration
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/urlget/urlget/gateway"
+	"github.com/urlget/urlget/integration/testbed"
+)
+
+// TestLDAPGateway: the gateway shows a search as a page of its entries,
+// each linking to the gateway address of the entry's own URL (a base
+// search of its DN), under a search form for the subtree; an entry's page
+// is its record, the LDIF ldapsearch prints; the form's words search the
+// subtree, escaped as filter values.
+func TestLDAPGateway(t *testing.T) {
+	testbed.Require(t, testbed.Slapd)
+	base := startGateway(t, gateway.Options{})
+	team := "ou=team3,ou=dept2," + testbed.LDAPSuffix
+	resp, body := gatewayGet(t, base, ldapURL(team+"??one"), "")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("search: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	links, _ := pageLinks(t, body)
+	dn := "cn=Zoë Ñandú 95," + team
+	if got, want := links[dn], gateway.Address(ldapURL("cn=Zo%C3%AB%20%C3%91and%C3%BA%2095,"+team)); got != want {
+		t.Errorf("%s links to %q, want %q", dn, got, want)
+	}
+	if n := strings.Count(string(body), ","+team+"</a>"); n != 15 {
+		t.Errorf("%d entries on the page, want 15\n%s", n, body)
+	}
+	if !strings.Contains(string(body), `<form class="search"`) {
+		t.Errorf("no search form on the page\n%s", body)
+	}
+	resp, rec := gatewayGetURL(t, base+links[dn], "")
+	want := ldapsearch(t, "-b", dn, "-s", "base")
+	if resp.StatusCode != 200 || string(rec) != string(want) {
+		t.Errorf("the record: %d %q, want ldapsearch's %q", resp.StatusCode, rec, want)
+	}
+	// The form: words that are no filter search cn, sn, mail and uid.
+	form := base + "/search?url=" + url.QueryEscape(ldapURL(team+"??sub")) + "&q=" + url.QueryEscape("Zoë")
+	resp, body = gatewayGetURL(t, form, "")
+	found, _ := pageLinks(t, body)
+	if resp.StatusCode != 200 || found[dn] == "" || strings.Count(string(body), ","+team+"</a>") != 3 {
+		t.Errorf("search for Zoë: %d\n%s", resp.StatusCode, body)
+	}
+}
