@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +141,15 @@ func TestLDAPBind(t *testing.T) {
 		ldapURL(dn+"????bindname="+strings.ReplaceAll(dn, ",", "%2C")))
 	if code != 0 || !strings.Contains(named, wantPw) {
 		t.Errorf("bindname: exit %d\n%s", code, named)
+	}
+	// A netrc entry for the host binds as its login, a DN.
+	netrc := filepath.Join(t.TempDir(), "netrc")
+	entry := "machine " + testbed.Host + " login " + dn + " password " + testbed.LDAPBindPassword + "\n"
+	if err := os.WriteFile(netrc, []byte(entry), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runURLGetOutput(t, t.TempDir(), "--netrc-file", netrc, ldapURL(dn)); code != 0 || !strings.Contains(out, wantPw) {
+		t.Errorf("--netrc-file: exit %d\n%s", code, out)
 	}
 	for _, tc := range []struct {
 		args []string

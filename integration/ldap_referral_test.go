@@ -1,0 +1,87 @@
+//go:build integration
+
+package integration
+
+import (
+	"net"
+	"strings"
+	"testing"
+
+	ber "github.com/go-asn1-ber/asn1-ber"
+
+	"github.com/urlget/urlget/integration/testbed"
+)
+
+// referralServer is an LDAP server on 127.0.0.1 that answers every
+// search with a referral (RFC 4511 §4.1.10) to to, and every bind with
+// success; it returns its address.
+func referralServer(t *testing.T, to string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	result := func(id int64, tag ber.Tag, code int64, refs ...string) []byte {
+		m := ber.Encode(ber.ClassUniversal, ber.TypeConstructed, ber.TagSequence, nil, "")
+		m.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, id, ""))
+		o := ber.Encode(ber.ClassApplication, ber.TypeConstructed, tag, nil, "")
+		o.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagEnumerated, code, ""))
+		o.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, "", ""))
+		o.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, "", ""))
+		if len(refs) > 0 {
+			r := ber.Encode(ber.ClassContext, ber.TypeConstructed, 3, nil, "")
+			for _, u := range refs {
+				r.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, u, ""))
+			}
+			o.AppendChild(r)
+		}
+		m.AppendChild(o)
+		return m.Bytes()
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				for {
+					p, err := ber.ReadPacket(c)
+					if err != nil || len(p.Children) < 2 {
+						return
+					}
+					id, _ := p.Children[0].Value.(int64)
+					switch p.Children[1].Tag {
+					case 0: // BindRequest
+						c.Write(result(id, 1, 0))
+					case 3: // SearchRequest
+						c.Write(result(id, 5, 10, to))
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// TestLDAPReferral: a referral is a redirect under the redirect rules:
+// refused by default (LDAP is not among the schemes redirects may lead
+// to), followed with -L and --proto-redir, the search's parts carried to
+// the URL the referral names without a DN; the bind given for the first
+// server (-u) is not sent to the second.
+func TestLDAPReferral(t *testing.T) {
+	testbed.Require(t, testbed.Slapd)
+	addr := referralServer(t, "ldap://"+testbed.Addr(testbed.LDAPPort)+"/")
+	dn := testbed.LDAPBindDN
+	first := "ldap://" + addr + "/" + dn
+	if r := runLDAP(t, "-L", first); r.code == 0 || !strings.Contains(r.stderr, "redirect") {
+		t.Errorf("by default: exit %d, %q; want the redirect refused", r.code, r.stderr)
+	}
+	want := string(ldapsearch(t, "-b", dn, "-s", "base"))
+	r := runLDAP(t, "-L", "--proto-redir", "=ldap", "-u", dn+":"+testbed.LDAPBindPassword, first)
+	if r.code != 0 || r.stdout != want || strings.Contains(r.stdout, "userPassword") {
+		t.Errorf("followed: exit %d, %q; want the anonymous %q\n%s", r.code, r.stdout, want, r.stderr)
+	}
+}
