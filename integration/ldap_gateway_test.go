@@ -13,9 +13,9 @@ import (
 
 // TestLDAPGateway: the gateway shows a search as a page of its entries,
 // each linking to the gateway address of the entry's own URL (a base
-// search of its DN), under a search form for the subtree; an entry's page
-// is its record, the LDIF ldapsearch prints; the form's words search the
-// subtree, escaped as filter values.
+// search of its DN), under a search form for the subtree; the form's words
+// search the subtree, escaped as filter values. An entry's page is its record's
+// lines, as ldapsearch prints them, then links to its children.
 func TestLDAPGateway(t *testing.T) {
 	testbed.Require(t, testbed.Slapd)
 	base := startGateway(t, gateway.Options{})
@@ -36,9 +36,21 @@ func TestLDAPGateway(t *testing.T) {
 		t.Errorf("no search form on the page\n%s", body)
 	}
 	resp, rec := gatewayGetURL(t, base+links[dn], "")
-	want := ldapsearch(t, "-b", dn, "-s", "base")
-	if resp.StatusCode != 200 || string(rec) != string(want) {
-		t.Errorf("the record: %d %q, want ldapsearch's %q", resp.StatusCode, rec, want)
+	_, text := pageLinks(t, rec)
+	for line := range strings.Lines(string(ldapsearch(t, "-b", dn, "-s", "base"))) {
+		if line = strings.TrimSuffix(line, "\n"); !strings.Contains(text, line) {
+			t.Errorf("the record's page does not read ldapsearch's line %q", line)
+		}
+	}
+	if resp.StatusCode != 200 || !strings.Contains(string(rec), `<form class="search"`) {
+		t.Errorf("the record: %d\n%s", resp.StatusCode, rec)
+	}
+	// An entry with children: its record, then links to them.
+	dept := "ou=dept2," + testbed.LDAPSuffix
+	resp, body = gatewayGet(t, base, ldapURL(dept), "")
+	kids, text := pageLinks(t, body)
+	if resp.StatusCode != 200 || !strings.Contains(text, "dn: "+dept) || kids[team+"/"] != gateway.Address(ldapURL(team)) {
+		t.Errorf("%s: %d %v\n%s", dept, resp.StatusCode, kids, body)
 	}
 	// The form: words that are no filter search cn, sn, mail and uid.
 	form := base + "/search?url=" + url.QueryEscape(ldapURL(team+"??sub")) + "&q=" + url.QueryEscape("Zoë")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -48,18 +49,18 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	if err != nil {
 		return nil, err
 	}
-	if req.Browse && l.Scope != ScopeBase {
+	if req.Browse {
 		// A person at the gateway sees a search as a page of its
-		// entries, each a link to its record, under a search form.
-		return h.list(ctx, req, l, l.Scope, true)
+		// entries, each a link to its record, under a search form; an
+		// entry as its record's lines, then the form and its children.
+		if l.Scope != ScopeBase {
+			return h.list(ctx, req, l, l.Scope, true)
+		}
+		return h.browseRecord(ctx, req, l)
 	}
 	sr, first, resp, err := h.start(ctx, req, l, "", nil)
 	if resp != nil || err != nil {
 		return resp, err
-	}
-	typ := "text/x-ldif"
-	if req.Browse {
-		typ = "text/plain; charset=utf-8" // a record a browser shows
 	}
 	b := &ldifBody{sr: sr}
 	if first != nil {
@@ -67,7 +68,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 	} else {
 		b.err = io.EOF
 	}
-	return &schemes.Response{Body: b, Kind: schemes.EntryFile, Size: -1, Type: typ, Name: l.LocalName()}, nil
+	return &schemes.Response{Body: b, Kind: schemes.EntryFile, Size: -1, Type: "text/x-ldif", Name: l.LocalName()}, nil
 }
 
 // start opens a session and a search on it, and waits for its first
@@ -153,11 +154,53 @@ func (h *Handler) list(ctx context.Context, req *schemes.Request, l *URL, scope 
 	}
 	var pending []schemes.Entry
 	if withSearch {
-		sub := l.Entry(l.DN)
-		sub.Scope = ScopeSub
-		sub.u.Path = sub.path()[1:]
-		pending = append(pending, schemes.Entry{Title: "Search below " + l.DN, Kind: schemes.EntrySearch, Size: -1, Locator: sub})
+		pending = append(pending, l.searchEntry())
 	}
+	return l.listing(sr, first, pending), nil
+}
+
+// searchEntry is the search of l's subtree, an EntrySearch.
+func (l *URL) searchEntry() schemes.Entry {
+	sub := l.Entry(l.DN)
+	sub.Scope = ScopeSub
+	sub.u.Path = sub.path()[1:]
+	return schemes.Entry{Title: "Search below " + l.DN, Kind: schemes.EntrySearch, Size: -1, Locator: sub}
+}
+
+// browseRecord is l's entry as a page: its LDIF lines as text (EntryInfo),
+// then a search of its subtree, then its children, from a base search and
+// a one-level search on one session.
+func (h *Handler) browseRecord(ctx context.Context, req *schemes.Request, l *URL) (*schemes.Response, error) {
+	sr, first, resp, err := h.start(ctx, req, l, "", nil)
+	if resp != nil || err != nil {
+		return resp, err
+	}
+	var pending []schemes.Entry
+	if first != nil {
+		for line := range strings.Lines(string(appendEntry(nil, first.dn, first.attrs))) {
+			if line = strings.TrimSuffix(line, "\n"); line != "" {
+				pending = append(pending, schemes.Entry{Title: line, Kind: schemes.EntryInfo, Size: -1})
+			}
+		}
+	}
+	for e := first; e != nil; {
+		if e, err = sr.next(); err != nil {
+			sr.Close()
+			return nil, err
+		}
+	}
+	pending = append(pending, l.searchEntry())
+	kids, err := newSearch(ctx, sr.s, l, ScopeOne, []string{attrHasSubordinates}, h.pageSize())
+	if err != nil {
+		sr.Close()
+		return nil, err
+	}
+	return l.listing(kids, nil, pending), nil
+}
+
+// listing streams pending, then first (nil: none), then the rest of sr's
+// entries, each as an entry of a listing of l; closing it ends sr's session.
+func (l *URL) listing(sr *search, first *entry, pending []schemes.Entry) *schemes.Response {
 	if first != nil {
 		pending = append(pending, l.listEntry(first))
 	}
@@ -176,7 +219,7 @@ func (h *Handler) list(ctx context.Context, req *schemes.Request, l *URL, scope 
 		}
 		return l.listEntry(e), nil
 	}
-	return &schemes.Response{Listing: schemes.ListingFunc(next, sr.Close), Kind: schemes.EntryDir, Size: -1, Name: l.LocalName()}, nil
+	return &schemes.Response{Listing: schemes.ListingFunc(next, sr.Close), Kind: schemes.EntryDir, Size: -1, Name: l.LocalName()}
 }
 
 // attrHasSubordinates is the operational attribute that says whether an
