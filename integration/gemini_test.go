@@ -206,8 +206,8 @@ func TestGeminiClientCertificate(t *testing.T) {
 	testbed.Require(t, testbed.Gemini)
 	geminiHome(t)
 	page := "gemini://" + testbed.Host + "/private/secret.gmi"
-	if _, stderr, code := geminiRun(t, page); code != 4 || !strings.Contains(stderr, "60 ") || !strings.Contains(stderr, "--cert") {
-		t.Errorf("without a certificate: exit %d %s, want 4 (60) naming --cert", code, stderr)
+	if _, stderr, code := geminiRun(t, page); code != 4 || !strings.Contains(stderr, "60 ") || !strings.Contains(stderr, "-E FILE") {
+		t.Errorf("without a certificate: exit %d %s, want 4 (60) naming -E (--cert)", code, stderr)
 	}
 	// Another identity: the 1965 server's own certificate is public, its
 	// key is not, so make one here.
