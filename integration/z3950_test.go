@@ -78,20 +78,20 @@ func TestConformanceZ3950(t *testing.T) {
 var hitsOf = regexp.MustCompile(`Number of hits: (\d+)`)
 
 // TestZ3950MatchesYazClient: urlget's searches find what yaz-client's
-// find does on the same server (one word; several words, which urlget
-// ANDs as yaz-client's "@and @and a b c"), its listing has the titles of
+// find does on the same server (one word; a docid with spaces, one term
+// as RFC 2056 §3 and yaz-client's quoted `find "a b c"`), its listing has the titles of
 // the records yaz-client shows, and a record comes byte for byte as
 // yaz-client saves it (USMARC: set_marcdump), as yaz-marcdump renders
 // it (the default text), and as yaz-client shows SUTRS and XML.
 func TestZ3950MatchesYazClient(t *testing.T) {
 	testbed.Require(t, testbed.Yaz)
 	dir := t.TempDir()
-	out := yazClient(t, dir, "find 25", "find @and @and computer b c", "find computer", "find 1", "show 1", "find 12", "show 1+12")
+	out := yazClient(t, dir, "find 25", `find "computer b c"`, "find computer", "find 1", "show 1", "find 12", "show 1+12")
 	hits := hitsOf.FindAllStringSubmatch(out, -1)
 	if len(hits) != 5 {
 		t.Fatalf("yaz-client reported %d searches:\n%s", len(hits), out)
 	}
-	for i, words := range []string{"25", "computer+b+c", "computer", "1", "12"} {
+	for i, words := range []string{"25", "computer%20b%20c", "computer", "1", "12"} {
 		want, _ := strconv.Atoi(hits[i][1])
 		got := listZ3950(t, dir, z3950URL("z39.50s", "Default?"+words), want+5)
 		if len(got) != want {

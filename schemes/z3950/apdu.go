@@ -56,8 +56,9 @@ func initRequest(msgSize int) []byte {
 
 // searchRequest asks for words in dbs: a type-1 (RPN) query in Bib-1 with
 // no attributes (the server's defaults, as yaz-client's "find word"
-// sends), several words joined by AND left to right ("@and @and a b c"),
-// and no records piggybacked (smallSetUpperBound 0, as yaz-client).
+// sends). URLs give one term, their docid (URL.Words); several words
+// would be joined by AND left to right ("@and @and a b c"). No records
+// are piggybacked (smallSetUpperBound 0, as yaz-client).
 func searchRequest(dbs []string, words []string) []byte {
 	names := make([][]byte, len(dbs))
 	for i, d := range dbs {

@@ -19,10 +19,11 @@ const DefaultMax = 40
 // entries come sooner.
 const presentBatch = 100
 
-// Handler carries out RFC 2056 over Z39.50-1995: a Session URL's search
-// (its docid read as words) is listed, one entry a record; a Retrieval
-// URL's docid is searched as one term, and the one record it finds is
-// the document. An association (Init) serves the URLs to one server one
+// Handler carries out RFC 2056 over Z39.50-1995: the docid of either
+// scheme is searched as one term (§3: a Session URL's "in the same
+// manner as for the retrieval URL"); a Session URL's hits are listed,
+// one entry a record; the one record a Retrieval URL's finds is the
+// document. An association (Init) serves the URLs to one server one
 // after another, kept in the request's Conns between them, and ends with
 // Close.
 type Handler struct {
@@ -111,7 +112,7 @@ func (h *Handler) Explain(req *schemes.Request) ([]string, error) {
 			"(RFC 2056 §4: the search must find exactly one record)",
 			describePresent(1, 1, z.syntax(), z.esn()))
 	case z.DocID == nil || len(z.Words()) == 0:
-		plan = append(plan, "(no search words: the databases are listed as searches)")
+		plan = append(plan, "(no docid: the databases are listed as searches)")
 	default:
 		plan = append(plan, describeSearch(z.databases(), z.Words()),
 			describePresent(1, min(h.max(), presentBatch), z.syntax(), z.esn()),
@@ -183,7 +184,7 @@ func isMARC(o OID) bool {
 	return o.Equal(oidUSMARC) || o.Equal(oidUNIMARC) || o.Equal(oidUKMARC)
 }
 
-// list searches a Session URL's words and streams its records as entries,
+// list searches a Session URL's docid and streams its records as entries,
 // Max at most, presented in batches as the listing is read.
 func (h *Handler) list(ctx context.Context, req *schemes.Request, z *URL) (*schemes.Response, error) {
 	words := z.Words()

@@ -267,7 +267,7 @@ func TestNoWordsListsDatabases(t *testing.T) {
 		t.Fatalf("entries %+v", entries)
 	}
 	s, err := entries[1].Locator.(schemes.Searcher).WithSearch("x y")
-	if err != nil || s.String() != "z39.50s://"+addr+"/b?x+y" {
+	if err != nil || s.String() != "z39.50s://"+addr+"/b?x%20y" {
 		t.Errorf("WithSearch: %v %v", s, err)
 	}
 }

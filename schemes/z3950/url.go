@@ -25,6 +25,12 @@ const forms = "(want z39.50s://host[:port][/[db{+db}][?docid]][;esn=e][;rs=synta
 //	z39.50s://<host>[:<port>][/[<database>{+<database>}[?<docid>]][;esn=<elementset>][;rs=<recordsyntax>{+<recordsyntax>}]]
 //	z39.50r://<host>[:<port>]/<database>?<docid>[;esn=<elementset>][;rs=<recordsyntax>]
 //
+// §3 (host required, port 210, a docid needs a database, the docid
+// searched as for a Retrieval URL) and §4 (exactly one record must
+// match) are checked against the RFC's text. §2's syntax could not be
+// read (testdata/rfc2056-notes.md): the form above, with "+" lists of
+// databases and record syntaxes in a Session URL, is kept from before;
+// the registry's summary of the forms agrees with it but for the lists.
 // All fields are decoded.
 type URL struct {
 	// Retrieval is true for a Retrieval URL (z39.50r): one database, a
@@ -33,11 +39,11 @@ type URL struct {
 	// Databases are the databases to search, in order; a Retrieval URL
 	// has exactly one, a Session URL none or more.
 	Databases []string
-	// DocID is the query part after "?", nil when there is none. In a
-	// Retrieval URL it is the one search term naming the item (RFC 2056
-	// §4); in a Session URL it is read as search words, "+" meaning a
-	// space (the HTML form convention, as for wais), each word a term of
-	// an AND (Words).
+	// DocID is the query part after "?", decoded, nil when there is
+	// none: the one search term naming the item (RFC 2056 §4). A
+	// Session URL's docid is searched "in the same manner as for the
+	// retrieval URL" (§3), so it is read the same way: "+" is a plus,
+	// the whole docid one term.
 	DocID *string
 	// ESN is the element set name of ";esn=", nil when absent.
 	ESN *string
@@ -83,11 +89,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 			// §3: "A database must be included if docid is included."
 			return nil, u.SyntaxError("database", "a docid needs a database "+forms)
 		}
-		d := docid
-		if !z.Retrieval {
-			d = strings.ReplaceAll(d, "+", " ")
-		}
-		d = unescape(d)
+		d := unescape(docid)
 		z.DocID = &d
 	}
 	if hasAttrs {
@@ -156,9 +158,8 @@ func (z *URL) Generic() *schemes.URL { return z.u }
 func (z *URL) Scheme() string { return z.u.Scheme }
 
 // String formats the URL in canonical form (schemes.FormatLocator): "+",
-// "?", ";" and "/" escaped in database names; in a Session URL's words
-// spaces are written "+" and a real "+" "%2B"; ";" escaped in the docid
-// and the esn.
+// "?", ";" and "/" escaped in database names and the esn; "?", ";" and
+// "/" in the docid, of either scheme.
 func (z *URL) String() string { return schemes.FormatLocator(z.u, false, z.path()) }
 
 // Redacted is String: Z39.50 URLs carry no password.
@@ -182,12 +183,7 @@ func (z *URL) path() string {
 	}
 	if z.DocID != nil {
 		b.WriteByte('?')
-		if z.Retrieval {
-			b.WriteString(schemes.Escape(*z.DocID, "/?;"))
-		} else {
-			// "%20" can only come from a space: a "%" itself is "%25".
-			b.WriteString(strings.ReplaceAll(schemes.Escape(*z.DocID, "/?;+"), "%20", "+"))
-		}
+		b.WriteString(schemes.Escape(*z.DocID, "/?;"))
 	}
 	if z.ESN != nil {
 		b.WriteString(";esn=")
@@ -230,20 +226,18 @@ func (z *URL) LocalName() string {
 	return ""
 }
 
-// Words are a Session URL's search words (its docid split at spaces),
-// nil when it has none; a Retrieval URL's docid is one term, whole.
+// Words are the terms searched: the docid, whole, as one term, of either
+// scheme (RFC 2056 §3 searches a Session URL's docid as §4 does a
+// Retrieval URL's); nil without a docid or with an empty one.
 func (z *URL) Words() []string {
-	if z.DocID == nil {
+	if z.DocID == nil || *z.DocID == "" {
 		return nil
 	}
-	if z.Retrieval {
-		return []string{*z.DocID}
-	}
-	return strings.Fields(*z.DocID)
+	return []string{*z.DocID}
 }
 
-// WithSearch is the Session URL searching z's databases for words
-// (schemes.Searcher), with z's esn and rs.
+// WithSearch is the Session URL searching z's databases for words, taken
+// whole as its docid, one term (schemes.Searcher), with z's esn and rs.
 func (z *URL) WithSearch(words string) (schemes.Locator, error) {
 	u := *z.u
 	u.Scheme, u.Fragment = schemeSession, nil
