@@ -93,16 +93,39 @@ type Header struct {
 // b[h.Size:h.Size+h.Length] is always safe; the indefinite form is
 // accepted on constructed values only (X.690 §8.1.3.2).
 func ParseHeader(b []byte) (Header, error) {
+	h, err := header(b)
+	if err == errShort {
+		return Header{}, malformed("truncated header")
+	}
+	if err == nil && h.Length > len(b)-h.Size {
+		return Header{}, malformed("length %d beyond the %d octets left", h.Length, len(b)-h.Size)
+	}
+	return h, err
+}
+
+// maxHeader is the most octets a header accepted here has: identifier,
+// MaxTagOctets of tag number, the first length octet and MaxLengthOctets.
+const maxHeader = 1 + MaxTagOctets + 1 + MaxLengthOctets
+
+// errShort is a header cut short by the end of the octets at hand.
+var errShort = errors.New("short header")
+
+// header decodes the header at the start of b, whatever follows it;
+// errShort if b ends inside it.
+func header(b []byte) (Header, error) {
 	if len(b) < 2 {
-		return Header{}, malformed("truncated element")
+		return Header{}, errShort
 	}
 	h := Header{Class: b[0] & 0xc0, Constructed: b[0]&Constructed != 0, Tag: int(b[0] & 0x1f)}
 	i := 1
 	if h.Tag == 0x1f { // high tag number form, base 128 (X.690 §8.1.2.4)
 		h.Tag = 0
 		for k := 0; ; k++ {
-			if k == MaxTagOctets || i >= len(b) {
-				return Header{}, malformed("bad tag number")
+			if k == MaxTagOctets {
+				return Header{}, malformed("tag number of more than %d octets", MaxTagOctets)
+			}
+			if i >= len(b) {
+				return Header{}, errShort
 			}
 			c := b[i]
 			i++
@@ -113,7 +136,7 @@ func ParseHeader(b []byte) (Header, error) {
 		}
 	}
 	if i >= len(b) {
-		return Header{}, malformed("truncated length")
+		return Header{}, errShort
 	}
 	l := int(b[i])
 	i++
@@ -126,17 +149,17 @@ func ParseHeader(b []byte) (Header, error) {
 		return h, nil
 	case l&0x80 != 0:
 		k := l & 0x7f
-		if k > MaxLengthOctets || i+k > len(b) {
+		if k > MaxLengthOctets {
 			return Header{}, malformed("length of %d octets", k)
+		}
+		if i+k > len(b) {
+			return Header{}, errShort
 		}
 		l = 0
 		for _, c := range b[i : i+k] {
 			l = l<<8 | int(c)
 		}
 		i += k
-	}
-	if l > len(b)-i {
-		return Header{}, malformed("length %d beyond the %d octets left", l, len(b)-i)
 	}
 	h.Length, h.Size = l, i
 	return h, nil

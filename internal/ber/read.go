@@ -3,6 +3,7 @@ package ber
 import (
 	"bufio"
 	"io"
+	"slices"
 )
 
 // ReadElement reads one whole element from r, definite or indefinite
@@ -20,14 +21,11 @@ func ReadElement(r *bufio.Reader, max int) ([]byte, error) {
 // followed to their end-of-contents within the same bound and MaxDepth,
 // so memory stays bounded by max whatever the stream holds. At the end of
 // the stream before the first octet the error is io.EOF; inside the
-// element, io.ErrUnexpectedEOF.
+// element, io.ErrUnexpectedEOF. r's buffer must hold at least maxHeader
+// octets (bufio's smallest, 16, does).
 func AppendElement(dst []byte, r *bufio.Reader, max int) ([]byte, error) {
 	e := elementReader{r: r, buf: dst, end: len(dst) + max}
-	start := len(dst)
-	if err := e.element(0); err != nil {
-		if err == io.EOF && len(e.buf) > start {
-			err = io.ErrUnexpectedEOF
-		}
+	if err := e.element(0, true); err != nil {
 		return dst, err
 	}
 	return e.buf, nil
@@ -40,94 +38,74 @@ type elementReader struct {
 	end int
 }
 
-// byte reads one octet into buf.
-func (e *elementReader) byte() (byte, error) {
-	if len(e.buf) >= e.end {
-		return 0, ErrTooLong
-	}
-	b, err := e.r.ReadByte()
-	if err != nil {
-		return 0, err
-	}
-	e.buf = append(e.buf, b)
-	return b, nil
-}
-
-// element reads one element, depth levels down: its identifier, its
-// length, its contents.
-func (e *elementReader) element(depth int) error {
+// element reads one element, depth levels down. Its header is peeked at
+// whole, so that a definite length, the common case, costs one read of
+// header and contents together.
+func (e *elementReader) element(depth int, first bool) error {
 	if depth > MaxDepth {
 		return malformed("nested deeper than %d", MaxDepth)
 	}
-	first, err := e.byte()
+	p, perr := e.r.Peek(maxHeader) // fewer only at an error: the end, mostly
+	if len(p) == 0 && first {
+		return perr // nothing of the element yet: io.EOF stays io.EOF
+	}
+	h, err := header(p)
+	if err == errShort {
+		if perr == io.EOF || perr == nil {
+			return io.ErrUnexpectedEOF
+		}
+		return perr
+	}
 	if err != nil {
 		return err
 	}
-	if first&0x1f == 0x1f { // high tag number form
-		for i := 0; ; i++ {
-			if i == MaxTagOctets {
-				return malformed("tag number too large")
-			}
-			b, err := e.byte()
-			if err != nil {
-				return err
-			}
-			if b&0x80 == 0 {
-				break
-			}
+	room := e.end - len(e.buf)
+	if h.Length == Indefinite {
+		if h.Size > room {
+			return ErrTooLong
 		}
+		e.buf = append(e.buf, p[:h.Size]...)
+		e.r.Discard(h.Size) // peeked: cannot fail
+		return e.indefinite(depth)
 	}
-	l, err := e.byte()
-	if err != nil {
-		return err
-	}
-	if l == 0x80 {
-		return e.indefinite(first, depth)
-	}
-	n := int(l)
-	if l&0x80 != 0 {
-		k := int(l & 0x7f)
-		if k > MaxLengthOctets {
-			return malformed("length of %d octets", k)
-		}
-		n = 0
-		for range k {
-			b, err := e.byte()
-			if err != nil {
-				return err
-			}
-			n = n<<8 | int(b)
-		}
-	}
-	if n > e.end-len(e.buf) {
+	if h.Length > room-h.Size {
 		return ErrTooLong // before reading, or making room for, any of it
 	}
 	at := len(e.buf)
-	e.buf = append(e.buf, make([]byte, n)...)
-	_, err = io.ReadFull(e.r, e.buf[at:])
-	return err
+	e.buf = slices.Grow(e.buf, h.Size+h.Length)[:at+h.Size+h.Length]
+	if _, err := io.ReadFull(e.r, e.buf[at:]); err != nil {
+		return noEOF(err)
+	}
+	return nil
 }
 
 // indefinite reads the elements of an indefinite length's contents up
-// to and including its end-of-contents octets.
-func (e *elementReader) indefinite(first byte, depth int) error {
-	if first&Constructed == 0 {
-		return malformed("indefinite length on a primitive value")
-	}
+// to and including its end-of-contents octets (X.690 §8.1.5). Each
+// element takes at least two octets of room, so the loop ends at max.
+func (e *elementReader) indefinite(depth int) error {
 	for {
 		p, err := e.r.Peek(2)
 		if err != nil {
-			return err
+			return noEOF(err)
 		}
 		if p[0] == 0 && p[1] == 0 {
-			if _, err := e.byte(); err != nil {
-				return err
+			if e.end-len(e.buf) < 2 {
+				return ErrTooLong
 			}
-			_, err := e.byte()
-			return err
+			e.buf = append(e.buf, 0, 0)
+			e.r.Discard(2)
+			return nil
 		}
-		if err := e.element(depth + 1); err != nil {
+		if err := e.element(depth+1, false); err != nil {
 			return err
 		}
 	}
+}
+
+// noEOF makes an end inside an element an unexpected one.
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }

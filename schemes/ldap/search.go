@@ -7,9 +7,10 @@ import (
 	"io"
 	"strings"
 
-	ber "github.com/go-asn1-ber/asn1-ber"
+	asn1ber "github.com/go-asn1-ber/asn1-ber"
 	goldap "github.com/go-ldap/ldap/v3"
 
+	"github.com/urlget/urlget/internal/ber"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -74,22 +75,22 @@ func (sr *search) send() error {
 	if err != nil {
 		return &schemes.Error{Scheme: sr.s.scheme, Phase: "search", Kind: schemes.KindUsage, Part: "filter", Msg: err.Error()}
 	}
-	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationSearchRequest, nil, "SearchRequest")
-	op.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, sr.l.DN, "baseObject"))
-	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagEnumerated, scopeCodes[sr.scope], "scope"))
-	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagEnumerated, 0, "derefAliases: never"))
-	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 0, "sizeLimit"))
-	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 0, "timeLimit"))
-	op.AppendChild(ber.NewBoolean(ber.ClassUniversal, ber.TypePrimitive, ber.TagBoolean, false, "typesOnly"))
+	op := asn1ber.Encode(asn1ber.ClassApplication, asn1ber.TypeConstructed, goldap.ApplicationSearchRequest, nil, "SearchRequest")
+	op.AppendChild(asn1ber.NewString(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagOctetString, sr.l.DN, "baseObject"))
+	op.AppendChild(asn1ber.NewInteger(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagEnumerated, scopeCodes[sr.scope], "scope"))
+	op.AppendChild(asn1ber.NewInteger(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagEnumerated, 0, "derefAliases: never"))
+	op.AppendChild(asn1ber.NewInteger(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagInteger, 0, "sizeLimit"))
+	op.AppendChild(asn1ber.NewInteger(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagInteger, 0, "timeLimit"))
+	op.AppendChild(asn1ber.NewBoolean(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagBoolean, false, "typesOnly"))
 	op.AppendChild(filter)
-	as := ber.Encode(ber.ClassUniversal, ber.TypeConstructed, ber.TagSequence, nil, "attributes")
+	as := asn1ber.Encode(asn1ber.ClassUniversal, asn1ber.TypeConstructed, asn1ber.TagSequence, nil, "attributes")
 	for _, a := range sr.attrs {
-		as.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, a, "attribute"))
+		as.AppendChild(asn1ber.NewString(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagOctetString, a, "attribute"))
 	}
 	op.AppendChild(as)
 	paging := goldap.NewControlPaging(uint32(sr.pageSize))
 	paging.SetCookie(sr.cookie)
-	controls := ber.Encode(ber.ClassContext, ber.TypeConstructed, 0, nil, "controls")
+	controls := asn1ber.Encode(asn1ber.ClassContext, asn1ber.TypeConstructed, 0, nil, "controls")
 	controls.AppendChild(paging.Encode())
 	sr.cookie = nil
 	sr.id, err = sr.s.send(op, controls)
@@ -130,7 +131,7 @@ func (sr *search) next() (*entry, error) {
 		case opSearchReference:
 			for refs := m.body; len(refs) > 0; {
 				var u []byte
-				if u, refs, err = expect(refs, berOctetString); err != nil {
+				if u, refs, err = ber.Expect(refs, berOctetString); err != nil {
 					return nil, sr.fail(err)
 				}
 				sr.s.tr.Received("reference " + schemes.Printable(string(u), 200) + " (not followed)")
@@ -179,24 +180,24 @@ func (sr *search) fail(err error) error {
 
 // decode reads a SearchResultEntry's contents into e, reusing its slices.
 func (e *entry) decode(b []byte) error {
-	dn, rest, err := expect(b, berOctetString)
+	dn, rest, err := ber.Expect(b, berOctetString)
 	if err != nil {
 		return err
 	}
-	list, _, err := expect(rest, berSequence)
+	list, _, err := ber.Expect(rest, berSequence)
 	if err != nil {
 		return err
 	}
 	e.dn, e.attrs = dn, e.attrs[:0]
 	for len(list) > 0 {
 		var pa, name, vals, v []byte
-		if pa, list, err = expect(list, berSequence); err != nil {
+		if pa, list, err = ber.Expect(list, berSequence); err != nil {
 			return err
 		}
-		if name, rest, err = expect(pa, berOctetString); err != nil {
+		if name, rest, err = ber.Expect(pa, berOctetString); err != nil {
 			return err
 		}
-		if vals, _, err = expect(rest, berSet); err != nil {
+		if vals, _, err = ber.Expect(rest, berSet); err != nil {
 			return err
 		}
 		n := len(e.attrs)
@@ -208,7 +209,7 @@ func (e *entry) decode(b []byte) error {
 		a := &e.attrs[n]
 		a.name, a.values = name, a.values[:0]
 		for len(vals) > 0 {
-			if v, vals, err = expect(vals, berOctetString); err != nil {
+			if v, vals, err = ber.Expect(vals, berOctetString); err != nil {
 				return err
 			}
 			a.values = append(a.values, v)
@@ -232,12 +233,12 @@ func (e *entry) value(name string) []byte {
 // message's buffer is reused), nil if there is none.
 func pagingCookie(controls []byte) ([]byte, error) {
 	for len(controls) > 0 {
-		c, rest, err := expect(controls, berSequence)
+		c, rest, err := ber.Expect(controls, berSequence)
 		if err != nil {
 			return nil, err
 		}
 		controls = rest
-		typ, c, err := expect(c, berOctetString)
+		typ, c, err := ber.Expect(c, berOctetString)
 		if err != nil {
 			return nil, err
 		}
@@ -245,26 +246,26 @@ func pagingCookie(controls []byte) ([]byte, error) {
 			continue
 		}
 		if len(c) > 0 && c[0] == berBoolean {
-			if _, c, err = expect(c, berBoolean); err != nil {
+			if _, c, err = ber.Expect(c, berBoolean); err != nil {
 				return nil, err
 			}
 		}
 		if len(c) == 0 {
 			return nil, nil
 		}
-		val, _, err := expect(c, berOctetString)
+		val, _, err := ber.Expect(c, berOctetString)
 		if err != nil {
 			return nil, err
 		}
-		seq, _, err := expect(val, berSequence)
+		seq, _, err := ber.Expect(val, berSequence)
 		if err != nil {
 			return nil, err
 		}
-		_, seq, err = expect(seq, berInteger)
+		_, seq, err = ber.Expect(seq, berInteger)
 		if err != nil {
 			return nil, err
 		}
-		cookie, _, err := expect(seq, berOctetString)
+		cookie, _, err := ber.Expect(seq, berOctetString)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net"
 
-	ber "github.com/go-asn1-ber/asn1-ber"
+	asn1ber "github.com/go-asn1-ber/asn1-ber"
 	goldap "github.com/go-ldap/ldap/v3"
 
 	"github.com/urlget/urlget/schemes"
@@ -44,10 +44,10 @@ func newSession(c net.Conn, tr schemes.Trace, scheme string) *session {
 
 // send writes a request with the next message ID, and controls (nil:
 // none), returning the ID.
-func (s *session) send(op, controls *ber.Packet) (int64, error) {
+func (s *session) send(op, controls *asn1ber.Packet) (int64, error) {
 	s.id++
-	p := ber.Encode(ber.ClassUniversal, ber.TypeConstructed, ber.TagSequence, nil, "LDAPMessage")
-	p.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, s.id, "messageID"))
+	p := asn1ber.Encode(asn1ber.ClassUniversal, asn1ber.TypeConstructed, asn1ber.TagSequence, nil, "LDAPMessage")
+	p.AppendChild(asn1ber.NewInteger(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagInteger, s.id, "messageID"))
 	p.AppendChild(op)
 	if controls != nil {
 		p.AppendChild(controls)
@@ -79,7 +79,7 @@ func (s *session) read(id int64) (message, error) {
 
 // do sends a request and reads its one reply, which must be want: an
 // LDAPResult, an error unless success.
-func (s *session) do(op *ber.Packet, want byte) error {
+func (s *session) do(op *asn1ber.Packet, want byte) error {
 	id, err := s.send(op, nil)
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func (s *session) do(op *ber.Packet, want byte) error {
 // Close ends the session with an UnbindRequest (RFC 4511 §4.3) and
 // closes the connection.
 func (s *session) Close() error {
-	s.send(ber.Encode(ber.ClassApplication, ber.TypePrimitive, goldap.ApplicationUnbindRequest, nil, "UnbindRequest"), nil)
+	s.send(asn1ber.Encode(asn1ber.ClassApplication, asn1ber.TypePrimitive, goldap.ApplicationUnbindRequest, nil, "UnbindRequest"), nil)
 	return s.c.Close()
 }
 
@@ -144,10 +144,10 @@ func (h *Handler) open(ctx context.Context, req *schemes.Request, l *URL) (*sess
 		return s, nil
 	}
 	tr.Sent("bind simple " + b.dn + " (password ****)")
-	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationBindRequest, nil, "BindRequest")
-	op.AppendChild(ber.NewInteger(ber.ClassUniversal, ber.TypePrimitive, ber.TagInteger, 3, "version"))
-	op.AppendChild(ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, b.dn, "name"))
-	op.AppendChild(ber.NewString(ber.ClassContext, ber.TypePrimitive, 0, b.password, "simple"))
+	op := asn1ber.Encode(asn1ber.ClassApplication, asn1ber.TypeConstructed, goldap.ApplicationBindRequest, nil, "BindRequest")
+	op.AppendChild(asn1ber.NewInteger(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagInteger, 3, "version"))
+	op.AppendChild(asn1ber.NewString(asn1ber.ClassUniversal, asn1ber.TypePrimitive, asn1ber.TagOctetString, b.dn, "name"))
+	op.AppendChild(asn1ber.NewString(asn1ber.ClassContext, asn1ber.TypePrimitive, 0, b.password, "simple"))
 	if err := s.do(op, opBindResponse); err != nil {
 		s.Close()
 		e := resultError(g.Scheme, "bind", err)
@@ -175,8 +175,8 @@ func upgrade(ctx context.Context, req *schemes.Request, c net.Conn, g *schemes.U
 // settings), and returns the session over it. A server that refuses
 // fails with KindSafety: TLS was required.
 func startTLS(ctx context.Context, req *schemes.Request, s *session, raw net.Conn, g *schemes.URL) (*session, error) {
-	op := ber.Encode(ber.ClassApplication, ber.TypeConstructed, goldap.ApplicationExtendedRequest, nil, "ExtendedRequest")
-	op.AppendChild(ber.NewString(ber.ClassContext, ber.TypePrimitive, 0, oidStartTLS, "requestName"))
+	op := asn1ber.Encode(asn1ber.ClassApplication, asn1ber.TypeConstructed, goldap.ApplicationExtendedRequest, nil, "ExtendedRequest")
+	op.AppendChild(asn1ber.NewString(asn1ber.ClassContext, asn1ber.TypePrimitive, 0, oidStartTLS, "requestName"))
 	s.tr.Sent("extended " + oidStartTLS + " (StartTLS)")
 	if err := s.do(op, opExtendedResponse); err != nil {
 		raw.Close()
