@@ -93,3 +93,16 @@ func TestTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestShortElementDoesNotWait: an element shorter than the longest
+// header, with nothing after it yet (a peer awaiting the reply), is read
+// without waiting for more octets.
+func TestShortElementDoesNotWait(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write([]byte{0x02, 0x01, 0x07})
+	b, err := ReadElement(bufio.NewReader(pr), 64)
+	if err != nil || !bytes.Equal(b, []byte{0x02, 0x01, 0x07}) {
+		t.Errorf("%x %v", b, err)
+	}
+}

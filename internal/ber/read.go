@@ -38,23 +38,27 @@ type elementReader struct {
 	end int
 }
 
-// element reads one element, depth levels down. Its header is peeked at
-// whole, so that a definite length, the common case, costs one read of
+// element reads one element, depth levels down. Its header is peeked
+// at, so that a definite length, the common case, costs one read of
 // header and contents together.
 func (e *elementReader) element(depth int, first bool) error {
 	if depth > MaxDepth {
 		return malformed("nested deeper than %d", MaxDepth)
 	}
-	p, perr := e.r.Peek(maxHeader) // fewer only at an error: the end, mostly
+	// Peek at what is buffered of the header, at least two octets, and
+	// one more at a time while it is cut short: waiting for maxHeader
+	// octets would block on a short element that is all the peer sends.
+	p, perr := e.r.Peek(min(max(e.r.Buffered(), 2), maxHeader))
 	if len(p) == 0 && first {
 		return perr // nothing of the element yet: io.EOF stays io.EOF
 	}
 	h, err := header(p)
-	if err == errShort {
-		if perr == io.EOF || perr == nil {
-			return io.ErrUnexpectedEOF
+	for err == errShort {
+		if perr != nil {
+			return noEOF(perr)
 		}
-		return perr
+		p, perr = e.r.Peek(len(p) + 1)
+		h, err = header(p)
 	}
 	if err != nil {
 		return err

@@ -3,6 +3,8 @@ package z3950
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urlget/urlget/internal/ber"
 )
 
 // The PDU choices of Z39.50-1995 (ASN.1 module Z39-50-APDU-1995, PDU):
@@ -83,7 +85,7 @@ func rpn(words []string) []byte {
 		// attributes [44] IMPLICIT SEQUENCE OF, term general [45] }
 		return ctxCons(0, ctxCons(102, ctxCons(44), ctxStr(45, words[0])))
 	}
-	and := ctxCons(46, tlv(classContext, false, 0)) // Operator [46] { and [0] NULL }
+	and := ctxCons(46, ber.TLV(ber.ClassContext, false, 0)) // Operator [46] { and [0] NULL }
 	return ctxCons(1, rpn(words[:len(words)-1]), rpn(words[len(words)-1:]), and)
 }
 
@@ -183,7 +185,7 @@ func pduName(tag int) string {
 // expect checks that n is the PDU want; a Close from the server is its
 // refusal, with its diagnosticInformation.
 func expect(n *node, want int) error {
-	if n.class != classContext || !n.constructed {
+	if n.class != ber.ClassContext || !n.constructed {
 		return berErrorf("not a Z39.50 PDU")
 	}
 	if n.tag == pduClose && want != pduClose {
@@ -309,7 +311,7 @@ func decodeRecords(n *node, max int) ([]record, *diagnostic, error) {
 // EXTERNAL, surrogateDiagnostic [2] DiagRec, ... } }.
 func decodeNamePlusRecord(n *node) (record, error) {
 	var r record
-	if !n.is(classUniversal, tagSequence) {
+	if !n.is(ber.ClassUniversal, ber.TagSequence) {
 		return r, berErrorf("NamePlusRecord is not a SEQUENCE")
 	}
 	if name := n.ctx(0); name != nil {
@@ -325,12 +327,12 @@ func decodeNamePlusRecord(n *node) (record, error) {
 	}
 	c := &choice.kids[0]
 	switch {
-	case c.is(classContext, 1): // retrievalRecord [1] EXTERNAL
-		if len(c.kids) != 1 || !c.kids[0].is(classUniversal, tagExternal) {
+	case c.is(ber.ClassContext, 1): // retrievalRecord [1] EXTERNAL
+		if len(c.kids) != 1 || !c.kids[0].is(ber.ClassUniversal, ber.TagExternal) {
 			return r, berErrorf("retrievalRecord is not an EXTERNAL")
 		}
 		return decodeExternal(&c.kids[0], r)
-	case c.is(classContext, 2): // surrogateDiagnostic [2] DiagRec
+	case c.is(ber.ClassContext, 2): // surrogateDiagnostic [2] DiagRec
 		if len(c.kids) != 1 {
 			return r, berErrorf("bad surrogateDiagnostic")
 		}
@@ -346,7 +348,7 @@ func decodeNamePlusRecord(n *node) (record, error) {
 // octet-aligned [1] IMPLICIT OCTET STRING, arbitrary [2] IMPLICIT BIT
 // STRING } }.
 func decodeExternal(e *node, r record) (record, error) {
-	ref := e.child(classUniversal, tagOID)
+	ref := e.child(ber.ClassUniversal, ber.TagOID)
 	if ref == nil {
 		return r, berErrorf("record without a direct-reference (its syntax)")
 	}
@@ -380,7 +382,7 @@ func decodeExternal(e *node, r record) (record, error) {
 // DefaultDiagFormat, externallyDefined EXTERNAL }: the second is kept as
 // an unknown condition.
 func decodeDiagRec(n *node) (diagnostic, error) {
-	if n.is(classUniversal, tagExternal) {
+	if n.is(ber.ClassUniversal, ber.TagExternal) {
 		return diagnostic{condition: -1, addinfo: "diagnostic in an external format"}, nil
 	}
 	return decodeDiag(n)
@@ -390,16 +392,16 @@ func decodeDiagRec(n *node) (diagnostic, error) {
 // condition INTEGER, addinfo CHOICE { VisibleString, InternationalString } }.
 func decodeDiag(n *node) (diagnostic, error) {
 	var d diagnostic
-	set, err := n.child(classUniversal, tagOID).oid()
+	set, err := n.child(ber.ClassUniversal, ber.TagOID).oid()
 	if err != nil {
 		return d, berErrorf("diagnostic without a set")
 	}
 	d.set = set
-	if d.condition, err = n.child(classUniversal, tagInteger).int(); err != nil {
+	if d.condition, err = n.child(ber.ClassUniversal, ber.TagInteger).int(); err != nil {
 		return d, berErrorf("diagnostic without a condition")
 	}
-	for _, t := range []int{tagVisibleString, tagGeneralString} {
-		if a := n.child(classUniversal, t); a != nil {
+	for _, t := range []int{ber.TagVisibleString, ber.TagGeneralString} {
+		if a := n.child(ber.ClassUniversal, t); a != nil {
 			b, _ := a.str()
 			d.addinfo = string(b)
 		}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/urlget/urlget/internal/ber"
 )
 
 // capture is testdata/yaz-client.txt: the APDUs of a yaz-client session
@@ -137,7 +139,7 @@ func TestRoundTripPrimitives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := n.int(); err != nil || got != v || n.tag != 5 || n.class != classContext {
+		if got, err := n.int(); err != nil || got != v || n.tag != 5 || n.class != ber.ClassContext {
 			t.Errorf("int %d: got %d %v", v, got, err)
 		}
 	}
@@ -166,7 +168,7 @@ func TestRoundTripPrimitives(t *testing.T) {
 // TestHostileBER: what a server sends cannot make the client read without
 // bound, nest without bound, or panic.
 func TestHostileBER(t *testing.T) {
-	deep := bytes.Repeat([]byte{0x30, 0x80}, maxDepth+2) // indefinite SEQUENCEs nested too deep
+	deep := bytes.Repeat([]byte{0x30, 0x80}, ber.MaxDepth+2) // indefinite SEQUENCEs nested too deep
 	for name, b := range map[string][]byte{
 		"huge length":          {0x30, 0x84, 0x7f, 0xff, 0xff, 0xff},
 		"length octets":        {0x30, 0x85, 1, 0, 0, 0, 0},

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/urlget/urlget/internal/ber"
 	"github.com/urlget/urlget/internal/schemestest"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
@@ -120,7 +121,7 @@ func ztestLike(extra func(n node) []byte) func(n node) []byte {
 func termOf(n node) string {
 	var find func(n *node) string
 	find = func(n *node) string {
-		if n.is(classContext, 45) {
+		if n.is(ber.ClassContext, 45) {
 			return string(n.content)
 		}
 		for i := range n.kids {
@@ -134,8 +135,8 @@ func termOf(n node) string {
 }
 
 func sutrsRecord(text string) []byte {
-	ext := tlv(classUniversal, true, tagExternal, uniOID(oidSUTRS), ctxCons(0, tlv(classUniversal, false, tagGeneralString, []byte(text))))
-	return tlv(classUniversal, true, tagSequence, ctxStr(0, "Default"), ctxCons(1, ctxCons(1, ext)))
+	ext := ber.TLV(ber.ClassUniversal, true, ber.TagExternal, uniOID(oidSUTRS), ctxCons(0, ber.TLV(ber.ClassUniversal, false, ber.TagGeneralString, []byte(text))))
+	return ber.TLV(ber.ClassUniversal, true, ber.TagSequence, ctxStr(0, "Default"), ctxCons(1, ctxCons(1, ext)))
 }
 
 func request(t *testing.T, raw string) (*schemes.Request, *schemestest.Trace) {
@@ -221,8 +222,8 @@ func TestDiagnosticNoSuchDatabase(t *testing.T) {
 		if n.tag != pduSearchRequest {
 			return nil
 		}
-		diag := ctxCons(130, uniOID(oidDiagBib1), tlv(classUniversal, false, tagInteger, intContents(diagNoSuchDatabase)),
-			tlv(classUniversal, false, tagVisibleString, []byte("Nope")))
+		diag := ctxCons(130, uniOID(oidDiagBib1), ber.TLV(ber.ClassUniversal, false, ber.TagInteger, ber.IntContents(diagNoSuchDatabase)),
+			ber.TLV(ber.ClassUniversal, false, ber.TagVisibleString, []byte("Nope")))
 		return ctxCons(pduSearchResponse, ctxInt(23, 0), ctxInt(24, 0), ctxInt(25, 1), ctxBool(22, false), diag)
 	}))
 	_, _, err := list(t, &Handler{}, "z39.50s://"+addr+"/Nope?x")

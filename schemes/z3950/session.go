@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/urlget/urlget/internal/ber"
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
 )
@@ -176,10 +177,12 @@ func (s *session) ioError(phase string, err error) error {
 	var be *berError
 	var ce *closedError
 	switch {
-	case errors.Is(err, errOverflow):
+	case errors.Is(err, ber.ErrTooLong):
 		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: fmt.Sprintf("a reply longer than %d bytes", maxAPDU)}
 	case errors.As(err, &be):
 		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: "unreadable reply: " + be.msg}
+	case errors.Is(err, ber.ErrMalformed):
+		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: "unreadable reply: " + err.Error()}
 	case errors.As(err, &ce):
 		s.tr.Received("Close " + ce.Error())
 		return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: schemes.KindProtocol, Msg: ce.Error()}
