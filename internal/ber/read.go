@@ -52,7 +52,14 @@ func (e *elementReader) element(depth int, first bool) error {
 	if len(p) == 0 && first {
 		return perr // nothing of the element yet: io.EOF stays io.EOF
 	}
-	h, err := header(p)
+	var h Header
+	var err error
+	if len(p) >= 2 && p[0]&0x1f != 0x1f && p[1] < 0x80 {
+		// The common case in short: low tag number, short definite length.
+		h = Header{Length: int(p[1]), Size: 2}
+	} else {
+		h, err = header(p)
+	}
 	for err == errShort {
 		if perr != nil {
 			return noEOF(perr)
@@ -75,8 +82,11 @@ func (e *elementReader) element(depth int, first bool) error {
 	if h.Length > room-h.Size {
 		return ErrTooLong // before reading, or making room for, any of it
 	}
-	at := len(e.buf)
-	e.buf = slices.Grow(e.buf, h.Size+h.Length)[:at+h.Size+h.Length]
+	at, n := len(e.buf), h.Size+h.Length
+	if cap(e.buf)-at < n {
+		e.buf = slices.Grow(e.buf, n)
+	}
+	e.buf = e.buf[:at+n]
 	if _, err := io.ReadFull(e.r, e.buf[at:]); err != nil {
 		return noEOF(err)
 	}
