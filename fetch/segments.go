@@ -113,14 +113,16 @@ func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt D
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &warming{cancel: cancel, done: make(chan struct{})}
+	others := min(n, MaxSegments) - 1
+	w := &warming{cancel: cancel, done: make(chan struct{}), idle: make(chan struct{}, others)}
 	var wg sync.WaitGroup
-	for range min(n, MaxSegments) - 1 {
+	for range others {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			if r, err := c.once(ctx, Request{Method: MethodStat, URL: loc}); err == nil {
 				r.Close()
+				w.idle <- struct{}{}
 			}
 		}()
 	}
@@ -132,11 +134,18 @@ func (c *Client) warm(ctx context.Context, loc schemes.Locator, t *target, opt D
 type warming struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when every one is done
+	// idle holds a token for each session readied and idle in the pool,
+	// which one range takes (ready).
+	idle chan struct{}
 }
 
-// ready waits until the sessions are idle in the pool, for limit at most
-// (one that takes longer, a server that answers slowly, is not waited
-// for), or until ctx ends.
+// ready waits until a readied session is idle in the pool that no other
+// range has taken, for limit at most (a session that takes longer, a
+// server that answers slowly, is not waited for), or until every
+// readying is over (one that failed leaves the range to dial), or until
+// ctx ends. Each range waits for one session, not for all: a login that
+// lags (a server busy forking) holds back only the range that would have
+// had it, while the others start on theirs.
 func (w *warming) ready(ctx context.Context, limit time.Duration) {
 	if w == nil {
 		return
@@ -144,6 +153,7 @@ func (w *warming) ready(ctx context.Context, limit time.Duration) {
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	select {
+	case <-w.idle:
 	case <-w.done:
 	case <-t.C:
 	case <-ctx.Done():
@@ -226,8 +236,8 @@ func (c *Client) segmentsFor(loc schemes.Locator, t *target, resp *Response, opt
 // otherwise it starts over. The whole is then checked: the size, and the
 // SHA-256 the server published.
 //
-// warmed waits (a while at most) until the sessions warm readied are
-// idle, for the ranges to take them. A range that fails is asked for
+// warmed waits (a while at most) until one of the sessions warm readied
+// is idle, for a range to take it. A range that fails is asked for
 // again under rs, the download's retries.
 func (c *Client) segmented(ctx context.Context, req Request, t *target, res *Result, opt DownloadOptions, first *Response, n int, rs *retries, warmed func(context.Context)) error {
 	loc := req.URL

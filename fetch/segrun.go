@@ -47,9 +47,9 @@ type segRun struct {
 	size int64
 	rec  schemes.ResumeRecord // the remote, as the first response described it
 	req  Request              // a range request: the record, Exact (URL and Offset are set per range)
-	// warmed waits for the sessions readied for the ranges (Client.warm)
-	// to be idle, so that a range takes one rather than dialing; ctx
-	// ends the wait.
+	// warmed waits for one of the sessions readied for the ranges
+	// (Client.warm) to be idle, so that a range takes it rather than
+	// dialing; ctx ends the wait.
 	warmed func(ctx context.Context)
 	// retries is the download's retry rule, which a connection asks
 	// before it asks again after a failure.
