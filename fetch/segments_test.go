@@ -264,6 +264,25 @@ func TestSegmentsContinueACopyMadeOverOne(t *testing.T) {
 	}
 }
 
+// downloadInFour downloads "t:f" from h, a scheme that stats, in four
+// segments, and checks the copy is data.
+func downloadInFour(t *testing.T, h schemes.Handler, data []byte) *Result {
+	t.Helper()
+	r := schemes.NewRegistry()
+	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes | schemes.Stats,
+		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
+	c := &Client{Registry: r}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dest := filepath.Join(t.TempDir(), "f")
+	res, err := c.Download(ctx, "t:f", dest, DownloadOptions{Segments: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, dest, data)
+	return res
+}
+
 // hangingStat is a rangeServer whose Stat (how a download in segments
 // readies its other connections) never answers.
 type hangingStat struct {
@@ -286,18 +305,7 @@ func TestSegmentsReadyingThatHangs(t *testing.T) {
 	// 3 MiB/s a connection: the first takes two seconds over its quarter,
 	// past the second the readying is waited for.
 	h := &hangingStat{rangeServer: &rangeServer{data: data, slow: func(int) bool { return true }}}
-	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "t", Handler: h, Caps: schemes.Retrieves | schemes.Resumes | schemes.Stats,
-		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
-	c := &Client{Registry: r}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	dest := filepath.Join(t.TempDir(), "f")
-	res, err := c.Download(ctx, "t:f", dest, DownloadOptions{Segments: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameFile(t, dest, data)
+	res := downloadInFour(t, h, data)
 	if h.stats.Load() != 3 || res.Segments < 2 {
 		t.Errorf("%d sessions readied, %d segments; want 3, and ranges asked for before the readying ended", h.stats.Load(), res.Segments)
 	}
@@ -328,18 +336,7 @@ func (l *laggingStat) Stat(ctx context.Context, req *schemes.Request) (*schemes.
 func TestSegmentsOneReadyingLags(t *testing.T) {
 	data := randomData(24 << 20)
 	l := &laggingStat{rangeServer: &rangeServer{data: data}}
-	r := schemes.NewRegistry()
-	r.Register(schemes.Scheme{Name: "t", Handler: l, Caps: schemes.Retrieves | schemes.Resumes | schemes.Stats,
-		Parse: func(u *schemes.URL) (schemes.Locator, error) { return fakeLoc{u}, nil }})
-	c := &Client{Registry: r}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	dest := filepath.Join(t.TempDir(), "f")
-	res, err := c.Download(ctx, "t:f", dest, DownloadOptions{Segments: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameFile(t, dest, data)
+	res := downloadInFour(t, l, data)
 	l.mu.Lock()
 	offsets := slices.Clone(l.offsets)
 	l.mu.Unlock()
