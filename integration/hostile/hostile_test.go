@@ -191,6 +191,22 @@ func TestHostileServers(t *testing.T) {
 			args: []string{"--nntp-server", "ADDR", "-o", "OUT", "news:*"}, lines: 1 << 20},
 		{name: "gopher+ +-1 reply cut before its final dot", serve: hostile.GopherPlusCut,
 			args: []string{"-o", "OUT", "gopher://ADDR/0file.txt%09%09+"}, code: 5, stderr: `ended before its "\." line`},
+		// BER, whose lengths and nesting the server chooses: each reader
+		// refuses before it holds what was announced (z39.50: 4 MiB an
+		// APDU, 64 levels; ldap: 32 MiB a message, definite lengths only).
+		{name: "z39.50 reply announcing 2 GiB", serve: hostile.Z3950HugeReply,
+			args: []string{"-o", "OUT", "z39.50s://ADDR/db?word"}, code: 6, stderr: `longer than 4194304 bytes`},
+		{name: "z39.50 reply nested without end", serve: hostile.Z3950DeepReply,
+			args: []string{"-o", "OUT", "z39.50s://ADDR/db?word"}, code: 6, stderr: `(?i)nest|deep|levels`},
+		{name: "z39.50 reply of indefinite length that never ends", serve: hostile.Z3950EndlessReply,
+			args: []string{"-o", "OUT", "z39.50s://ADDR/db?word"}, code: 6, stderr: `longer than 4194304 bytes|values`},
+		{name: "ldap message announcing 2 GiB", serve: hostile.LDAPHugeMessage,
+			args: []string{"-o", "OUT", "ldap://ADDR/dc=hostile??sub"}, code: 6, stderr: `a message of more than the 33554432 bytes allowed`},
+		{name: "ldap message of indefinite length", serve: hostile.LDAPIndefinite,
+			args: []string{"-o", "OUT", "ldap://ADDR/dc=hostile??sub"}, code: 6, stderr: `a message of indefinite length, which LDAP forbids`},
+		// Three LDIF lines an entry: "dn:", "cn:", the blank line.
+		{name: "ldap search of 1 M entries", serve: hostile.LDAPEntries(1 << 20),
+			args: []string{"-o", "OUT", "ldap://ADDR/dc=hostile??sub"}, lines: 3 << 20},
 		// The idle timeout is waited out once, 2 s (each of three reads
 		// used to wait it out, 6 s; gopher's TestTimeoutIsFinal holds the
 		// fix); the bound leaves room for a loaded machine.
@@ -221,6 +237,20 @@ func TestHostileServers(t *testing.T) {
 			}
 			noFile(t, out)
 		})
+	}
+}
+
+// TestLDAPFakeIsLDAP: the fake whose million entries urlget must stream
+// speaks LDAP as OpenLDAP's ldapsearch reads it, so that the case tests
+// urlget's bounds and not a fake that only urlget understands.
+func TestLDAPFakeIsLDAP(t *testing.T) {
+	s := start(t, hostile.LDAPEntries(2))
+	out, err := exec.Command("ldapsearch", "-LLL", "-x", "-H", "ldap://"+s.HostPort(), "-b", "dc=hostile").CombinedOutput()
+	if err != nil {
+		t.Fatalf("ldapsearch: %v\n%s", err, out)
+	}
+	if want := "dn: cn=e0,dc=hostile\ncn: e0\n\ndn: cn=e1,dc=hostile\ncn: e1\n\n"; string(out) != want {
+		t.Errorf("ldapsearch printed %q, want %q", out, want)
 	}
 }
 

@@ -18,6 +18,9 @@ const (
 	berEnumerated  = ber.ClassUniversal | ber.TagEnumerated
 	berSequence    = ber.ClassUniversal | ber.Constructed | ber.TagSequence
 	berSet         = ber.ClassUniversal | ber.Constructed | ber.TagSet
+	// berIndefinite is the length octet of the indefinite form (X.690
+	// §8.1.3.6), which LDAP never uses (RFC 4511 §5.1).
+	berIndefinite = 0x80
 
 	opBindResponse      = 0x61 // [APPLICATION 1] BindResponse
 	opSearchEntry       = 0x64 // [APPLICATION 4] SearchResultEntry
@@ -55,9 +58,12 @@ type msgReader struct {
 }
 
 // next reads the next message whole. An indefinite length, which LDAP
-// forbids (RFC 4511 §5.1), is read within the bound and then refused by
-// the splitter.
+// forbids (RFC 4511 §5.1), is refused at once on the message itself,
+// and by the splitter on an element inside one.
 func (m *msgReader) next() (message, error) {
+	if p, _ := m.r.Peek(2); len(p) == 2 && p[1] == berIndefinite {
+		return message{}, errors.New("the server sends a message of indefinite length, which LDAP forbids (RFC 4511 §5.1)")
+	}
 	var err error
 	if m.buf, err = ber.AppendElement(m.buf[:0], m.r, m.max); err != nil {
 		if errors.Is(err, ber.ErrTooLong) {
