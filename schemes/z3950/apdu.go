@@ -31,14 +31,6 @@ const (
 // closeFinished is Close's closeReason "finished" (Z39.50-1995 §3.2.11.1.5).
 const closeFinished = 0
 
-// Bib-1 diagnostics (Z39.50-1995 Appendix 4, bib-1 diagnostic set) this
-// client reads by number.
-const (
-	diagDatabaseUnavailable = 109  // "Database unavailable"
-	diagNoSuchDatabase      = 235  // "Database does not exist"
-	diagAccessDenied        = 1011 // "Access-control failure"
-)
-
 // resultSetName is the name of the one result set a session makes: "1",
 // as yaz-client names its first.
 const resultSetName = "1"
@@ -148,13 +140,16 @@ type diagnostic struct {
 	addinfo   string
 }
 
-// String is "bib-1 235 addinfo".
+// String is "bib-1 235 (database does not exist) \"addinfo\"".
 func (d diagnostic) String() string {
 	set := "bib-1"
 	if !d.set.Equal(oidDiagBib1) {
 		set = d.set.String()
 	}
 	s := fmt.Sprintf("%s %d", set, d.condition)
+	if m, ok := bib1Meaning[d.condition]; ok && d.set.Equal(oidDiagBib1) {
+		s += " (" + m + ")"
+	}
 	if d.addinfo != "" {
 		s += " " + fmt.Sprintf("%q", d.addinfo)
 	}

@@ -217,18 +217,36 @@ func TestRetrieve(t *testing.T) {
 	}
 }
 
-func TestDiagnosticNoSuchDatabase(t *testing.T) {
-	addr := fakeServer(t, ztestLike(func(n node) []byte {
-		if n.tag != pduSearchRequest {
-			return nil
+// TestDiagnostics: a search's bib-1 diagnostic is the error's kind, and
+// its message says the condition's meaning beside its number.
+func TestDiagnostics(t *testing.T) {
+	for _, tc := range []struct {
+		condition int64
+		kind      schemes.Kind
+		says      string
+	}{
+		{diagNoSuchDatabase, schemes.KindNotFound, `bib-1 235 (database does not exist) "Nope"`},
+		{diagDatabaseUnavailable, schemes.KindNotFound, "bib-1 109 (database unavailable)"},
+		{diagDatabaseDenied, schemes.KindPermission, "bib-1 236 (access to the database denied)"},
+		{diagBadLogin, schemes.KindPermission, "bib-1 1011 (bad user id or password)"},
+		{23, schemes.KindProtocol, "bib-1 23 (this combination of databases is not supported)"},
+		{9999, schemes.KindProtocol, `bib-1 9999 "Nope"`},
+	} {
+		addr := fakeServer(t, ztestLike(func(n node) []byte {
+			if n.tag != pduSearchRequest {
+				return nil
+			}
+			diag := ctxCons(130, uniOID(oidDiagBib1), ber.TLV(ber.ClassUniversal, false, ber.TagInteger, ber.IntContents(tc.condition)),
+				ber.TLV(ber.ClassUniversal, false, ber.TagVisibleString, []byte("Nope")))
+			return ctxCons(pduSearchResponse, ctxInt(23, 0), ctxInt(24, 0), ctxInt(25, 1), ctxBool(22, false), diag)
+		}))
+		_, _, err := list(t, &Handler{}, "z39.50s://"+addr+"/Nope?x")
+		if schemes.KindOf(err) != tc.kind || !strings.Contains(fmt.Sprint(err), tc.says) {
+			t.Errorf("condition %d: err = %v (kind %v), want kind %v saying %s", tc.condition, err, schemes.KindOf(err), tc.kind, tc.says)
 		}
-		diag := ctxCons(130, uniOID(oidDiagBib1), ber.TLV(ber.ClassUniversal, false, ber.TagInteger, ber.IntContents(diagNoSuchDatabase)),
-			ber.TLV(ber.ClassUniversal, false, ber.TagVisibleString, []byte("Nope")))
-		return ctxCons(pduSearchResponse, ctxInt(23, 0), ctxInt(24, 0), ctxInt(25, 1), ctxBool(22, false), diag)
-	}))
-	_, _, err := list(t, &Handler{}, "z39.50s://"+addr+"/Nope?x")
-	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "bib-1 235") {
-		t.Errorf("err = %v, want not found with the diagnostic", err)
+		if tc.kind == schemes.KindNotFound && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("condition %d: %v is not fs.ErrNotExist", tc.condition, err)
+		}
 	}
 }
 

@@ -198,7 +198,7 @@ func (s *session) diagError(phase string, d diagnostic) error {
 	switch d.condition {
 	case diagDatabaseUnavailable, diagNoSuchDatabase:
 		kind = schemes.KindNotFound
-	case diagAccessDenied:
+	case diagAccessControl, diagDatabaseDenied, diagBadLogin:
 		kind = schemes.KindPermission
 	}
 	return &schemes.Error{Scheme: s.z.Scheme(), Phase: phase, Kind: kind, Msg: "the server answered diagnostic " + schemes.Printable(d.String(), 300)}
