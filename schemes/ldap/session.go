@@ -237,14 +237,21 @@ func (h *Handler) bind(ctx context.Context, req *schemes.Request, l *URL) (login
 			Msg: fmt.Sprintf("bind name %q is no DN (%s)", b.dn, h.words.Setting(schemes.SettingCredentials))}
 	}
 	if b.password == "" || !ok {
+		noPassword := func(why string) error {
+			return &schemes.Error{Scheme: g.Scheme, Phase: "bind", Kind: schemes.KindPermission,
+				Msg: fmt.Sprintf("no password to bind as %s%s (%s)", b.dn, why, h.words.Setting(schemes.SettingCredentials))}
+		}
 		if req.Prompt == nil {
-			return login{}, &schemes.Error{Scheme: g.Scheme, Phase: "bind", Kind: schemes.KindPermission,
-				Msg: fmt.Sprintf("no password to bind as %s (%s)", b.dn, h.words.Setting(schemes.SettingCredentials))}
+			return login{}, noPassword("")
 		}
 		p, err := req.Prompt(ctx, "LDAP password for "+b.dn+": ", true)
 		if err != nil {
-			return login{}, err
+			if ctx.Err() != nil {
+				return login{}, err
+			}
+			return login{}, noPassword(", and none could be asked for: " + err.Error())
 		}
+		req.Trace.Secret(p) // a server's message could quote it back
 		b.password = p
 	}
 	return b, nil

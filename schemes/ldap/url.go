@@ -12,6 +12,7 @@
 package ldap
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -115,7 +116,7 @@ func Parse(u *schemes.URL) (*URL, error) {
 			return nil, err
 		}
 		if _, perr := goldap.CompileFilter(l.Filter); perr != nil {
-			return nil, u.SyntaxError("filter", fmt.Sprintf("filter %q: %v", l.Filter, perr))
+			return nil, u.SyntaxError("filter", fmt.Sprintf("filter %q: %s (RFC 4515)", l.Filter, filterFault(perr)))
 		}
 	}
 	if l.Extensions, err = extensions(u, parts[4]); err != nil {
@@ -330,4 +331,15 @@ func (l *URL) WithSearch(words string) (schemes.Locator, error) {
 	s.Scope, s.Filter, s.Attributes = ScopeSub, f, l.Attributes
 	s.u.Path = s.path()[1:]
 	return s, nil
+}
+
+// filterFault is what go-ldap says is wrong with a filter, without its
+// wrapping ("LDAP Result Code 201 \"Filter Compile Error\": ldap: "),
+// which names no code the server sent: the filter never left urlget.
+func filterFault(err error) string {
+	var le *goldap.Error
+	if errors.As(err, &le) && le.Err != nil {
+		err = le.Err
+	}
+	return strings.TrimPrefix(err.Error(), "ldap: ")
 }

@@ -1,6 +1,7 @@
 package ldap
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -195,5 +196,18 @@ func TestWithSearch(t *testing.T) {
 			t.Errorf("%q: %+v, want filter %s", words, s.Fields(), filter)
 		}
 		schemestest.RoundTrip(t, s, parseLDAP)
+	}
+}
+
+// TestFilterFault: a filter that does not compile is named with what is
+// wrong with it, and without a result code: no server saw it.
+func TestFilterFault(t *testing.T) {
+	u, err := schemes.Parse("ldap://h/dc=x???(cn=")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Parse(u)
+	if msg := fmt.Sprint(err); !strings.Contains(msg, `filter "(cn=": unexpected end of filter (RFC 4515)`) || strings.Contains(msg, "Result Code") {
+		t.Errorf("err = %v", err)
 	}
 }
