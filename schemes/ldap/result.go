@@ -33,24 +33,42 @@ const (
 	resultUnwillingToPerform     = 53 // RFC 4511 A.1 unwillingToPerform
 )
 
-// kindOf is the failure kind of an LDAP result code.
-func kindOf(code uint16) schemes.Kind {
-	switch code {
-	case resultNoSuchObject:
-		return schemes.KindNotFound
-	case resultInvalidCredentials, resultInsufficientAccess, resultInappropriateAuth,
-		resultStrongerAuthRequired, resultConfidentialityReq, resultAuthMethodNotSupported:
-		return schemes.KindPermission
-	case resultBusy, resultUnavailable:
-		return schemes.KindBusy
-	case resultTimeLimitExceeded:
-		return schemes.KindTimeout
-	case resultInvalidDNSyntax:
-		return schemes.KindUsage
-	case resultUnwillingToPerform:
-		return schemes.KindUnsupported
+// outcome is what a result code means to the caller: the kind of the
+// failure, and whether the same request might succeed later.
+type outcome struct {
+	kind      schemes.Kind
+	retryable bool
+}
+
+// outcomes is the meaning of each failure code this package tells apart;
+// a code not here (RFC 4511 A.1 lists more, and servers add their own) is
+// a protocol failure, not retried: urlget cannot tell what else to do.
+var outcomes = map[uint16]outcome{
+	resultNoSuchObject: {schemes.KindNotFound, false}, // the DN is not there: fs.ErrNotExist
+	// Who the client is, or how it asked, does not let it read: the
+	// same request fails again until the login or the security changes.
+	resultInvalidCredentials:     {schemes.KindPermission, false},
+	resultInsufficientAccess:     {schemes.KindPermission, false},
+	resultInappropriateAuth:      {schemes.KindPermission, false},
+	resultStrongerAuthRequired:   {schemes.KindPermission, false},
+	resultConfidentialityReq:     {schemes.KindPermission, false},
+	resultAuthMethodNotSupported: {schemes.KindPermission, false},
+	// The server cannot serve now (§4.1.9: "busy", "unavailable"): later
+	// it may.
+	resultBusy:               {schemes.KindBusy, true},
+	resultUnavailable:        {schemes.KindBusy, true},
+	resultTimeLimitExceeded:  {schemes.KindTimeout, false}, // the server's limit: the same search meets it again
+	resultInvalidDNSyntax:    {schemes.KindUsage, false},   // the URL's DN: the user's to fix
+	resultUnwillingToPerform: {schemes.KindUnsupported, false},
+}
+
+// outcomeOf is what code means: its row of outcomes, else a protocol
+// failure.
+func outcomeOf(code uint16) outcome {
+	if o, ok := outcomes[code]; ok {
+		return o
 	}
-	return schemes.KindProtocol
+	return outcome{kind: schemes.KindProtocol}
 }
 
 // ldapError is an LDAPResult other than success.
@@ -74,8 +92,9 @@ func (e *ldapError) Error() string {
 func resultError(scheme, phase string, err error) error {
 	var le *ldapError
 	if errors.As(err, &le) {
-		return &schemes.Error{Scheme: scheme, Phase: phase, Kind: kindOf(le.code), Code: int(le.code),
-			Retryable: le.code == resultBusy || le.code == resultUnavailable, Msg: le.Error()}
+		o := outcomeOf(le.code)
+		return &schemes.Error{Scheme: scheme, Phase: phase, Kind: o.kind, Code: int(le.code),
+			Retryable: o.retryable, Msg: le.Error()}
 	}
 	var se *schemes.Error
 	if errors.As(err, &se) {
