@@ -5,52 +5,22 @@ package integration
 import (
 	"crypto/ed25519"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/transport/sshagenttest"
 )
 
-// sftpAgent starts an SSH agent holding keys (a Go keyring) on a unix
-// socket in a temporary directory and returns the socket's path.
+// sftpAgent starts an SSH agent holding keys (sshagenttest.Serve) and
+// returns its socket's path.
 func sftpAgent(t *testing.T, keys ...any) string {
 	t.Helper()
-	ring := agent.NewKeyring()
-	for _, k := range keys {
-		if err := ring.Add(agent.AddedKey{PrivateKey: k}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := filepath.Join(t.TempDir(), "agent.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				agent.ServeAgent(ring, c)
-			}()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-stopped
-	})
-	return path
+	return sshagenttest.Serve(t, keys...).Path
 }
 
 // bobKey is the sftp service's key user's private key.

@@ -12,42 +12,13 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/schemes"
+	"github.com/urlget/urlget/transport/sshagenttest"
 )
-
-// unixServer listens on a unix socket in a temporary directory and gives
-// each connection to handle; it returns the socket's path.
-func unixServer(t *testing.T, handle func(net.Conn)) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "s.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				handle(c)
-			}()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-	})
-	return path
-}
 
 // TestDialLocal: a local socket is dialed with the trace's notes, and
 // the connection is a *Conn like a dialed one.
 func TestDialLocal(t *testing.T) {
-	path := unixServer(t, echo)
+	path := sshagenttest.UnixServer(t, echo)
 	var buf strings.Builder
 	d := &Dialer{ConnectTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, Trace: NewTrace(&buf)}
 	c, err := d.DialLocal(t.Context(), "sftp", path)
@@ -87,7 +58,7 @@ func TestDialLocalMissing(t *testing.T) {
 // the context of a dialed connection ends a Read waiting on it.
 func TestDialLocalCanceled(t *testing.T) {
 	release := make(chan struct{})
-	path := unixServer(t, func(net.Conn) { <-release })
+	path := sshagenttest.UnixServer(t, func(net.Conn) { <-release })
 	defer close(release)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -54,8 +54,10 @@ var socketFuncs = map[string][]string{
 // readiness probes are test infrastructure that is never linked into
 // urlget or the library, and bench/, whose tools (bench/cmd/limit: the
 // least a client can do, to measure what a server delivers at most) dial
-// by themselves on purpose. So that the exemptions cannot become a way
-// around the rule, no non-test file outside them may import either.
+// by themselves on purpose; transport/sshagenttest, under transport/, is
+// test infrastructure too (in-test agents and local servers). So that the
+// exemptions cannot become a way around the rule, no non-test file
+// outside them may import any of them.
 // A file that dot-imports a checked package fails too: its calls cannot
 // be told apart.
 func TestNoSocketsOutsideTransport(t *testing.T) {
@@ -136,7 +138,7 @@ func moduleRoot(t *testing.T) (dir, modPath string) {
 
 // socketUses returns "line: what" for each use in f of something that
 // opens a socket by itself (see TestNoSocketsOutsideTransport), and for
-// each import of modPath's integration packages.
+// each import of modPath's packages exempt from it (integration, bench, sshagenttest).
 func socketUses(fset *token.FileSet, f *ast.File, modPath string) []string {
 	var out []string
 	report := func(n ast.Node, format string, args ...any) {
@@ -145,7 +147,7 @@ func socketUses(fset *token.FileSet, f *ast.File, modPath string) []string {
 	local := map[string]string{} // import name in this file -> import path
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
-		for _, exempt := range []string{"/integration", "/bench"} {
+		for _, exempt := range []string{"/integration", "/bench", "/transport/sshagenttest"} {
 			if p == modPath+exempt || strings.HasPrefix(p, modPath+exempt+"/") {
 				report(imp, "imports %s, which is exempt from this check only as test or bench infrastructure", p)
 			}
@@ -294,6 +296,8 @@ var _ = testbed.Host`, []string{"imports example.com/m/integration/testbed"}},
 var _ = integrationx.X`, nil},
 		{"bench import", `import "example.com/m/bench/cmd/limit"
 var _ = limit.X`, []string{"imports example.com/m/bench/cmd/limit"}},
+		{"in-test agent import", `import "example.com/m/transport/sshagenttest"
+var _ = sshagenttest.Serve`, []string{"imports example.com/m/transport/sshagenttest"}},
 	}
 	for _, tt := range tests {
 		fset := token.NewFileSet()

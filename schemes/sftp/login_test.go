@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/urlget/urlget/schemes"
 	"github.com/urlget/urlget/transport"
+	"github.com/urlget/urlget/transport/sshagenttest"
 )
 
 // newSigner makes an ed25519 key, returning its signer and private key.
@@ -56,42 +56,18 @@ func writeIdentity(t *testing.T, home, name string, priv ed25519.PrivateKey, pas
 	}
 }
 
-// serveAgent serves an in-process agent holding keys on a unix socket in
-// a temporary directory, named by SSH_AUTH_SOCK for the test. The channel
+// serveAgent serves an in-process agent holding keys
+// (sshagenttest.Serve), named by SSH_AUTH_SOCK for the test. The channel
 // it returns receives each time a client has closed its connection.
 func serveAgent(t *testing.T, keys ...ed25519.PrivateKey) <-chan struct{} {
 	t.Helper()
-	ring := agent.NewKeyring()
-	for _, k := range keys {
-		if err := ring.Add(agent.AddedKey{PrivateKey: k}); err != nil {
-			t.Fatal(err)
-		}
+	held := make([]any, len(keys))
+	for i, k := range keys {
+		held[i] = k
 	}
-	path := filepath.Join(t.TempDir(), "agent.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(agentSocket, path)
-	closed := make(chan struct{}, 16)
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			agent.ServeAgent(ring, c) // returns when the client closes
-			c.Close()
-			closed <- struct{}{}
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-stopped
-	})
-	return closed
+	a := sshagenttest.Serve(t, held...)
+	t.Setenv(agentSocket, a.Path)
+	return a.Closed
 }
 
 // authServer is an SSH server that accepts the public key accept (if
