@@ -156,46 +156,29 @@ func (s *session) Close() error { return s.c.Close() }
 // (freeWAIS-sf answers on a connection until EOF, wais-notes §1, so the
 // next search or document of the same server needs no new connection) or
 // a new one, and returns the session with the reply, the request's to
-// keep or close. A pooled connection the server closed while it was idle
-// (the exchange met the end or a reset before any byte of a reply) is
-// reported stale, and the pool dials once (schemes.Conns.Use).
+// keep or close. A kept connection the server closed while it was idle is
+// found stale, and dialed again once (transport.UseFirst).
 func (h *Handler) first(ctx context.Context, req *schemes.Request, w *URL, phase, what string, apdu []byte, maxHits int) (*session, *reply, error) {
-	if err := ctx.Err(); err != nil { // ended before it began: no connection
-		return nil, nil, schemes.IOError("wais", "dial", err)
-	}
-	key, _ := schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
-	var got *session
 	var rp *reply
-	err := schemes.UseSession(ctx, req.Conns, key, nil, func(ctx context.Context) (schemes.Session, error) {
-		s, err := dial(ctx, req, w)
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
-	}, func(v schemes.Session, leased bool) (bool, error) {
-		s := v.(*session)
-		if leased {
-			s.w = w
-			s.tr = schemes.NewScope(req.Trace)
-			s.tr.Info("reusing the connection to " + w.u.HostPort())
-			if req.Timeout > 0 {
-				s.c.SetDeadline(time.Now().Add(req.Timeout))
-			}
-		}
-		before := transport.BytesReadOf(s.c)
-		r, err := s.exchange(phase, what, apdu, maxHits)
-		if err != nil {
-			stale := leased && ctx.Err() == nil && schemes.KindOf(err) == schemes.KindConnect && transport.BytesReadOf(s.c) == before
-			if stale {
-				s.tr.Info("the idle connection was closed by the server: connecting again")
-			}
-			s.close()
-			return stale, err
-		}
-		got, rp = s, r
-		return false, nil
+	s, err := transport.UseFirst(ctx, req, poolKey(req, w), transport.First[*session]{
+		Scheme: "wais", Noun: "connection", Peer: "to " + w.u.HostPort(),
+		Dial: func(ctx context.Context) (*session, error) { return dial(ctx, req, w) },
+		Resume: func(s *session, tr schemes.Trace) {
+			s.w, s.tr = w, tr
+		},
+		Exchange: func(s *session) (err error) {
+			rp, err = s.exchange(phase, what, apdu, maxHits)
+			return err
+		},
+		Drop: (*session).close,
 	})
-	return got, rp, err
+	return s, rp, err
+}
+
+// poolKey is the key of connections to w's server.
+func poolKey(req *schemes.Request, w *URL) schemes.ConnKey {
+	key, _ := schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
+	return key
 }
 
 // keep ends a request's use of s, whose replies were read whole: kept in
@@ -226,9 +209,8 @@ func dial(ctx context.Context, req *schemes.Request, w *URL) (*session, error) {
 	if req.Timeout > 0 {
 		c.SetDeadline(time.Now().Add(req.Timeout))
 	}
-	s := &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, conns: req.Conns, quick: transport.QuickAcker(c)}
-	s.key, _ = schemes.NewConnKey(req, "wais", w.u.Host, w.u.EffectivePort(), false, "", "")
-	return s, nil
+	return &session{c: c, br: bufio.NewReaderSize(c, 16<<10), tr: tr, w: w, key: poolKey(req, w), conns: req.Conns,
+		quick: transport.QuickAcker(c)}, nil
 }
 
 // exchange sends one APDU, described by what, and reads the reply, of

@@ -60,45 +60,23 @@ func poolKey(req *schemes.Request, z *URL) schemes.ConnKey {
 // begin starts a request's search on a session from req.Conns (Init
 // done; the association is kept between URLs to the same server), or a
 // new one, and returns the session, the request's to keep or end, with
-// the hit count. A pooled session the server closed while it was idle
-// (the Search met the end or a reset before any byte of a reply) is
-// reported stale, and the pool dials once (schemes.Conns.Use).
+// the hit count. A kept session the server closed while it was idle is
+// found stale, and dialed again once (transport.UseFirst).
 func begin(ctx context.Context, req *schemes.Request, z *URL, words []string) (*session, int64, error) {
-	if err := ctx.Err(); err != nil { // ended before it began: no connection
-		return nil, 0, schemes.IOError(z.Scheme(), "dial", err)
-	}
-	var got *session
 	var count int64
-	err := schemes.UseSession(ctx, req.Conns, poolKey(req, z), nil, func(ctx context.Context) (schemes.Session, error) {
-		s, err := open(ctx, req, z)
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
-	}, func(v schemes.Session, leased bool) (bool, error) {
-		s := v.(*session)
-		if leased {
-			s.z, s.done = z, false
-			s.tr = schemes.NewScope(req.Trace)
-			s.tr.Info("reusing the association with " + z.u.HostPort())
-			if req.Timeout > 0 {
-				s.c.SetDeadline(time.Now().Add(req.Timeout))
-			}
-		}
-		before := transport.BytesReadOf(s.c)
-		n, err := s.search(words)
-		if err != nil {
-			stale := leased && ctx.Err() == nil && schemes.KindOf(err) == schemes.KindConnect && transport.BytesReadOf(s.c) == before
-			if stale {
-				s.tr.Info("the idle association was closed by the server: connecting again")
-			}
-			s.abort()
-			return stale, err
-		}
-		got, count = s, n
-		return false, nil
+	s, err := transport.UseFirst(ctx, req, poolKey(req, z), transport.First[*session]{
+		Scheme: z.Scheme(), Noun: "association", Peer: "with " + z.u.HostPort(),
+		Dial: func(ctx context.Context) (*session, error) { return open(ctx, req, z) },
+		Resume: func(s *session, tr schemes.Trace) {
+			s.z, s.done, s.tr = z, false, tr
+		},
+		Exchange: func(s *session) (err error) {
+			count, err = s.search(words)
+			return err
+		},
+		Drop: (*session).abort,
 	})
-	return got, count, err
+	return s, count, err
 }
 
 // keep ends a request's use of s, whose replies were read whole: kept in
