@@ -8,11 +8,8 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// tests is the parser's golden table: what each URL reads as, the query
-// line it sends, and its canonical form (str; "" means the input itself),
-// which the round trip parses again. errPart non-empty: Parse fails with
-// KindUsage naming that part.
-var tests = []struct {
+// test is a row of tests.
+type test struct {
 	raw     string
 	user    string
 	verbose bool
@@ -20,7 +17,13 @@ var tests = []struct {
 	query   string
 	str     string
 	errPart string
-}{
+}
+
+// tests is the parser's golden table: what each URL reads as, the query
+// line it sends, and its canonical form (str; "" means the input itself),
+// which the round trip parses again. errPart non-empty: Parse fails with
+// KindUsage naming that part.
+var tests = []test{
 	// RFC 1288 §2.5.2: no user lists the users.
 	{raw: "finger://h", query: "\r\n", str: "finger://h/"},
 	{raw: "finger://h/", query: "\r\n"},
@@ -70,32 +73,16 @@ var tests = []struct {
 var parseFinger = schemestest.Parser(Parse)
 
 func TestParse(t *testing.T) {
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			f, err := schemestest.Parse(t, tt.raw, Parse)
-			if tt.errPart != "" {
-				schemestest.UsageError(t, err, tt.errPart)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f.User != tt.user || f.Verbose != tt.verbose || !reflect.DeepEqual(f.Forward, tt.forward) {
-				t.Errorf("got user %q verbose %v forward %q, want %q %v %q", f.User, f.Verbose, f.Forward, tt.user, tt.verbose, tt.forward)
-			}
-			if q := f.Query(); q != tt.query {
-				t.Errorf("Query() = %q, want %q", q, tt.query)
-			}
-			want := tt.str
-			if want == "" {
-				want = tt.raw
-			}
-			if s := f.String(); s != want {
-				t.Errorf("String() = %q, want %q", s, want)
-			}
-			schemestest.RoundTrip(t, f, parseFinger)
-		})
-	}
+	schemestest.GoldenTable(t, Parse, tests, func(tt test) schemestest.Golden {
+		return schemestest.Golden{Raw: tt.raw, Str: tt.str, ErrPart: tt.errPart}
+	}, func(t *testing.T, tt test, f, _ *URL) {
+		if f.User != tt.user || f.Verbose != tt.verbose || !reflect.DeepEqual(f.Forward, tt.forward) {
+			t.Errorf("got user %q verbose %v forward %q, want %q %v %q", f.User, f.Verbose, f.Forward, tt.user, tt.verbose, tt.forward)
+		}
+		if q := f.Query(); q != tt.query {
+			t.Errorf("Query() = %q, want %q", q, tt.query)
+		}
+	})
 }
 
 func TestParseOtherScheme(t *testing.T) {

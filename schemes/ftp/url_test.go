@@ -11,10 +11,8 @@ import (
 
 func ptr(s string) *string { return &s }
 
-// tests are every ftp URL of RFC 1738 and of the 1994 URI draft (the
-// mangled reference links restored to their hosts), plus edge cases.
-// str is what String must give; "" means the input itself.
-var tests = []struct {
+// test is a row of tests.
+type test struct {
 	raw        string
 	cwd        []string
 	name       string
@@ -22,7 +20,12 @@ var tests = []struct {
 	user, pass *string
 	str        string
 	errPart    string // non-empty: Parse must fail with KindUsage and this Part
-}{
+}
+
+// tests are every ftp URL of RFC 1738 and of the 1994 URI draft (the
+// mangled reference links restored to their hosts), plus edge cases.
+// str is what String must give; "" means the input itself.
+var tests = []test{
 	// RFC 1738 §3.1: user and password, absent ≠ empty.
 	{raw: "ftp://@host.com/", cwd: []string{}, user: ptr("")},
 	{raw: "ftp://host.com/", cwd: []string{}},
@@ -118,36 +121,18 @@ func parse(t testing.TB, raw string) (*URL, error) {
 }
 
 func TestParse(t *testing.T) {
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			f, err := parse(t, tt.raw)
-			if tt.errPart != "" {
-				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && e.Phase != "parse" {
-					t.Errorf("err = %v: phase %q, want parse", err, e.Phase)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := fields{Cwd: tt.cwd, Name: tt.name, Type: tt.typ}
-			if got := f.Fields(); !reflect.DeepEqual(got, want) {
-				t.Errorf("fields %+v, want %+v", got, want)
-			}
-			g := f.Generic()
-			if !reflect.DeepEqual(g.User, tt.user) || !reflect.DeepEqual(g.Password, tt.pass) {
-				t.Errorf("user %v password %v, want %v %v", g.User, g.Password, tt.user, tt.pass)
-			}
-			wantStr := tt.str
-			if wantStr == "" {
-				wantStr = tt.raw
-			}
-			if s := f.String(); s != wantStr {
-				t.Errorf("String() = %q, want %q", s, wantStr)
-			}
-			schemestest.RoundTrip(t, f, schemestest.Parser(Parse))
-		})
-	}
+	schemestest.GoldenTable(t, Parse, tests, func(tt test) schemestest.Golden {
+		return schemestest.Golden{Raw: tt.raw, Str: tt.str, ErrPart: tt.errPart}
+	}, func(t *testing.T, tt test, f, _ *URL) {
+		want := fields{Cwd: tt.cwd, Name: tt.name, Type: tt.typ}
+		if got := f.Fields(); !reflect.DeepEqual(got, want) {
+			t.Errorf("fields %+v, want %+v", got, want)
+		}
+		g := f.Generic()
+		if !reflect.DeepEqual(g.User, tt.user) || !reflect.DeepEqual(g.Password, tt.pass) {
+			t.Errorf("user %v password %v, want %v %v", g.User, g.Password, tt.user, tt.pass)
+		}
+	})
 }
 
 func TestErrorMessage(t *testing.T) {

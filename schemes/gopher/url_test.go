@@ -11,17 +11,20 @@ import (
 
 func ptr(s string) *string { return &s }
 
-// tests cover RFC 1738 §3.4 (every Gopher+ form of §3.4.3-§3.4.9), the URI
-// draft's example and the request table of gopher-notes.md. str is what
-// String must give; "" means the input itself.
-var tests = []struct {
+// test is a row of tests.
+type test struct {
 	raw          string
 	typ          byte
 	sel          string
 	search, plus *string
 	str          string
 	errPart      string // non-empty: Parse must fail with KindUsage and this Part
-}{
+}
+
+// tests cover RFC 1738 §3.4 (every Gopher+ form of §3.4.3-§3.4.9), the URI
+// draft's example and the request table of gopher-notes.md. str is what
+// String must give; "" means the input itself.
+var tests = []test{
 	// §3.4.1: empty gopher-path, with or without "/", is type 1, selector "".
 	{raw: "gopher://h", typ: '1', str: "gopher://h/"},
 	{raw: "gopher://h/", typ: '1'},
@@ -98,33 +101,15 @@ func parse(t testing.TB, raw string) (*URL, error) {
 }
 
 func TestParse(t *testing.T) {
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			g, err := parse(t, tt.raw)
-			if tt.errPart != "" {
-				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && e.Phase != "parse" {
-					t.Errorf("err = %v: phase %q, want parse", err, e.Phase)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g.Type != tt.typ || g.Selector != tt.sel || !reflect.DeepEqual(g.Search, tt.search) ||
-				!reflect.DeepEqual(g.Plus, tt.plus) {
-				t.Errorf("got %+v, want type %q selector %q search %v plus %v",
-					g.Fields(), tt.typ, tt.sel, deref(tt.search), deref(tt.plus))
-			}
-			wantStr := tt.str
-			if wantStr == "" {
-				wantStr = tt.raw
-			}
-			if s := g.String(); s != wantStr {
-				t.Errorf("String() = %q, want %q", s, wantStr)
-			}
-			schemestest.RoundTrip(t, g, schemestest.Parser(Parse))
-		})
-	}
+	schemestest.GoldenTable(t, Parse, tests, func(tt test) schemestest.Golden {
+		return schemestest.Golden{Raw: tt.raw, Str: tt.str, ErrPart: tt.errPart}
+	}, func(t *testing.T, tt test, g, _ *URL) {
+		if g.Type != tt.typ || g.Selector != tt.sel || !reflect.DeepEqual(g.Search, tt.search) ||
+			!reflect.DeepEqual(g.Plus, tt.plus) {
+			t.Errorf("got %+v, want type %q selector %q search %v plus %v",
+				g.Fields(), tt.typ, tt.sel, deref(tt.search), deref(tt.plus))
+		}
+	})
 }
 
 func deref(p *string) any {

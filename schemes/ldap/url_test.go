@@ -10,12 +10,8 @@ import (
 	"github.com/urlget/urlget/schemes"
 )
 
-// tests is the parser's golden table: what each URL reads as and its
-// canonical form (str; "" means the input itself), which the round trip
-// parses again. errPart non-empty: Parse fails with KindUsage naming that
-// part. The first rows are RFC 4516 §4's examples; those that name no
-// host (a client's default server) are refused, since urlget has none.
-var tests = []struct {
+// test is a row of tests.
+type test struct {
 	raw     string
 	dn      string
 	attrs   []string
@@ -24,7 +20,14 @@ var tests = []struct {
 	exts    []Extension
 	str     string
 	errPart string
-}{
+}
+
+// tests is the parser's golden table: what each URL reads as and its
+// canonical form (str; "" means the input itself), which the round trip
+// parses again. errPart non-empty: Parse fails with KindUsage naming that
+// part. The first rows are RFC 4516 §4's examples; those that name no
+// host (a client's default server) are refused, since urlget has none.
+var tests = []test{
 	// RFC 4516 §4.
 	{raw: "ldap:///o=University%20of%20Michigan,c=US", errPart: "host"},
 	{raw: "ldap://ldap1.example.net/o=University%20of%20Michigan,c=US", dn: "o=University of Michigan,c=US"},
@@ -79,36 +82,20 @@ var tests = []struct {
 var parseLDAP = schemestest.Parser(Parse)
 
 func TestParse(t *testing.T) {
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			l, err := schemestest.Parse(t, tt.raw, Parse)
-			if tt.errPart != "" {
-				schemestest.UsageError(t, err, tt.errPart)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			scope, filter := tt.scope, tt.filter
-			if scope == "" {
-				scope = ScopeBase
-			}
-			if filter == "" {
-				filter = DefaultFilter
-			}
-			if l.DN != tt.dn || !reflect.DeepEqual(l.Attributes, tt.attrs) || l.Scope != scope || l.Filter != filter || !reflect.DeepEqual(l.Extensions, tt.exts) {
-				t.Errorf("got %+v, want dn %q attrs %q scope %s filter %q exts %+v", l.Fields(), tt.dn, tt.attrs, scope, filter, tt.exts)
-			}
-			want := tt.str
-			if want == "" {
-				want = tt.raw
-			}
-			if s := l.String(); s != want {
-				t.Errorf("String() = %q, want %q", s, want)
-			}
-			schemestest.RoundTrip(t, l, parseLDAP)
-		})
-	}
+	schemestest.GoldenTable(t, Parse, tests, func(tt test) schemestest.Golden {
+		return schemestest.Golden{Raw: tt.raw, Str: tt.str, ErrPart: tt.errPart}
+	}, func(t *testing.T, tt test, l, _ *URL) {
+		scope, filter := tt.scope, tt.filter
+		if scope == "" {
+			scope = ScopeBase
+		}
+		if filter == "" {
+			filter = DefaultFilter
+		}
+		if l.DN != tt.dn || !reflect.DeepEqual(l.Attributes, tt.attrs) || l.Scope != scope || l.Filter != filter || !reflect.DeepEqual(l.Extensions, tt.exts) {
+			t.Errorf("got %+v, want dn %q attrs %q scope %s filter %q exts %+v", l.Fields(), tt.dn, tt.attrs, scope, filter, tt.exts)
+		}
+	})
 }
 
 // TestCriticalNamed: an unknown critical extension is refused naming it

@@ -17,16 +17,19 @@ const hit = "wais://127.0.0.1:2210/demo/TEXT/107/1=vm%3A2210;2=/var/lib/waisdb/i
 	"3=0%20107%20/var/lib/waisdb/corpus/orchard.txt;4=vm%3A2210;5=/var/lib/waisdb/index/demo;" +
 	"6=0%20107%20/var/lib/waisdb/corpus/orchard.txt;7=%00;"
 
-// tests cover the three forms of RFC 1738 §3.9, the URI draft's example
-// and the conventions of wais-notes.md. str is what String must give; ""
-// means the input itself.
-var tests = []struct {
+// test is a row of tests.
+type test struct {
 	raw                  string
 	db                   string
 	search, wtype, wpath *string
 	str                  string
 	errPart              string // non-empty: Parse must fail with KindUsage and this Part
-}{
+}
+
+// tests cover the three forms of RFC 1738 §3.9, the URI draft's example
+// and the conventions of wais-notes.md. str is what String must give; ""
+// means the input itself.
+var tests = []test{
 	{raw: "wais://quake.think.com/wais-discussion-archives?lynch", db: "wais-discussion-archives", search: ptr("lynch")},
 	{raw: "wais://h/db", db: "db"},
 	{raw: "wais://h:2210/db", db: "db"},
@@ -70,36 +73,19 @@ func parse(t testing.TB, raw string) (*URL, error) {
 }
 
 func TestParse(t *testing.T) {
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			w, err := parse(t, tt.raw)
-			if tt.errPart != "" {
-				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && e.Phase != "parse" {
-					t.Errorf("err = %v: phase %q, want parse", err, e.Phase)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := fields{Database: tt.db, Search: tt.search, WType: tt.wtype, WPath: tt.wpath}
-			if got := w.Fields(); !reflect.DeepEqual(got, want) {
-				t.Errorf("fields %s, want %s", js(got), js(want))
-			}
-			wantStr := tt.str
-			if wantStr == "" {
-				wantStr = tt.raw
-			}
-			if s := w.String(); s != wantStr {
-				t.Errorf("String() = %q, want %q", s, wantStr)
-			}
-			// The escaped wpath is compared too: its escapes carry the
-			// DocID's structure, which the decoded WPath in Fields() loses.
-			if w2, ok := schemestest.RoundTrip(t, w, schemestest.Parser(Parse)); ok && w2.EscapedWPath() != w.EscapedWPath() {
-				t.Errorf("round trip via %q: wpath %q → %q", w.String(), w.EscapedWPath(), w2.EscapedWPath())
-			}
-		})
-	}
+	schemestest.GoldenTable(t, Parse, tests, func(tt test) schemestest.Golden {
+		return schemestest.Golden{Raw: tt.raw, Str: tt.str, ErrPart: tt.errPart}
+	}, func(t *testing.T, tt test, w, again *URL) {
+		want := fields{Database: tt.db, Search: tt.search, WType: tt.wtype, WPath: tt.wpath}
+		if got := w.Fields(); !reflect.DeepEqual(got, want) {
+			t.Errorf("fields %s, want %s", js(got), js(want))
+		}
+		// The escaped wpath is compared too: its escapes carry the
+		// DocID's structure, which the decoded WPath in Fields() loses.
+		if again != nil && again.EscapedWPath() != w.EscapedWPath() {
+			t.Errorf("round trip via %q: wpath %q → %q", w.String(), w.EscapedWPath(), again.EscapedWPath())
+		}
+	})
 }
 
 func js(v any) string {

@@ -11,11 +11,8 @@ import (
 
 func ptr(s string) *string { return &s }
 
-// tests cover RFC 2056's two forms and its three examples, verbatim (the
-// first three rows; testdata/rfc2056-notes.md). A Session URL's docid is
-// read as a Retrieval URL's (§3): one term, "+" a plus. str is what
-// String must give (the round trip); "" means the input itself.
-var tests = []struct {
+// test is a row of tests.
+type test struct {
 	raw       string
 	retrieval bool
 	dbs       []string
@@ -24,7 +21,13 @@ var tests = []struct {
 	rs        []string
 	str       string
 	errPart   string // non-empty: Parse must fail with KindUsage and this Part
-}{
+}
+
+// tests cover RFC 2056's two forms and its three examples, verbatim (the
+// first three rows; testdata/rfc2056-notes.md). A Session URL's docid is
+// read as a Retrieval URL's (§3): one term, "+" a plus. str is what
+// String must give (the round trip); "" means the input itself.
+var tests = []test{
 	{raw: "z39.50r://cnidr.org:2100/tmf?bkirch_rules__a1;esn=f;rs=marc", retrieval: true, dbs: []string{"tmf"},
 		docid: ptr("bkirch_rules__a1"), esn: ptr("f"), rs: []string{"marc"}},
 	{raw: "z39.50s://melvyl.ucop.edu/cat", dbs: []string{"cat"}},
@@ -74,32 +77,14 @@ func parse(t testing.TB, raw string) (*URL, error) {
 }
 
 func TestParse(t *testing.T) {
-	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			z, err := parse(t, tt.raw)
-			if tt.errPart != "" {
-				if e := schemestest.UsageError(t, err, tt.errPart); e != nil && e.Phase != "parse" {
-					t.Errorf("err = %v: phase %q, want parse", err, e.Phase)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := fields{Retrieval: tt.retrieval, Databases: tt.dbs, DocID: tt.docid, ESN: tt.esn, RecordSyntaxes: tt.rs}
-			if got := z.Fields(); !reflect.DeepEqual(got, want) {
-				t.Errorf("fields %s, want %s", js(got), js(want))
-			}
-			wantStr := tt.str
-			if wantStr == "" {
-				wantStr = tt.raw
-			}
-			if s := z.String(); s != wantStr {
-				t.Errorf("String() = %q, want %q", s, wantStr)
-			}
-			schemestest.RoundTrip(t, z, schemestest.Parser(Parse))
-		})
-	}
+	schemestest.GoldenTable(t, Parse, tests, func(tt test) schemestest.Golden {
+		return schemestest.Golden{Raw: tt.raw, Str: tt.str, ErrPart: tt.errPart}
+	}, func(t *testing.T, tt test, z, _ *URL) {
+		want := fields{Retrieval: tt.retrieval, Databases: tt.dbs, DocID: tt.docid, ESN: tt.esn, RecordSyntaxes: tt.rs}
+		if got := z.Fields(); !reflect.DeepEqual(got, want) {
+			t.Errorf("fields %s, want %s", js(got), js(want))
+		}
+	})
 }
 
 func js(v any) string {
