@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-urlget-testbed}
 run=integration/.run
-services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus gophernicus-tls finger pygopherd gemini gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd sftp yaz slapd)
+services=(vsftpd vsftpd-ftps proftpd pureftpd nginx gophernicus gophernicus-tls finger pygopherd gemini gopherplus waisd dirsrv inn2 telnetd tinyproxy aiosmtpd sftp yaz zebra slapd)
 
 log() { echo "stack: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -67,6 +67,8 @@ prepare() {
 	# And its Prospero server (it writes its native tree into $run/prospero).
 	CGO_ENABLED=0 go build -o "$run/bin/dirsrv" ./integration/cmd/dirsrv
 	mkdir -p "$run/prospero"
+	# The zebra service indexes this MARC catalogue when it starts.
+	go run ./integration/cmd/mkmarc -o "$run/zebra"
 	# So does toxiproxy's server, a module of its own (its dependencies stay
 	# out of urlget's go.mod).
 	(cd integration/cmd/toxiproxyd && CGO_ENABLED=0 go build -o "$root/$run/bin/toxiproxyd" .)

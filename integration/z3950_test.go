@@ -26,8 +26,11 @@ import (
 
 // z3950URL is a URL of yaz-ztest in the test bed: scheme z39.50s or
 // z39.50r, rest the url-path after "/".
-func z3950URL(scheme, rest string) string {
-	return scheme + "://" + testbed.Addr(testbed.YazPort) + "/" + rest
+func z3950URL(scheme, rest string) string { return z3950At(testbed.YazPort, scheme, rest) }
+
+// z3950At is a URL of the Z39.50 server on port.
+func z3950At(port int, scheme, rest string) string {
+	return scheme + "://" + testbed.Addr(port) + "/" + rest
 }
 
 // yazClient runs yaz-client against yaz-ztest with the commands (one a
@@ -36,6 +39,12 @@ func z3950URL(scheme, rest string) string {
 // test (.ci/run installs it).
 func yazClient(t *testing.T, dir string, commands ...string) string {
 	t.Helper()
+	return yazClientAt(t, dir, testbed.Addr(testbed.YazPort), commands...)
+}
+
+// yazClientAt is yazClient against the Z39.50 server at addr.
+func yazClientAt(t *testing.T, dir, addr string, commands ...string) string {
+	t.Helper()
 	bin, err := exec.LookPath("yaz-client")
 	if err != nil {
 		if testbed.InCI() {
@@ -43,7 +52,7 @@ func yazClient(t *testing.T, dir string, commands ...string) string {
 		}
 		t.Skip("yaz-client not installed (Debian package yaz)")
 	}
-	script := "open tcp:" + testbed.Addr(testbed.YazPort) + "\n" + strings.Join(commands, "\n") + "\nquit\n"
+	script := "open tcp:" + addr + "\n" + strings.Join(commands, "\n") + "\nquit\n"
 	f := filepath.Join(dir, "yaz-commands")
 	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ var protocolLogs = map[string]string{
 	Tinyproxy:      "tinyproxy.log",   // LogLevel Info: every connection, request line and refused CONNECT
 	SMTP:           "aiosmtpd.log",    // aiosmtpd debug log: every SMTP command
 	Yaz:            "apdu.log",        // yaz-ztest -a: every APDU, decoded
+	Zebra:          "apdu.log",        // zebrasrv -a: every APDU, decoded (zebrasrv.log: one line a request)
 	Slapd:          "slapd.log",       // slapd -d stats: every operation (BIND, SRCH with base, scope and filter, results)
 }
 

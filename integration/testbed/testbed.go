@@ -81,6 +81,10 @@ const (
 	// RFC 2056's port 210 is privileged, the test bed binds unprivileged
 	// ports only.
 	YazPort = 2100
+	// ZebraPort is Zebra (Debian idzebra-2.0 2.2.7), Index Data's
+	// indexing Z39.50 server, over the MARC 21 catalogue of
+	// ZebraRecord in the databases ZebraBooks and ZebraJournals.
+	ZebraPort = 2101
 	// LDAPPort is OpenLDAP's slapd (ldap, StartTLS), LDAPSPort the same
 	// over TLS from the start: ports 389 and 636 are privileged.
 	LDAPPort  = 3389
@@ -192,6 +196,8 @@ const (
 	SFTP = "sftp"
 	// Yaz is the compose service of yaz-ztest (YazPort).
 	Yaz = "yaz"
+	// Zebra is the compose service of Zebra (ZebraPort).
+	Zebra = "zebra"
 	// Slapd is the compose service of OpenLDAP's slapd (LDAPPort, LDAPSPort).
 	Slapd = "slapd"
 )

@@ -237,6 +237,8 @@ var Checks = []Check{
 	{Service: Toxiproxy, Name: "toxiproxy", Port: ToxiproxyAPIPort, Probe: ReadPrefix("GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 200")},
 	{Service: SFTP, Name: "sftp", Port: SFTPPort, Probe: ReadPrefix("", "SSH-2.0")},
 	{Service: Yaz, Name: "yaz", Port: YazPort, Probe: ReadPrefix(yazProbe, "\xb5")},
+	// zebrasrv listens once its register is built: the same Init.
+	{Service: Zebra, Name: "zebra", Port: ZebraPort, Probe: ReadPrefix(yazProbe, "\xb5")},
 	// An anonymous bind (RFC 4511 §4.2, message 1) answered with success.
 	{Service: Slapd, Name: "ldap", Port: LDAPPort, Probe: ReadPrefix(ldapBind, ldapBindOK)},
 	{Service: Slapd, Name: "ldaps", Port: LDAPSPort, Probe: OverTLS(CACertFile(), ReadPrefix(ldapBind, ldapBindOK))},
