@@ -136,7 +136,7 @@ func TestStackProxy(t *testing.T) {
 // and is readable (proftpd's records commands only, so it may still be empty).
 func TestStackLogs(t *testing.T) {
 	services := []string{testbed.Vsftpd, testbed.VsftpdFTPS, testbed.Proftpd, testbed.Pureftpd, testbed.Nginx,
-		testbed.Gophernicus, testbed.Pygopherd, testbed.INN, testbed.Telnetd, testbed.Tinyproxy, testbed.SMTP, testbed.Slapd}
+		testbed.Gophernicus, testbed.Pygopherd, testbed.INN, testbed.Telnetd, testbed.Tinyproxy, testbed.SMTP, testbed.Slapd, testbed.Zebra}
 	for _, s := range services {
 		t.Run(s, func(t *testing.T) {
 			testbed.Require(t, s)

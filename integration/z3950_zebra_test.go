@@ -195,8 +195,14 @@ func TestZebraRecordURLsResolve(t *testing.T) {
 
 	// The command: the listing's URLs as --json gives them, the first
 	// ten records (every 001 form, a UTF-8 record), raw and as text.
+	// Zebra's APDU log shows each docid sent as it is in the 001 (blanks
+	// trimmed): one term, no attributes.
+	logAt := testbed.LogSize(testbed.Zebra)
+	var terms []string
 	for _, e := range listZ3950(t, dir, zebraURL("z39.50s", "books?"+testbed.ZebraCommonWord+";rs=usmarc"), 10) {
 		n, _ := strconv.Atoi(e.Name)
+		id := strings.TrimSpace(testbed.ZebraRecord(n).Control("001"))
+		terms = append(terms, fmt.Sprintf("attributes {\n          }\n          term choice\n          general OCTETSTRING(len=%d) %s\n", len(id), id))
 		raw, code := runURLGetOutput(t, dir, e.URL)
 		if code != 0 || raw != string(testbed.ZebraRecord(n).ISO2709()) {
 			t.Errorf("%s: exit %d, %q", e.URL, code, raw)
@@ -212,6 +218,15 @@ func TestZebraRecordURLsResolve(t *testing.T) {
 		text, code := runURLGetOutput(t, dir, strings.TrimSuffix(e.URL, ";rs=usmarc"))
 		if code != 0 || text != string(md) {
 			t.Errorf("%s as text: exit %d\n%s\nyaz-marcdump:\n%s", e.URL, code, text, md)
+		}
+	}
+	apdus, err := testbed.ReadProtocolLogSince(testbed.Zebra, logAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range terms {
+		if n := strings.Count(string(apdus), term); n != 2 { // raw, then text
+			t.Errorf("Zebra received %d searches with %q, want 2", n, term)
 		}
 	}
 }
