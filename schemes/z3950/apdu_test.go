@@ -207,15 +207,33 @@ func TestMarcTextHostile(t *testing.T) {
 	}
 }
 
-func TestXMLTitle(t *testing.T) {
-	rec := record{syntax: oidXML, data: []byte(`<record xmlns="http://www.loc.gov/MARC21/slim"><datafield tag="100" ind1="1" ind2=" "><subfield code="a">Someone</subfield></datafield>` +
-		`<datafield tag="245" ind1="1" ind2="0"><subfield code="a">Computer processing :</subfield><subfield code="b">the proceedings /</subfield><subfield code="c">ed. by X</subfield></datafield></record>`)}
-	if got, want := xmlTitle(rec), "Computer processing : the proceedings /"; got != want {
-		t.Errorf("xmlTitle = %q, want %q", got, want)
-	}
-	for _, r := range []record{{syntax: oidSUTRS, data: rec.data}, {syntax: oidXML, data: []byte("<a><b")}} {
-		if got := xmlTitle(r); got != "" {
-			t.Errorf("%s %q: title %q", r.syntax, r.data, got)
+// TestMarcXML: a MARCXML record's title (245 $a $b) and control number
+// (001, as written: the listing trims it), the first of each; "" for
+// what a record lacks, for another syntax, and for a field that XML
+// cut short does not end.
+func TestMarcXML(t *testing.T) {
+	const head = `<record xmlns="http://www.loc.gov/MARC21/slim"><leader>00315nam a2200121 a 4500</leader>`
+	const f245 = `<datafield tag="245" ind1="1" ind2="0"><subfield code="a">Computer processing :</subfield><subfield code="b">the proceedings /</subfield><subfield code="c">ed. by X</subfield></datafield>`
+	for _, tt := range []struct {
+		syntax         OID
+		data           string
+		title, control string
+	}{
+		{oidXML, head + `<controlfield tag="001">   41000013 </controlfield><controlfield tag="003">UGTB</controlfield>` +
+			`<datafield tag="100" ind1="1" ind2=" "><subfield code="a">Someone</subfield></datafield>` + f245 + `</record>`,
+			"Computer processing : the proceedings /", "   41000013 "},
+		{oidApplXML, head + `<controlfield tag="001">41000026 //r02</controlfield><controlfield tag="001">second</controlfield>` + f245 +
+			`<datafield tag="245" ind1="1" ind2="0"><subfield code="a">Another</subfield></datafield></record>`,
+			"Computer processing : the proceedings /", "41000026 //r02"},
+		{oidXML, head + f245 + `<controlfield tag="001">T&#333;ky&#333; &amp; co</controlfield></record>`, "Computer processing : the proceedings /", "Tōkyō & co"},
+		{oidXML, head + `<controlfield tag="003">UGTB</controlfield></record>`, "", ""},
+		{oidXML, head + `<controlfield tag="001">cut`, "", ""},
+		{oidXML, "<a><b", "", ""},
+		{oidSUTRS, head + `<controlfield tag="001">1</controlfield>` + f245, "", ""},
+	} {
+		title, control := marcXML(record{syntax: tt.syntax, data: []byte(tt.data)})
+		if title != tt.title || control != tt.control {
+			t.Errorf("%s %q: %q %q, want %q %q", tt.syntax, tt.data, title, control, tt.title, tt.control)
 		}
 	}
 }

@@ -267,7 +267,8 @@ func (l *hitListing) close() error { return l.s.keep() }
 // entry is a record's listing entry: Name its position in the result set,
 // Title its title (MARC 245 $a $b, a SUTRS or XML record's first line),
 // Locator its Retrieval URL when the record has a control number (MARC
-// 001) to search for as its docid, Extra its syntax and database.
+// or MARCXML 001) to search for as its docid, Extra its syntax and
+// database.
 func (l *hitListing) entry(pos int, rec record) schemes.Entry {
 	e := schemes.Entry{Name: strconv.Itoa(pos), Kind: schemes.EntryFile, Size: int64(len(rec.data))}
 	if rec.diag != nil {
@@ -282,17 +283,16 @@ func (l *hitListing) entry(pos int, rec record) schemes.Entry {
 	if db != "" {
 		e.Extra.Set("database", db)
 	}
+	var title, id string
 	if isMARC(rec.syntax) {
-		e.Title = schemes.Printable(marcTitle(rec.data), 200)
-		if id := strings.TrimSpace(marcControl(rec.data, "001")); id != "" && db != "" {
-			e.Extra.Set("docid", id)
-			e.Locator = l.z.retrievalURL(db, id)
-		}
-	} else if t := xmlTitle(rec); t != "" {
-		e.Title = schemes.Printable(t, 200)
-	} else {
-		first, _, _ := strings.Cut(strings.TrimSpace(string(rec.data)), "\n")
-		e.Title = schemes.Printable(first, 200)
+		title, id = marcTitle(rec.data), marcControl(rec.data, "001")
+	} else if title, id = marcXML(rec); title == "" {
+		title, _, _ = strings.Cut(strings.TrimSpace(string(rec.data)), "\n")
+	}
+	e.Title = schemes.Printable(title, 200)
+	if id = strings.TrimSpace(id); id != "" && db != "" {
+		e.Extra.Set("docid", id)
+		e.Locator = l.z.retrievalURL(db, id)
 	}
 	return e
 }

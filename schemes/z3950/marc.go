@@ -132,36 +132,54 @@ func marcSubfields(rec []byte, tag, codes string) string {
 	return ""
 }
 
-// xmlTitle is a MARCXML record's title, as marcTitle reads it: the text
-// of the first datafield 245's subfields a and b; "" for a record in
-// another syntax or without one.
-func xmlTitle(rec record) string {
+// marcXML reads a MARCXML record as a listing does a MARC one: its title
+// as marcTitle reads it (the text of the first datafield 245's subfields
+// a and b) and its control number (the text of its controlfield 001, as
+// marcControl); each "" when the record has none or is in another
+// syntax.
+func marcXML(rec record) (title, control string) {
 	if !rec.syntax.Equal(oidXML) && !rec.syntax.Equal(oidApplXML) {
-		return ""
+		return "", ""
 	}
 	d := xml.NewDecoder(bytes.NewReader(rec.data))
 	var parts []string
-	in245, code := false, ""
+	// The first 001 and the first 245 only, as marcControl and marcTitle;
+	// the 001 once its element ends (a record cut short names none).
+	var in001, seen001, in245, seen245 bool
+	code, text001 := "", ""
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			return strings.Join(parts, " ")
+			return strings.Join(parts, " "), control
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
+			case "controlfield":
+				in001 = attr(t, "tag") == "001" && !seen001
+				seen001 = seen001 || in001
 			case "datafield":
-				in245 = attr(t, "tag") == "245"
+				in245 = attr(t, "tag") == "245" && !seen245
+				seen245 = seen245 || in245
 			case "subfield":
 				code = attr(t, "code")
 			}
 		case xml.EndElement:
-			if t.Name.Local == "datafield" && in245 {
-				return strings.Join(parts, " ")
+			switch t.Name.Local {
+			case "controlfield":
+				if in001 {
+					control = text001
+				}
+				in001 = false
+			case "datafield":
+				in245 = false
 			}
 			code = ""
 		case xml.CharData:
-			if in245 && (code == "a" || code == "b") {
+			switch {
+			case in001:
+				text001 += string(t)
+			case in245 && (code == "a" || code == "b"):
 				parts = append(parts, strings.TrimSpace(string(t)))
 			}
 		}
