@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,15 +43,18 @@ var zebraAll = testbed.ZebraRecords()
 
 // TestZebraHitCountsMatchYazClient: a Session URL's search lists as many
 // records as yaz-client's find of the same term finds on the same
-// server: words of titles, authors (UTF-8) and subjects, a word in every
-// record, two words (a phrase to Zebra, as one term), a docid with
-// blanks and slashes, a word found nowhere, and "+" lists of databases.
+// server: words of titles, authors and subjects (UTF-8 ones too, one
+// folded to lower case), a word in every record, two words (a phrase to
+// Zebra, as one term), a docid with blanks and slashes, a word found
+// nowhere, and "+" lists of databases.
 func TestZebraHitCountsMatchYazClient(t *testing.T) {
 	testbed.Require(t, testbed.Zebra)
 	dir := t.TempDir()
 	searches := []struct{ bases, find, docid string }{
 		{"books", "navigation", "navigation"},
 		{"books", "Dvořák", "Dvo%C5%99%C3%A1k"},
+		{"books", "øresund", "%C3%B8resund"},
+		{"books", "Zoë", "Zo%C3%AB"},
 		{"books", `"modern navigation"`, "modern%20navigation"},
 		{"books", testbed.ZebraCommonWord, testbed.ZebraCommonWord},
 		{"books", `"41000026 //r02"`, "41000026%20%2F%2Fr02"},
@@ -78,10 +82,10 @@ func TestZebraHitCountsMatchYazClient(t *testing.T) {
 	}
 	// The catalogue is what was indexed: a word in every record finds
 	// every record of the database, and of both.
-	if n, _ := strconv.Atoi(hits[3][1]); n != testbed.ZebraBookRecords {
+	if n, _ := strconv.Atoi(hits[5][1]); n != testbed.ZebraBookRecords {
 		t.Errorf("find %s in books: %d, want %d", testbed.ZebraCommonWord, n, testbed.ZebraBookRecords)
 	}
-	if n, _ := strconv.Atoi(hits[8][1]); n != zebraAll {
+	if n, _ := strconv.Atoi(hits[10][1]); n != zebraAll {
 		t.Errorf("find %s in books+journals: %d, want %d", testbed.ZebraCommonWord, n, zebraAll)
 	}
 }
@@ -230,6 +234,72 @@ func TestZebraRecordURLsResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestZebraXMLRecordURLsResolve: a search asking for MARCXML (;rs=xml)
+// lists each record with the Retrieval URL of its controlfield 001, and
+// each retrieves, as XML, the record yaz-client shows at that position
+// (Zebra's record number, in its idzebra element, included), its
+// non-ASCII letters as indexed (UTF-8, not encoded twice).
+func TestZebraXMLRecordURLsResolve(t *testing.T) {
+	testbed.Require(t, testbed.Zebra)
+	dir := t.TempDir()
+	out := zebraClient(t, dir, "base books journals", "find navigation")
+	hits := hitsOf.FindStringSubmatch(out)
+	if hits == nil {
+		t.Fatalf("yaz-client:\n%s", out)
+	}
+	n, _ := strconv.Atoi(hits[1])
+	out = zebraClient(t, dir, "base books journals", "format xml", "find navigation", fmt.Sprintf("show 1+%d", n))
+	var shown []string
+	for _, chunk := range strings.Split(out, "Record type: XML\n")[1:] {
+		shown = append(shown, chunk[:strings.LastIndex(chunk, "</record>")+len("</record>")])
+	}
+	if n < 10 || n > 100 || len(shown) != n {
+		t.Fatalf("yaz-client found %d, showed %d", n, len(shown))
+	}
+	c := zebraGoClient(t, 100)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	resp, err := c.List(ctx, zebraURL("z39.50s", "books+journals?navigation;rs=xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Listing.Close()
+	utf8 := 0
+	for i := 0; ; i++ {
+		e, err := resp.Listing.Next()
+		if err == io.EOF {
+			if i != n {
+				t.Errorf("listed %d records, yaz-client found %d", i, n)
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		docid, _ := e.Extra.Get("docid")
+		if m := control001.FindStringSubmatch(shown[i]); e.Locator == nil || m == nil || strings.TrimSpace(m[1]) != docid {
+			t.Fatalf("entry %d: docid %q, URL %v; yaz-client shows\n%s", i+1, docid, e.Locator, shown[i])
+		}
+		got, err := zebraGet(ctx, c, e.Locator.String())
+		if err != nil || string(got) != shown[i] {
+			t.Errorf("entry %d: %s: %v\n got %s\nwant %s", i+1, e.Locator, err, got, shown[i])
+		}
+		if bytes.ContainsAny(got, "ÅÃ") {
+			t.Errorf("entry %d: non-ASCII letters encoded twice:\n%s", i+1, got)
+		}
+		if strings.ContainsAny(e.Title, "ōØßóŁ") {
+			utf8++
+		}
+	}
+	if utf8 == 0 {
+		t.Error("no UTF-8 title among the records listed")
+	}
+}
+
+// control001 finds a MARCXML record's 001 (Zebra writes no entities in
+// the test bed's control numbers).
+var control001 = regexp.MustCompile(`<controlfield tag="001">([^<]*)</controlfield>`)
 
 // docidForm is a docid with its digits as 9: its form.
 func docidForm(docid string) string {
