@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/gateway"
 	"github.com/urlget/urlget/integration/conformance"
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/schemes"
@@ -365,3 +367,39 @@ func TestConformanceZebra(t *testing.T) {
 		Options: schemes.Options{schemes.OptionMax: testbed.ZebraBookRecords},
 	})
 }
+
+// TestZebraGateway: through urlget serve, a search of Zebra is a page
+// with a link for each record yaz-client's find counts, and every link
+// leads to the record's page (its MARC as text).
+func TestZebraGateway(t *testing.T) {
+	testbed.Require(t, testbed.Zebra)
+	dir := t.TempDir()
+	hits := hitsOf.FindStringSubmatch(zebraClient(t, dir, "base books", "find navigation"))
+	if hits == nil {
+		t.Fatal("yaz-client found nothing")
+	}
+	base := startGateway(t, gateway.Options{Client: zebraGoClient(t, 100)}) // --max 100
+	resp, body := gatewayGet(t, base, zebraURL("z39.50s", "books?navigation"), "")
+	if resp.StatusCode != 200 {
+		t.Fatalf("search page: %d\n%s", resp.StatusCode, body)
+	}
+	prefix := gateway.Address(zebraURL("z39.50r", "books?"))
+	var records []string
+	for _, m := range hrefOf.FindAllStringSubmatch(string(body), -1) {
+		if href := html.UnescapeString(m[1]); strings.HasPrefix(href, prefix) {
+			records = append(records, href)
+		}
+	}
+	if strconv.Itoa(len(records)) != hits[1] {
+		t.Fatalf("%d record links, yaz-client found %s:\n%s", len(records), hits[1], body)
+	}
+	for _, href := range records {
+		resp, body := gatewayGetURL(t, base+href, "")
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || !bytes.Contains(body, []byte("\n245 10 $a ")) {
+			t.Errorf("%s: %d %s\n%s", href, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	}
+}
+
+// hrefOf finds a page's links.
+var hrefOf = regexp.MustCompile(`href="([^"]*)"`)
