@@ -30,8 +30,13 @@ func newScope(start schemes.Locator) scope {
 }
 
 // contains says whether loc is inside the scope (the start directory
-// itself included).
+// itself included). A URL whose scheme spells its tree otherwise than
+// with "/" (schemes.Parented: an LDAP DN) is inside when it, or one of
+// the containers its Parent names, is the start directory.
 func (s scope) contains(loc schemes.Locator) bool {
+	if _, ok := loc.(schemes.Parented); ok {
+		return s.nests(loc)
+	}
 	g := canonical(loc)
 	if g.Scheme != s.scheme || g.Host != s.host || g.EffectivePort() != s.port {
 		return false
@@ -41,6 +46,32 @@ func (s scope) contains(loc schemes.Locator) bool {
 		return false
 	}
 	return strings.HasPrefix(p, s.prefix) || p+"/" == s.prefix
+}
+
+// maxNesting bounds the containers nests walks up through: a DN of more
+// levels than this is taken for outside any tree.
+const maxNesting = 256
+
+// nests says whether loc or a container above it (schemes.Parented) is
+// the start directory, on the scope's server.
+func (s scope) nests(loc schemes.Locator) bool {
+	for range maxNesting {
+		g := canonical(loc)
+		if g.Scheme != s.scheme || g.Host != s.host || g.EffectivePort() != s.port {
+			return false
+		}
+		if p := place(loc, g); p == s.prefix || p+"/" == s.prefix {
+			return true
+		}
+		pl, ok := loc.(schemes.Parented)
+		if !ok {
+			return false
+		}
+		if loc, ok = pl.Parent(); !ok {
+			return false
+		}
+	}
+	return false
 }
 
 // climbs says whether path p has a "." or ".." segment (escaped or not):

@@ -36,6 +36,7 @@
 //     Locator whose String is canonical, whose Redacted hides the
 //     password and whose LocalName suggests a file name; TreePather when
 //     its url-path holds more than the place in the server's tree;
+//     Parented when its tree is not spelled with "/" (an LDAP DN);
 //     URL.SyntaxError for what does not parse), its
 //     access algorithm (a Handler and Explainer; a Lister or Stater if it
 //     lists or describes, taking its typed URL with LocatorOf; logins from

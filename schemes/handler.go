@@ -48,6 +48,19 @@ type TreePather interface {
 	TreePath() string
 }
 
+// Parented is implemented by the Locators of schemes whose tree is not
+// spelled with the url-path's "/": an LDAP URL's DN names its parent by
+// its last RDNs, so "ou=a,dc=x" is below "dc=x". Parent is the URL of
+// the container above, of the kind a listing's entries are (for LDAP a
+// base search of the parent DN, the URL's bind kept), and false at the
+// top of the server. Each Parent is strictly shorter than its child, so
+// walking up ends. Callers that need the tree (a gateway page's "Up"
+// link and breadcrumbs, a mirror's bounds) ask it instead of cutting
+// the path at "/".
+type Parented interface {
+	Parent() (Locator, bool)
+}
+
 // Handler carries out one scheme's access algorithm.
 //
 // Fetch retrieves the resource req.URL designates. On success the caller

@@ -98,6 +98,11 @@ const (
 	// LDAPBindDN binds with LDAPBindPassword.
 	LDAPBindDN       = "cn=reader,dc=example,dc=org"
 	LDAPBindPassword = "reader-secret"
+	// LDAPAdminDN, the rootdn, binds with LDAPAdminPassword: the one
+	// login that may change the directory (the tests that do so work in
+	// a subtree of their own, and remove it).
+	LDAPAdminDN       = "cn=admin,dc=example,dc=org"
+	LDAPAdminPassword = "admin-secret"
 	// LDAPBenchDN holds LDAPBenchEntries entries, one level down.
 	LDAPBenchDN      = "ou=bench,dc=example,dc=org"
 	LDAPBenchEntries = 10000

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -132,7 +133,9 @@ func referral(l *URL, isReferral bool, refs []string) (string, bool) {
 // DN (a base search, keeping the URL's bind). A URL of base scope is
 // listed as its entry's children (a one-level search), as a directory's
 // files are: so a walk of the tree goes down a level at a time. Entries
-// the server says have no subordinates are files, the rest directories.
+// the server says have no subordinates are files, the rest directories;
+// each has its modifyTimestamp as its time, to the second, so that a
+// mirror's second run fetches no entry that did not change.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
 	l, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
@@ -148,7 +151,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 // list lists the entries of l's search with scope; withSearch puts a
 // search of l's subtree first (an EntrySearch: the gateway's form).
 func (h *Handler) list(ctx context.Context, req *schemes.Request, l *URL, scope string, withSearch bool) (*schemes.Response, error) {
-	sr, first, resp, err := h.start(ctx, req, l, scope, []string{attrHasSubordinates})
+	sr, first, resp, err := h.start(ctx, req, l, scope, listAttrs)
 	if resp != nil || err != nil {
 		return resp, err
 	}
@@ -190,7 +193,7 @@ func (h *Handler) browseRecord(ctx context.Context, req *schemes.Request, l *URL
 		}
 	}
 	pending = append(pending, l.searchEntry())
-	kids, err := newSearch(ctx, sr.s, l, ScopeOne, []string{attrHasSubordinates}, h.pageSize())
+	kids, err := newSearch(ctx, sr.s, l, ScopeOne, listAttrs, h.pageSize())
 	if err != nil {
 		sr.Close()
 		return nil, err
@@ -222,9 +225,18 @@ func (l *URL) listing(sr *search, first *entry, pending []schemes.Entry) *scheme
 	return &schemes.Response{Listing: schemes.ListingFunc(next, sr.Close), Kind: schemes.EntryDir, Size: -1, Name: l.LocalName()}
 }
 
-// attrHasSubordinates is the operational attribute that says whether an
-// entry has children (X.501; OpenLDAP and Active Directory provide it).
-const attrHasSubordinates = "hasSubordinates"
+// The operational attributes a listing asks for: whether an entry has
+// children (X.501 hasSubordinates; OpenLDAP and Active Directory provide
+// it), and when it was last changed (RFC 4512 §3.4.4 modifyTimestamp, a
+// GeneralizedTime).
+const (
+	attrHasSubordinates = "hasSubordinates"
+	attrModifyTimestamp = "modifyTimestamp"
+)
+
+// listAttrs are the attributes a listing asks for: no user attribute,
+// only what an entry of a listing says.
+var listAttrs = []string{attrHasSubordinates, attrModifyTimestamp}
 
 // listEntry is e as an entry of a listing of l.
 func (l *URL) listEntry(e *entry) schemes.Entry {
@@ -234,7 +246,30 @@ func (l *URL) listEntry(e *entry) schemes.Entry {
 	if string(e.value(attrHasSubordinates)) == "FALSE" {
 		kind = schemes.EntryFile
 	}
-	return schemes.Entry{Name: loc.LocalName(), Title: dn, Kind: kind, Size: -1, Locator: loc}
+	ent := schemes.Entry{Name: loc.LocalName(), Title: dn, Kind: kind, Size: -1, Locator: loc}
+	if t, ok := generalizedTime(e.value(attrModifyTimestamp)); ok {
+		ent.ModTime, ent.Precision = t, time.Second
+	}
+	return ent
+}
+
+// generalizedTime reads a GeneralizedTime (RFC 4517 §3.3.13) as servers
+// write modifyTimestamp: "20261205051500Z", in UTC, with or without a
+// fraction of a second (Active Directory's ".0Z"), which is dropped: the
+// time is kept to the second. Anything else is no time (false).
+func generalizedTime(v []byte) (time.Time, bool) {
+	s, ok := strings.CutSuffix(string(v), "Z")
+	if !ok {
+		return time.Time{}, false
+	}
+	if i := strings.IndexAny(s, ".,"); i >= 0 {
+		s = s[:i]
+	}
+	t, err := time.Parse("20060102150405", s)
+	if err != nil || len(s) != len("20060102150405") {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // Explain returns the plan without any I/O: the connection, TLS, the

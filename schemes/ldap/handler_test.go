@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	ber "github.com/go-asn1-ber/asn1-ber"
 
@@ -330,5 +331,37 @@ func TestExplain(t *testing.T) {
 		"write the entries as LDIF (RFC 2849), as ldapsearch -LLL does"}
 	if !slices.Equal(plan, want) {
 		t.Errorf("plan %q, want %q", plan, want)
+	}
+}
+
+// TestListTimes: a listing asks for modifyTimestamp and gives each entry
+// its time to the second; a value that is no GeneralizedTime gives none.
+func TestListTimes(t *testing.T) {
+	stamps := map[string]time.Time{
+		"20261205051500Z":   time.Date(2026, 12, 5, 5, 15, 0, 0, time.UTC),
+		"20261205051500.0Z": time.Date(2026, 12, 5, 5, 15, 0, 0, time.UTC),
+		"20261205051500":    {},
+		"2026120505150Z":    {},
+		"yesterday":         {},
+	}
+	for stamp, want := range stamps {
+		f := newFake(t, func(req *ber.Packet) []byte {
+			tag, id := op(req)
+			if tag != 3 {
+				return nil
+			}
+			return append(entryMsg(id, "cn=a,dc=x", "modifyTimestamp", stamp), reply(id, 5, ldapResult(0, ""), nil)...)
+		})
+		resp, err := (&Handler{}).List(context.Background(), request(t, f.url("dc=x")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents, err := schemes.ReadAll(resp.Listing)
+		if err != nil || len(ents) != 1 || !ents[0].ModTime.Equal(want) || (ents[0].Precision == time.Second) == want.IsZero() {
+			t.Errorf("%s: %+v, %v; want time %v", stamp, ents, err, want)
+		}
+		if req := <-f.got; !strings.Contains(string(req.Bytes()), "modifyTimestamp") {
+			t.Errorf("%s: the search does not ask for modifyTimestamp", stamp)
+		}
 	}
 }

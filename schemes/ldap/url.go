@@ -68,6 +68,7 @@ type URL struct {
 var (
 	_ schemes.Locator  = (*URL)(nil)
 	_ schemes.Searcher = (*URL)(nil)
+	_ schemes.Parented = (*URL)(nil)
 )
 
 // Parse reads an ldap or ldaps URL. Errors are *schemes.Error of KindUsage
@@ -275,7 +276,10 @@ func (l *URL) path() string {
 func (l *URL) TreePath() string { return schemes.Escape(l.DN, "?") }
 
 // LocalName is the DN's first RDN with its values decoded ("cn=Babs
-// Jensen", "cn=Zoë"), "" for the root DSE.
+// Jensen", "cn=Zoë"), "" for the root DSE and for an RDN that no file
+// could be named after as it is: one whose values hold "/", "\" or a
+// control character ("cn=a/b" is not "b"; two entries must not share
+// a name), which a mirror then refuses by name.
 func (l *URL) LocalName() string {
 	dn, err := goldap.ParseDN(l.DN)
 	if err != nil || len(dn.RDNs) == 0 {
@@ -288,7 +292,10 @@ func (l *URL) LocalName() string {
 		}
 		b.WriteString(a.Type + "=" + a.Value)
 	}
-	return schemes.BaseName(b.String())
+	if name := schemes.BaseName(b.String()); name == b.String() {
+		return name
+	}
+	return ""
 }
 
 // Fields is the JSON object printed by `urlget parse`.
@@ -342,4 +349,31 @@ func filterFault(err error) string {
 		err = le.Err
 	}
 	return strings.TrimPrefix(err.Error(), "ldap: ")
+}
+
+// Parent is the URL of the entry above l's (schemes.Parented): a base
+// search of the DN less its first RDN, spelled as l spells it, keeping
+// l's bind, as a listing's entries are. A DN of one RDN has the root DSE
+// ("") above it, which has nothing above it.
+func (l *URL) Parent() (schemes.Locator, bool) {
+	if l.DN == "" {
+		return nil, false
+	}
+	return l.Entry(parentDN(l.DN)), true
+}
+
+// parentDN is dn less its first RDN: what follows the first "," (or the
+// ";" of RFC 1779) that is not escaped with "\", without the spaces after
+// it; "" for one RDN. Parse took dn (go-ldap's ParseDN, which refuses
+// the quoted values of RFC 1779), so every other "," is escaped.
+func parentDN(dn string) string {
+	for i := 0; i < len(dn); i++ {
+		switch dn[i] {
+		case '\\':
+			i++ // the escaped byte, or the first hex digit of a pair: neither is a separator
+		case ',', ';':
+			return strings.TrimLeft(dn[i+1:], " ")
+		}
+	}
+	return ""
 }

@@ -134,6 +134,10 @@ func TestLocalName(t *testing.T) {
 		"ldap://h/cn=Babs%20Jensen,dc=x": "cn=Babs Jensen",
 		"ldap://h/":                      "",
 		"ldap://h/dc=x??sub":             "dc=x",
+		"ldap://h/cn=a%2Fb,dc=x":         "", // not "b"
+		"ldap://h/cn=a%5C5Cb,dc=x":       "", // cn=a\\b
+		"ldap://h/cn=a%0Ab,dc=x":         "",
+		"ldap://h/cn=..,dc=x":            "cn=..",
 	})
 }
 
@@ -196,5 +200,35 @@ func TestFilterFault(t *testing.T) {
 	_, err = Parse(u)
 	if msg := fmt.Sprint(err); !strings.Contains(msg, `filter "(cn=": unexpected end of filter (RFC 4515)`) || strings.Contains(msg, "Result Code") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestParent: an entry's parent is a base search of its DN less the
+// first RDN (an escaped "," is no separator), keeping the bind;
+// the root DSE is above a DN of one RDN, and has nothing above it.
+func TestParent(t *testing.T) {
+	for raw, want := range map[string]string{
+		"ldap://h/ou=a,dc=x":                         "ldap://h/dc=x",
+		"ldap://h/ou=a,%20dc=x??one?(cn=b)":          "ldap://h/dc=x",
+		"ldap://h/cn=a%5C,b,dc=x":                    "ldap://h/dc=x",
+		"ldap://h/cn=a%5C%5C,dc=x":                   "ldap://h/dc=x",
+		"ldap://h/cn=a%5C2Cb;dc=x":                   "ldap://h/dc=x",
+		"ldap://h/cn=m,dc=x????bindname=cn=m%2Cdc=x": "ldap://h/dc=x????bindname=cn=m%2Cdc=x",
+		"ldap://h/dc=x":                              "ldap://h/",
+		"ldaps://h:1636/dc=x":                        "ldaps://h:1636/",
+	} {
+		l, err := parseLDAP(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		p, ok := l.Parent()
+		if !ok || p.String() != want {
+			t.Errorf("%s: parent %v, %v; want %s", raw, p, ok, want)
+			continue
+		}
+		schemestest.RoundTrip(t, p.(*URL), parseLDAP)
+		if up, ok := p.(*URL).Parent(); p.(*URL).DN == "" && ok {
+			t.Errorf("%s: the root DSE has a parent, %v", raw, up)
+		}
 	}
 }
