@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"bytes"
 	"net"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	ber "github.com/go-asn1-ber/asn1-ber"
 
 	"github.com/urlget/urlget/integration/testbed"
+	"github.com/urlget/urlget/internal/await"
 )
 
 // referralServer is an LDAP server on 127.0.0.1 that answers every
@@ -83,5 +85,42 @@ func TestLDAPReferral(t *testing.T) {
 	r := runLDAP(t, "-L", "--proto-redir", "=ldap", "-u", dn+":"+testbed.LDAPBindPassword, first)
 	if r.code != 0 || r.stdout != want || strings.Contains(r.stdout, "userPassword") {
 		t.Errorf("followed: exit %d, %q; want the anonymous %q\n%s", r.code, r.stdout, want, r.stderr)
+	}
+}
+
+// TestLDAPReference: a search below ou=referrals meets the referral
+// object ou=elsewhere, which slapd sends as a SearchResultReference to
+// ou=team1,ou=dept1: urlget writes it where ldapsearch -LLL does, as it
+// does, byte for byte, and follows it no more than ldapsearch does
+// (without -C): not by default, and not with -L and --proto-redir =ldap
+// either, the one search is sent (slapd's log) and -v says so.
+func TestLDAPReference(t *testing.T) {
+	testbed.Require(t, testbed.Slapd)
+	top := "ou=referrals," + testbed.LDAPSuffix
+	team := "ou=team1,ou=dept1," + testbed.LDAPSuffix
+	for _, scope := range []string{"one", "sub"} {
+		want := string(ldapsearch(t, "-b", top, "-s", scope))
+		ref := "# refldap://" + testbed.Addr(testbed.LDAPPort) + "/" + team
+		if !strings.Contains(want, "\n"+ref) {
+			t.Fatalf("%s: ldapsearch shows no reference to %s:\n%s", scope, team, want)
+		}
+		for _, args := range [][]string{nil, {"-L", "--proto-redir", "=ldap", "-v"}} {
+			off := testbed.LogSize(testbed.Slapd)
+			r := runLDAP(t, append(args, ldapURL(top+"??"+scope))...)
+			if r.code != 0 || r.stdout != want {
+				t.Errorf("%s %q: exit %d, %q; want ldapsearch's %q\n%s", scope, args, r.code, r.stdout, want, r.stderr)
+			}
+			if args != nil && !strings.Contains(r.stderr, "< reference ldap://"+testbed.Addr(testbed.LDAPPort)+"/"+team) {
+				t.Errorf("%s: -v does not show the reference:\n%s", scope, r.stderr)
+			}
+			var log []byte
+			await.Poll(func() bool {
+				log, _ = testbed.ReadProtocolLogSince(testbed.Slapd, off)
+				return bytes.Contains(log, []byte(" SEARCH RESULT "))
+			})
+			if n := bytes.Count(log, []byte(" SRCH base=")); n != 1 || bytes.Contains(log, []byte(`base="`+team+`"`)) {
+				t.Errorf("%s %q: %d searches, want the one asked for, not the team's\n%s", scope, args, n, log)
+			}
+		}
 	}
 }

@@ -90,7 +90,10 @@ func TestLDAPMatchesLdapsearch(t *testing.T) {
 		{s, []string{"-b", s, "-s", "base"}, 1},
 		{"ou=dept1," + s + "??one", []string{"-b", "ou=dept1," + s, "-s", "one"}, 4},
 		{"ou=dept2," + s + "??sub", []string{"-b", "ou=dept2," + s, "-s", "sub"}, 1 + 4 + 60},
-		{s + "??sub", []string{"-b", s, "-s", "sub"}, 1 + 1 + 1 + 4 + 16 + 240 + testbed.LDAPBenchEntries},
+		// The suffix, cn=reader, ou=bench, the departments, teams and
+		// people, ou=referrals and cn=here, the bench; and the reference
+		// of ou=elsewhere, which is no entry.
+		{s + "??sub", []string{"-b", s, "-s", "sub"}, 1 + 1 + 1 + 4 + 16 + 240 + 2 + testbed.LDAPBenchEntries},
 		{s + "?cn,jpegPhoto?sub?(jpegPhoto=*)", []string{"-b", s, "-s", "sub", "(jpegPhoto=*)", "cn", "jpegPhoto"}, 240 / 7},
 		{s + "??sub?(cn=Zo%C3%AB*)", []string{"-b", s, "-s", "sub", "(cn=Zoë*)"}, 240 / 5},
 		{s + "?description?sub?(description=*)", []string{"-b", s, "-s", "sub", "(description=*)", "description"}, -1},

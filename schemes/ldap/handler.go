@@ -59,13 +59,13 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 		}
 		return h.browseRecord(ctx, req, l)
 	}
-	sr, first, resp, err := h.start(ctx, req, l, "", nil)
+	sr, first, resp, err := h.start(ctx, req, l, "", nil, true)
 	if resp != nil || err != nil {
 		return resp, err
 	}
 	b := &ldifBody{sr: sr}
 	if first != nil {
-		b.buf = appendEntry(nil, first.dn, first.attrs)
+		b.buf = first.appendLDIF(nil)
 	} else {
 		b.err = io.EOF
 	}
@@ -73,9 +73,10 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 }
 
 // start opens a session and a search on it, and waits for its first
-// entry (nil: none; valid until the search's next). A referral comes
-// back as resp.
-func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope string, attrs []string) (*search, *entry, *schemes.Response, error) {
+// entry (nil: none; valid until the search's next), which is a reference
+// only when refs asks for them (search.keepRefs). A referral comes back
+// as resp.
+func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope string, attrs []string, refs bool) (*search, *entry, *schemes.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, schemes.IOError(l.u.Scheme, "request", err)
 	}
@@ -88,6 +89,7 @@ func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope
 		s.Close()
 		return nil, nil, nil, err
 	}
+	sr.keepRefs = refs
 	first, err := sr.next()
 	if err != nil {
 		sr.Close()
@@ -151,7 +153,7 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 // list lists the entries of l's search with scope; withSearch puts a
 // search of l's subtree first (an EntrySearch: the gateway's form).
 func (h *Handler) list(ctx context.Context, req *schemes.Request, l *URL, scope string, withSearch bool) (*schemes.Response, error) {
-	sr, first, resp, err := h.start(ctx, req, l, scope, listAttrs)
+	sr, first, resp, err := h.start(ctx, req, l, scope, listAttrs, false)
 	if resp != nil || err != nil {
 		return resp, err
 	}
@@ -174,13 +176,13 @@ func (l *URL) searchEntry() schemes.Entry {
 // then a search of its subtree, then its children, from a base search and
 // a one-level search on one session.
 func (h *Handler) browseRecord(ctx context.Context, req *schemes.Request, l *URL) (*schemes.Response, error) {
-	sr, first, resp, err := h.start(ctx, req, l, "", nil)
+	sr, first, resp, err := h.start(ctx, req, l, "", nil, false)
 	if resp != nil || err != nil {
 		return resp, err
 	}
 	var pending []schemes.Entry
 	if first != nil {
-		for line := range strings.Lines(string(appendEntry(nil, first.dn, first.attrs))) {
+		for line := range strings.Lines(string(first.appendLDIF(nil))) {
 			if line = strings.TrimSuffix(line, "\n"); line != "" {
 				pending = append(pending, schemes.Entry{Title: line, Kind: schemes.EntryInfo, Size: -1})
 			}

@@ -365,3 +365,44 @@ func TestListTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchReference: a SearchResultReference among a search's entries
+// is written where it came, as ldapsearch -LLL writes it, and not
+// followed (nothing but the one search is sent); a listing leaves it out.
+func TestSearchReference(t *testing.T) {
+	serve := func(req *ber.Packet) []byte {
+		tag, id := op(req)
+		if tag != 3 {
+			return nil
+		}
+		ref := ber.NewString(ber.ClassUniversal, ber.TypePrimitive, ber.TagOctetString, "ldap://other.example/dc=y??sub", "")
+		out := reply(id, 19, []*ber.Packet{ref}, nil)
+		out = append(out, entryMsg(id, "cn=a,dc=x", "cn", "a")...)
+		out = append(out, reply(id, 19, []*ber.Packet{ref}, nil)...)
+		return append(out, reply(id, 5, ldapResult(0, ""), nil)...)
+	}
+	f := newFake(t, serve)
+	got, _, err := fetch(t, &Handler{}, request(t, f.url("dc=x??sub")))
+	ref := "# refldap://other.example/dc=y??sub\n\n"
+	if want := ref + "dn: cn=a,dc=x\ncn: a\n\n" + ref; err != nil || got != want {
+		t.Errorf("%q, %v; want %q", got, err, want)
+	}
+	searches := 0
+	for len(f.got) > 0 {
+		if tag, _ := op(<-f.got); tag == 3 {
+			searches++
+		}
+	}
+	if searches != 1 {
+		t.Errorf("%d searches, want the one asked for", searches)
+	}
+	f = newFake(t, serve)
+	resp, err := (&Handler{}).List(context.Background(), request(t, f.url("dc=x??sub")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := schemes.ReadAll(resp.Listing)
+	if err != nil || len(ents) != 1 || ents[0].Title != "cn=a,dc=x" {
+		t.Errorf("listing: %+v, %v; want cn=a,dc=x alone", ents, err)
+	}
+}

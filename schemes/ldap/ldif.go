@@ -16,6 +16,59 @@ const ldifWidth = 78
 // password is not shown at a glance.
 var alwaysBase64 = []string{"userPassword", "2.5.4.35"}
 
+// appendLDIF appends e as ldapsearch -LLL writes it: an entry, or a
+// reference.
+func (e *entry) appendLDIF(b []byte) []byte {
+	if len(e.refs) > 0 {
+		return appendReference(b, e.refs)
+	}
+	return appendEntry(b, e.dn, e.attrs)
+}
+
+// refWidth is the longest line of a reference as ldapsearch -LLL writes
+// it: a comment, which libldap folds one byte later than a value (as
+// checked against ldapsearch in the integration tests and TestReference).
+const refWidth = ldifWidth + 1
+
+// appendReference appends a SearchResultReference (RFC 4511 §4.5.3) as
+// ldapsearch -LLL writes it (print_reference, LDIF_PUT_COMMENT): each
+// URL on a comment line, "# ref" and the URL with nothing between them
+// ("#ref" for an empty one), folded at refWidth, then an empty line. A
+// URL is text (RFC 4516), but a server can send any bytes: a control
+// byte is written %XX, as a URL escapes it, so that a reference cannot
+// end its comment line and write LDIF of its own (ldapsearch writes it
+// as it came).
+func appendReference(b []byte, refs [][]byte) []byte {
+	for _, u := range refs {
+		if len(u) == 0 {
+			b = append(b, "#ref\n"...)
+			continue
+		}
+		b = append(b, "# ref"...)
+		n := len("# ref")
+		put := func(c byte) {
+			if n == refWidth {
+				b = append(b, '\n', ' ')
+				n = 1
+			}
+			b = append(b, c)
+			n++
+		}
+		for _, c := range u {
+			if c < 0x20 || c == 0x7f {
+				const hex = "0123456789ABCDEF"
+				put('%')
+				put(hex[c>>4])
+				put(hex[c&0xf])
+				continue
+			}
+			put(c)
+		}
+		b = append(b, '\n')
+	}
+	return append(b, '\n')
+}
+
 // appendEntry appends one entry as ldapsearch -LLL writes it: the "dn"
 // line, one line per value in the server's order, then an empty line.
 func appendEntry(b []byte, dn []byte, attrs []attribute) []byte {

@@ -40,3 +40,33 @@ func TestLDIFEntry(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// TestReference: references are written as ldapsearch -LLL 2.5.13 wrote
+// them for the same URLs (a fake server's SearchResultReferences): "#
+// ref" and the URL, folded after 79 bytes, "#ref" for an empty one, an
+// empty line after the lot; a control byte is written %XX (ldapsearch
+// writes it as it is: a newline would start a line of LDIF).
+func TestReference(t *testing.T) {
+	long := "ldap://127.0.0.1:3389/ou=team1,ou=dept1,dc=example,dc=org??sub?(cn=something%20quite%20long%20here%20and%20more)"
+	for _, tc := range []struct {
+		refs []string
+		want string
+	}{
+		{[]string{"ldap://127.0.0.1:3389/ou=team1,ou=dept1,dc=example,dc=org??sub", long, "ldap://h/caf%C3%A9"},
+			"# refldap://127.0.0.1:3389/ou=team1,ou=dept1,dc=example,dc=org??sub\n" +
+				"# refldap://127.0.0.1:3389/ou=team1,ou=dept1,dc=example,dc=org??sub?(cn=somethi\n" +
+				" ng%20quite%20long%20here%20and%20more)\n" +
+				"# refldap://h/caf%C3%A9\n\n"},
+		{[]string{"ldap://h/caf\xc3\xa9", " lead", "", strings.Repeat("x", 160)},
+			"# refldap://h/caf\xc3\xa9\n# ref lead\n#ref\n# ref" + strings.Repeat("x", 74) + "\n " + strings.Repeat("x", 78) + "\n " + strings.Repeat("x", 8) + "\n\n"},
+		{[]string{"ldap://h/a\ndn: cn=fake\x7f"}, "# refldap://h/a%0Adn: cn=fake%7F\n\n"},
+	} {
+		var refs [][]byte
+		for _, r := range tc.refs {
+			refs = append(refs, []byte(r))
+		}
+		if got := string(appendReference(nil, refs)); got != tc.want {
+			t.Errorf("%q:\n%s\nwant\n%s", tc.refs, got, tc.want)
+		}
+	}
+}

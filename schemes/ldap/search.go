@@ -37,15 +37,22 @@ type search struct {
 	cookie   []byte // the paging cookie of the last page, nil if none came
 	entries  int
 	done     bool
+	// keepRefs hands references (RFC 4511 §4.5.3) on as entries with
+	// refs set, for the LDIF, which prints them as ldapsearch does; a
+	// listing has no place for them, and only traces them.
+	keepRefs bool
 	ent      entry // the entry last read, reused
 	// referrals are those of the result that ended the search, if any.
 	referrals []string
 }
 
-// entry is a SearchResultEntry, its parts pointing into the message.
+// entry is a SearchResultEntry, its parts pointing into the message; or,
+// with refs set, a SearchResultReference's URLs (then dn and attrs are
+// empty).
 type entry struct {
 	dn    []byte
 	attrs []attribute
+	refs  [][]byte
 }
 
 // attribute is one attribute of an entry with its values as sent.
@@ -110,7 +117,8 @@ func attrList(attrs []string) string {
 
 // next returns the next entry, valid until the next call, nil at the end
 // of the search. References to other servers (RFC 4511 §4.5.3) are noted
-// in the trace and not followed, as ldapsearch does not chase them.
+// in the trace and not followed, as ldapsearch does not chase them
+// (without -C); with keepRefs each is returned as an entry with refs.
 func (sr *search) next() (*entry, error) {
 	for !sr.done {
 		if err := sr.ctx.Err(); err != nil {
@@ -123,18 +131,25 @@ func (sr *search) next() (*entry, error) {
 		}
 		switch m.op {
 		case opSearchEntry:
+			sr.ent.refs = sr.ent.refs[:0]
 			if err := sr.ent.decode(m.body); err != nil {
 				return nil, sr.fail(err)
 			}
 			sr.entries++
 			return &sr.ent, nil
 		case opSearchReference:
+			sr.ent.refs = sr.ent.refs[:0]
 			for refs := m.body; len(refs) > 0; {
 				var u []byte
 				if u, refs, err = ber.Expect(refs, berOctetString); err != nil {
 					return nil, sr.fail(err)
 				}
 				sr.s.tr.Received("reference " + schemes.Printable(string(u), 200) + " (not followed)")
+				sr.ent.refs = append(sr.ent.refs, u)
+			}
+			if sr.keepRefs && len(sr.ent.refs) > 0 {
+				sr.ent.dn, sr.ent.attrs = nil, sr.ent.attrs[:0]
+				return &sr.ent, nil
 			}
 		case opIntermediate:
 			// RFC 4511 §4.13: only for the extensions a request asked
@@ -306,7 +321,7 @@ func (b *ldifBody) Read(p []byte) (int, error) {
 				b.err = io.EOF
 				continue
 			}
-			b.buf, b.off = appendEntry(b.buf[:0], e.dn, e.attrs), 0
+			b.buf, b.off = e.appendLDIF(b.buf[:0]), 0
 		}
 		c := copy(p[n:], b.buf[b.off:])
 		b.off += c

@@ -11,6 +11,9 @@
 #                                 description (folded lines), every 13th
 #                                 a description with a leading space
 #   ou=bench          10,000 inetOrgPerson entries, one level (the bench)
+#   ou=referrals      cn=here, and ou=elsewhere: a referral object (RFC
+#                     3296) to ou=team1,ou=dept1 on this server, which a
+#                     search below it meets as a SearchResultReference
 set -eu
 photos=$(for i in 1 2 3; do head -c 2000 /dev/urandom | base64 -w0; echo; done)
 cat <<'LDIF'
@@ -29,6 +32,20 @@ userPassword: reader-secret
 dn: ou=bench,dc=example,dc=org
 objectClass: organizationalUnit
 ou: bench
+
+dn: ou=referrals,dc=example,dc=org
+objectClass: organizationalUnit
+ou: referrals
+
+dn: cn=here,ou=referrals,dc=example,dc=org
+objectClass: organizationalRole
+cn: here
+
+dn: ou=elsewhere,ou=referrals,dc=example,dc=org
+objectClass: referral
+objectClass: extensibleObject
+ou: elsewhere
+ref: ldap://127.0.0.1:3389/ou=team1,ou=dept1,dc=example,dc=org
 
 LDIF
 echo "$photos" | awk '
