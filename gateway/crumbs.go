@@ -35,7 +35,15 @@ type crumb struct {
 // its path segment, unescaped for reading; its href is LocatorAddress of
 // the parsed step, without a password (a proxy's page links to the URL
 // itself, as its entries do).
+//
+// A scheme whose tree is not spelled with "/" (schemes.Parented: an LDAP
+// DN, whose parent is named by its last RDNs) names each step itself:
+// the crumbs are the containers its Parent gives, up to the top, each
+// named by its LocalName (the server's root when it has none).
 func (s *Server) crumbs(loc schemes.Locator, proxy bool) []crumb {
+	if p, ok := loc.(schemes.Parented); ok {
+		return s.parentCrumbs(loc, p, proxy)
+	}
 	raw := stripped(loc)
 	scheme, rest, _ := strings.Cut(raw, ":")
 	rest, ok := strings.CutPrefix(rest, "//")
@@ -75,6 +83,33 @@ func (s *Server) crumbs(loc schemes.Locator, proxy bool) []crumb {
 		return nil
 	}
 	return append(out, crumb{Name: cmp.Or(segmentName(tree), schemes.Printable(raw, 0))})
+}
+
+// maxCrumbs bounds the steps parentCrumbs walks up through: a page of
+// a place deeper than this shows the nearest ones.
+const maxCrumbs = 64
+
+// parentCrumbs are the crumbs of loc, whose scheme names its parents
+// (crumbs): the containers above it, the top first, then loc itself, the
+// last crumb, without a link; nil at the top, or when no step is a link.
+func (s *Server) parentCrumbs(loc schemes.Locator, p schemes.Parented, proxy bool) []crumb {
+	here := stripped(loc)
+	var above []crumb
+	for range maxCrumbs {
+		up, ok := p.Parent()
+		if !ok {
+			break
+		}
+		above = append(above, s.step(stripped(up), schemes.Printable(up.LocalName(), 0), here, proxy))
+		if p, ok = up.(schemes.Parented); !ok {
+			break
+		}
+	}
+	if !slices.ContainsFunc(above, func(c crumb) bool { return c.Href != "" }) {
+		return nil
+	}
+	slices.Reverse(above)
+	return append(above, crumb{Name: cmp.Or(schemes.Printable(loc.LocalName(), 0), schemes.Printable(here, 0))})
 }
 
 // step is the crumb named name for the URL u, linked when the registry

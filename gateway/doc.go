@@ -50,8 +50,9 @@
 //     directory of its url-path above it as links, then its own name
 //     (the url-path's "/" separates them; what a scheme keeps before its
 //     place, gopher's item type, stays: see schemes.TreePather; a step the
-//     scheme does not parse is text), and <a id="up" rel="up"> to the
-//     nearest of them;
+//     scheme does not parse is text; a scheme whose tree is not spelled
+//     with "/", an LDAP DN, names each container above itself:
+//     schemes.Parented), and <a id="up" rel="up"> to the nearest of them;
 //   - a search (a gopher type 7 item, a WAIS database) is a
 //     <form class="search" method="get" action="/search"> with the
 //     search's URL in a hidden <input name="url"> and one

@@ -15,7 +15,8 @@ import (
 // each linking to the gateway address of the entry's own URL (a base
 // search of its DN), under a search form for the subtree; the form's words
 // search the subtree, escaped as filter values. An entry's page is its record's
-// lines, as ldapsearch prints them, then links to its children.
+// lines, as ldapsearch prints them, then links to its children; its Up
+// link leads to its parent entry's page, its crumbs to each entry above.
 func TestLDAPGateway(t *testing.T) {
 	testbed.Require(t, testbed.Slapd)
 	base := startGateway(t, gateway.Options{})
@@ -36,7 +37,7 @@ func TestLDAPGateway(t *testing.T) {
 		t.Errorf("no search form on the page\n%s", body)
 	}
 	resp, rec := gatewayGetURL(t, base+links[dn], "")
-	_, text := pageLinks(t, rec)
+	recLinks, text := pageLinks(t, rec)
 	for line := range strings.Lines(string(ldapsearch(t, "-b", dn, "-s", "base"))) {
 		if line = strings.TrimSuffix(line, "\n"); !strings.Contains(text, line) {
 			t.Errorf("the record's page does not read ldapsearch's line %q", line)
@@ -45,8 +46,23 @@ func TestLDAPGateway(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(rec), `<form class="search"`) {
 		t.Errorf("the record: %d\n%s", resp.StatusCode, rec)
 	}
-	// An entry with children: its record, then links to them.
+	// Up leads to the parent entry's page (a base search of the
+	// parent DN), and the crumbs name each entry above, up to the
+	// server's root.
 	dept := "ou=dept2," + testbed.LDAPSuffix
+	if got, want := recLinks["Up to ou=team3"], gateway.Address(ldapURL(team)); got != want {
+		t.Errorf("the record's Up link leads to %q, want %q (the team's page)\n%v", got, want, recLinks)
+	}
+	for name, u := range map[string]string{"ou=dept2": ldapURL(dept), "dc=example": ldapURL(testbed.LDAPSuffix), "dc=org": ldapURL("dc=org"), ldapURL(""): ldapURL("")} {
+		if got, want := recLinks[name], gateway.Address(u); got != want {
+			t.Errorf("the crumb %s leads to %q, want %q", name, got, want)
+		}
+	}
+	resp, up := gatewayGetURL(t, base+recLinks["Up to ou=team3"], "")
+	if upLinks, upText := pageLinks(t, up); resp.StatusCode != 200 || !strings.Contains(upText, "dn: "+team) || upLinks[dn] != links[dn] {
+		t.Errorf("the Up page: %d, no record of %s or no link to %s\n%s", resp.StatusCode, team, dn, up)
+	}
+	// An entry with children: its record, then links to them.
 	resp, body = gatewayGet(t, base, ldapURL(dept), "")
 	kids, text := pageLinks(t, body)
 	if resp.StatusCode != 200 || !strings.Contains(text, "dn: "+dept) || kids[team+"/"] != gateway.Address(ldapURL(team)) {
