@@ -80,7 +80,8 @@ func sha(b []byte) string {
 // TestMirrorLDAP mirrors a department: each leaf entry a file named by
 // its RDN, byte for byte what ldapsearch -LLL -s base prints of it, with
 // its modifyTimestamp as its time, and each entry with subordinates a
-// directory of its RDN; a second run lists and fetches nothing.
+// directory of its RDN, from the start's subtree search (??sub) as well;
+// a second run lists and fetches nothing.
 func TestMirrorLDAP(t *testing.T) {
 	testbed.Require(t, testbed.Slapd)
 	dept := "ou=dept1," + testbed.LDAPSuffix
@@ -103,6 +104,14 @@ func TestMirrorLDAP(t *testing.T) {
 			t.Errorf("%s: %v, want a directory", team, err)
 		}
 	}
+	// A subtree search as the start is the same tree: each of its hits
+	// is mirrored from its own directory's listing, once.
+	sub := t.TempDir()
+	sum, ev, _, err = runMirror(t, "", ldapURL(dept+"??sub"), sub, mirror.Options{})
+	if err != nil || sum.Got != 60 || sum.Skipped != 61 {
+		t.Errorf("??sub: err %v, summary %+v\n%s", err, sum, ev)
+	}
+	sameTrees(t, hostTree(t, sub), want)
 	// The time is the entry's modifyTimestamp.
 	dn := "cn=person 1,ou=team1," + dept
 	stamp := strings.TrimPrefix(strings.Split(string(ldapsearch(t, "-b", dn, "-s", "base", "modifyTimestamp")), "\n")[1], "modifyTimestamp: ")

@@ -74,6 +74,24 @@ func (s scope) nests(loc schemes.Locator) bool {
 	return false
 }
 
+// inDir says whether loc, named by the listing of dir, is in dir: for a
+// URL whose scheme names its parents (schemes.Parented), when its Parent
+// is dir, on dir's server; for others always, as a file system's listing
+// names nothing else.
+func inDir(dir, loc schemes.Locator) bool {
+	pl, ok := loc.(schemes.Parented)
+	if !ok {
+		return true
+	}
+	up, ok := pl.Parent()
+	if !ok {
+		return false
+	}
+	d, u := canonical(dir), canonical(up)
+	return d.Scheme == u.Scheme && d.Host == u.Host && d.EffectivePort() == u.EffectivePort() &&
+		strings.Trim(place(dir, d), "/") == strings.Trim(place(up, u), "/")
+}
+
 // climbs says whether path p has a "." or ".." segment (escaped or not):
 // a prefix says nothing of where such a path leads.
 func climbs(p string) bool {

@@ -56,3 +56,38 @@ func TestScopeNested(t *testing.T) {
 		t.Error("the root's scope is not the whole server")
 	}
 }
+
+// TestInDir: a Parented entry is in the listed directory when its Parent
+// is that directory on its server; an entry deeper down, or the
+// directory itself (a subtree search's hits), is not. Other URLs are
+// always in the directory that lists them.
+func TestInDir(t *testing.T) {
+	dir := nested{"h", "ou=a,dc=x"}
+	for loc, want := range map[nested]bool{
+		{"h", "cn=p,ou=a,dc=x"}:      true,
+		{"h", "cn=q,cn=p,ou=a,dc=x"}: false,
+		{"h", "ou=a,dc=x"}:           false,
+		{"h", "cn=p,ou=b,dc=x"}:      false,
+		{"other", "cn=p,ou=a,dc=x"}:  false,
+	} {
+		if got := inDir(dir, loc); got != want {
+			t.Errorf("%s: inDir %v, want %v", loc, got, want)
+		}
+	}
+	if !inDir(nested{"h", ""}, nested{"h", "dc=x"}) {
+		t.Error("dc=x is not in the root")
+	}
+	u, _ := schemes.Parse("x-flat://h/a/b")
+	if !inDir(nested{"h", "z"}, flat{u}) {
+		t.Error("a URL that names no parent is not in the directory that lists it")
+	}
+}
+
+// flat is a Locator that names no parent.
+type flat struct{ u *schemes.URL }
+
+func (f flat) Generic() *schemes.URL { return f.u }
+func (f flat) String() string        { return f.u.String() }
+func (f flat) Redacted() string      { return f.u.Redacted() }
+func (f flat) Fields() any           { return nil }
+func (f flat) LocalName() string     { return "" }

@@ -144,6 +144,14 @@ func (e *engine) entry(ctx context.Context, j dirJob, st *dirState, ent schemes.
 		}
 		return false // a menu's or an index page's link to a parent says nothing
 	}
+	if ent.Locator != nil && !e.crawl && !inDir(j.loc, ent.Locator) {
+		// A search's hits (an LDAP subtree search as the start) name
+		// entries at every depth: each is mirrored from the listing of
+		// the directory it is in, once.
+		e.emit(Event{Type: EventSkip, Path: join(j.rel, ent.Name), URL: redacted(ent.Locator),
+			Reason: fmt.Sprintf("%q: not in this directory (mirrored from its own, if below)", ent.Label())})
+		return false
+	}
 	rel, err := e.relOf(j, ent)
 	if err != nil {
 		e.mu.Lock()
