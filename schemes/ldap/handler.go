@@ -75,30 +75,60 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 // start opens a session and a search on it, and waits for its first
 // entry (nil: none; valid until the search's next), which is a reference
 // only when refs asks for them (search.keepRefs). A referral comes back
-// as resp.
+// as resp. The session is one req.Conns kept from an earlier search with
+// the same server, bind and security when there is one, else a new one;
+// a kept one the server closed meanwhile (the search meets the end of
+// the connection before any reply) is replaced once, by the pool.
 func (h *Handler) start(ctx context.Context, req *schemes.Request, l *URL, scope string, attrs []string, refs bool) (*search, *entry, *schemes.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, schemes.IOError(l.u.Scheme, "request", err)
 	}
-	s, err := h.open(ctx, req, l)
+	b, err := h.bind(ctx, req, l)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sr, err := newSearch(ctx, s, l, scope, attrs, h.pageSize())
-	if err != nil {
-		s.Close()
-		return nil, nil, nil, err
+	key := connKey(req, l, b)
+	dial := func(ctx context.Context) (schemes.Session, error) {
+		s, err := h.open(ctx, req, l, b)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
-	sr.keepRefs = refs
-	first, err := sr.next()
-	if err != nil {
+	var sr *search
+	var first *entry
+	var resp *schemes.Response
+	err = schemes.UseSession(ctx, req.Conns, key, nil, dial, func(v schemes.Session, leased bool) (bool, error) {
+		s := v.(*session)
+		s.conns, s.key = req.Conns, key
+		if leased {
+			s.tr = schemes.NewScope(req.Trace)
+			s.tr.Info("reusing the connection to " + l.u.HostPort())
+		}
+		before := s.replies
+		stale := func(err error) bool {
+			return leased && ctx.Err() == nil && s.replies == before && schemes.KindOf(err) == schemes.KindConnect
+		}
+		var err error
+		if sr, err = newSearch(ctx, s, l, scope, attrs, h.pageSize()); err != nil {
+			s.Close()
+			return stale(err), err
+		}
+		sr.keepRefs = refs
+		if first, err = sr.next(); err == nil {
+			return false, nil
+		}
 		sr.Close()
 		var se *schemes.Error
 		if to, ok := referral(l, errors.As(err, &se) && se.Code == resultReferral, sr.referrals); ok {
 			s.tr.Received("referral to " + schemes.Printable(to, 200))
-			return nil, nil, &schemes.Response{Redirect: to, Size: -1}, nil
+			resp = &schemes.Response{Redirect: to, Size: -1}
+			return false, nil
 		}
-		return nil, nil, nil, err
+		return stale(err), err
+	})
+	if resp != nil || err != nil {
+		return nil, nil, resp, err
 	}
 	return sr, first, nil, nil
 }
@@ -197,7 +227,7 @@ func (h *Handler) browseRecord(ctx context.Context, req *schemes.Request, l *URL
 	pending = append(pending, l.searchEntry())
 	kids, err := newSearch(ctx, sr.s, l, ScopeOne, listAttrs, h.pageSize())
 	if err != nil {
-		sr.Close()
+		sr.s.Close() // the second search failed: not at rest
 		return nil, err
 	}
 	return l.listing(kids, nil, pending), nil

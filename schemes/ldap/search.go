@@ -37,6 +37,10 @@ type search struct {
 	cookie   []byte // the paging cookie of the last page, nil if none came
 	entries  int
 	done     bool
+	// clean says the search ended with its result, success: the
+	// session is at rest, and may serve the next request.
+	clean  bool
+	closed bool
 	// keepRefs hands references (RFC 4511 §4.5.3) on as entries with
 	// refs set, for the LDIF, which prints them as ldapsearch does; a
 	// listing has no place for them, and only traces them.
@@ -169,7 +173,7 @@ func (sr *search) next() (*entry, error) {
 			if len(sr.cookie) == 0 {
 				// The last page, or a server that ignored the
 				// (non-critical) control and sent everything at once.
-				sr.done = true
+				sr.done, sr.clean = true, true
 				sr.s.tr.Received(fmt.Sprintf("search: success, %d entries", sr.entries))
 				return nil, nil
 			}
@@ -289,8 +293,19 @@ func pagingCookie(controls []byte) ([]byte, error) {
 	return nil, nil
 }
 
-// Close ends the session (the search with it, if it is not over).
-func (sr *search) Close() error { return sr.s.Close() }
+// Close ends the search: a search that ended cleanly gives its session
+// back for the next request (session.keep); one cut short, or failed,
+// ends the session, the search with it.
+func (sr *search) Close() error {
+	if sr.closed {
+		return nil // the session may serve another request by now
+	}
+	sr.closed = true
+	if sr.clean {
+		return sr.s.keep()
+	}
+	return sr.s.Close()
+}
 
 // ldifBody is a search's entries in LDIF, formatted an entry at a time
 // as the body is read.

@@ -35,6 +35,34 @@ type session struct {
 	id     int64
 	tr     schemes.Trace
 	scheme string
+	// replies counts the messages read: a leased session whose first
+	// request meets the end of the connection before any is stale.
+	replies int
+	// conns and key are where the session goes back when a search on
+	// it ends cleanly (keep); nil conns: it is closed instead.
+	conns schemes.Conns
+	key   schemes.ConnKey
+}
+
+var _ schemes.Session = (*session)(nil)
+
+// Conn is the connection the session speaks on (schemes.Session).
+func (s *session) Conn() net.Conn { return s.c }
+
+// Unread is what the session read and did not use (schemes.Session): at
+// rest, between searches, nothing.
+func (s *session) Unread() int { return s.rd.r.Buffered() }
+
+// keep gives the session back to its pool, for the next request to the
+// same server with the same bind and security, once a search on it ended
+// with its result: the protocol state is known. Without a pool it is
+// closed.
+func (s *session) keep() error {
+	if s.conns == nil || !s.key.Pooled() {
+		return s.Close()
+	}
+	s.conns.Keep(s.key, s)
+	return nil
 }
 
 // newSession starts a session on c.
@@ -64,6 +92,7 @@ func (s *session) read(id int64) (message, error) {
 	if err != nil {
 		return m, err
 	}
+	s.replies++
 	if m.id == unsolicitedNoticeID && m.op == opExtendedResponse {
 		r, err := parseResult(m.body)
 		if err != nil {
@@ -108,16 +137,21 @@ func (s *session) Close() error {
 	return s.c.Close()
 }
 
+// connKey is the key of the sessions that may serve l with the login b:
+// the server, the Dialer, TLS (ldaps, or StartTLS when required) and the
+// bind.
+func connKey(req *schemes.Request, l *URL, b login) schemes.ConnKey {
+	g := l.u
+	key, _ := schemes.NewConnKey(req, g.Scheme, g.Host, g.EffectivePort(), g.Scheme == schemeLDAPS || req.RequireTLS, b.dn, b.password)
+	return key
+}
+
 // open connects to l's server: TLS from the start for ldaps, StartTLS
-// when req requires TLS, then the bind (anonymous, or simple with the DN
-// and password the URL and credentials give).
-func (h *Handler) open(ctx context.Context, req *schemes.Request, l *URL) (*session, error) {
+// when req requires TLS, then the bind b (anonymous, or simple with the
+// DN and password the URL and credentials give).
+func (h *Handler) open(ctx context.Context, req *schemes.Request, l *URL, b login) (*session, error) {
 	if req.Dialer == nil {
 		return nil, &schemes.Error{Scheme: l.u.Scheme, Phase: "dial", Kind: schemes.KindOther, Msg: "no Dialer in the request"}
-	}
-	b, err := h.bind(ctx, req, l)
-	if err != nil {
-		return nil, err
 	}
 	g := l.u
 	tr := schemes.NewScope(req.Trace)
