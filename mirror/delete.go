@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -22,6 +23,11 @@ type deletion struct {
 	rel  string
 	dir  bool
 	size int64
+	// emptied: a shard's directory, removed only if empty (with
+	// everything in it when false: the run is not split); others: files
+	// of other shards are left in it (a dry run does not say it would
+	// go).
+	emptied, others bool
 }
 
 // deleteStale removes, with Delete, what the remote no longer has: only
@@ -82,7 +88,10 @@ func (e *engine) deleteStale(ctx context.Context) {
 					d.total-len(stale), d.total, len(stale))})
 			continue
 		}
-		plan = append(plan, stale...)
+		for _, d := range stale {
+			own, _ := e.ownPart(d)
+			plan = append(plan, own...)
+		}
 	}
 	var why []string
 	if incomplete > 0 {
@@ -98,17 +107,22 @@ func (e *engine) deleteStale(ctx context.Context) {
 		e.sum.NoDelete = "more deletions than allowed"
 		return
 	}
-	slices.SortFunc(plan, func(a, b deletion) int { return cmp.Compare(a.rel, b.rel) })
+	slices.SortFunc(plan, func(a, b deletion) int { return cmp.Compare(a.key(), b.key()) })
 	for _, d := range plan {
 		if e.opt.DryRun {
-			e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
+			if !d.others {
+				e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
+			}
 			continue
 		}
 		var err error
-		if d.dir {
+		if d.dir && !d.emptied {
 			err = e.local.root.RemoveAll(d.rel)
 		} else {
 			err = e.local.root.Remove(d.rel)
+		}
+		if d.emptied && err != nil && (errors.Is(err, fs.ErrNotExist) || notEmpty(err)) {
+			continue // another shard's files are still in it, or another shard removed it
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			e.fail(d.rel, nil, localFailure("cannot delete the local "+kindName(d.dir)+" "+d.rel, err))
@@ -116,6 +130,63 @@ func (e *engine) deleteStale(ctx context.Context) {
 		}
 		e.emit(Event{Type: EventDelete, Path: d.rel, Bytes: d.size, Reason: "not on the remote"})
 	}
+}
+
+// key orders the deletions: by path, a directory after what is in it
+// (a shard's directory is removed only once emptied).
+func (d deletion) key() string {
+	if d.dir {
+		return d.rel + "/\xff"
+	}
+	return d.rel
+}
+
+// ownPart is what of the stale d this run deletes, and whether that is
+// all of it. A run not split deletes d whole. A shard deletes a file it
+// owns (Shard.Owns of its path; a work file goes with the file it is
+// for); of a directory, its own files, then each directory in it,
+// deepest first, and the directory itself, each removed only if empty
+// (rmdir, which no file another shard still has there survives): the
+// last shard to empty a directory removes it, whichever that is, so one
+// round of the shards leaves what one unsplit run does (see Shard).
+func (e *engine) ownPart(d deletion) ([]deletion, bool) {
+	sh := e.opt.Shard
+	if sh.Count <= 1 {
+		return []deletion{d}, true
+	}
+	if !d.dir {
+		if !sh.Owns(strings.TrimSuffix(d.rel, WorkSuffix)) {
+			return nil, false
+		}
+		return []deletion{d}, true
+	}
+	fis, err := e.local.names(d.rel)
+	if err != nil {
+		return nil, false
+	}
+	var out []deletion
+	all := true
+	for _, fi := range fis {
+		if reserved(fi.Name()) && !strings.HasSuffix(fi.Name(), WorkSuffix) {
+			all = false // a lock: another run's
+			continue
+		}
+		sub := deletion{rel: join(d.rel, fi.Name()), dir: fi.IsDir()}
+		if fi.Mode().IsRegular() {
+			sub.size = fi.Size()
+		}
+		own, whole := e.ownPart(sub)
+		out = append(out, own...)
+		all = all && whole
+	}
+	d.emptied, d.others = true, !all
+	return append(out, d), all
+}
+
+// notEmpty says whether err is rmdir's refusal of a directory that
+// holds something (ENOTEMPTY, or EEXIST where POSIX allows it).
+func notEmpty(err error) bool {
+	return errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)
 }
 
 // kindName is "directory" or "file".

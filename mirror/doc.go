@@ -20,6 +20,11 @@
 // asked, deletes what the remote no longer has — after every transfer has
 // ended, and never under a directory whose listing failed.
 //
+// A mirror too large for one machine can be split: Options.Shard makes
+// a run one of N, which walks every listing but fetches and deletes only
+// the files whose path hashes to it (see Shard), so N runs on N machines
+// — an Indexed Job's pods — make one tree between them.
+//
 // Where a scheme's directories are pages someone wrote (schemes.Pages:
 // HTML index pages), each page is kept too, as DIR/index.html (PageName),
 // as wget -m keeps it (lftp keeps none: Options.NoIndexPages): copied as

@@ -55,6 +55,10 @@ type Event struct {
 	// skip, "" for none; Reason does not name it (see
 	// schemes.Error.Setting).
 	Setting string
+	// Shard is the run's shard (Options.Shard), the zero Shard when the
+	// mirror is not split: merged logs of the shards say whose each
+	// event is.
+	Shard Shard
 }
 
 // MarshalJSON writes the event as one flat JSON object, durations in
@@ -71,9 +75,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		DryRun   bool      `json:"dry_run,omitempty"`
 		Bound    string    `json:"bound,omitempty"`
 		Setting  string    `json:"setting,omitempty"`
+		Shard    string    `json:"shard,omitempty"`
 	}
 	o := out{Event: e.Type, Path: e.Path, URL: e.URL, Bytes: e.Bytes, Duration: seconds(e.Duration),
-		Reason: e.Reason, DryRun: e.DryRun, Bound: e.Bound, Setting: e.Setting}
+		Reason: e.Reason, DryRun: e.DryRun, Bound: e.Bound, Setting: e.Setting, Shard: e.Shard.String()}
 	if e.Err != nil {
 		o.Error = e.Err.Error()
 	}
@@ -93,6 +98,11 @@ type Summary struct {
 	DryRun    bool          `json:"dry_run,omitempty"`
 	// NoDelete says why deletions were not made, when Delete was asked.
 	NoDelete string `json:"no_delete,omitempty"`
+	// Shard is the run's shard ("1/4"), "" when the mirror is not split.
+	Shard string `json:"shard,omitempty"`
+	// Others counts the files the walk found that belong to the other
+	// shards, left to them: no event is made of each.
+	Others int `json:"other_shards,omitempty"`
 	// Bounds are the bounds of the walk the run reached, in the order
 	// it first met them, each with what it left out: a crawl cut short
 	// says so even when it succeeds.

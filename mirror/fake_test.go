@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -258,6 +259,20 @@ func (ev *events) find(t EventType, path string) []Event {
 			out = append(out, e)
 		}
 	}
+	return out
+}
+
+// paths is the paths of the events of type t, sorted.
+func (ev *events) paths(t EventType) []string {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	var out []string
+	for _, e := range ev.all {
+		if e.Type == t {
+			out = append(out, e.Path)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -18,9 +18,10 @@ import (
 // cannot lead outside it, and a symbolic link inside it is never
 // written through (a directory on the way that is a link is refused).
 type local struct {
-	top  string // the destination as the caller named it
-	root *os.Root
-	lock *os.File
+	top      string // the destination as the caller named it
+	root     *os.Root
+	lock     *os.File
+	lockName string // LockName, or a shard's (ShardLockName)
 
 	mu   sync.Mutex
 	made map[string]bool // directories known to be real directories
@@ -30,8 +31,9 @@ type local struct {
 var errInUse = errors.New("is in use by another urlget mirror")
 
 // openLocal opens (creating it if need be) the destination directory and
-// takes its lock: a second run into it fails at once.
-func openLocal(top string) (*local, error) {
+// takes its lock, the file lockName in it: a second run into it fails at
+// once.
+func openLocal(top, lockName string) (*local, error) {
 	if fi, err := os.Lstat(top); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		// The top is the caller's to choose; a link there is followed
 		// as they named it. Below it nothing is.
@@ -46,26 +48,26 @@ func openLocal(top string) (*local, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := takeLock(root)
+	lock, err := takeLock(root, lockName)
 	if err != nil {
 		root.Close()
 		if errors.Is(err, lockfile.ErrLocked) {
-			return nil, fmt.Errorf("%s %w (%s is locked)", top, errInUse, LockName)
+			return nil, fmt.Errorf("%s %w (%s is locked)", top, errInUse, lockName)
 		}
-		return nil, fmt.Errorf("lock %s: %w", filepath.Join(top, LockName), err)
+		return nil, fmt.Errorf("lock %s: %w", filepath.Join(top, lockName), err)
 	}
-	return &local{top: top, root: root, lock: lock, made: map[string]bool{"": true}}, nil
+	return &local{top: top, root: root, lock: lock, lockName: lockName, made: map[string]bool{"": true}}, nil
 }
 
-// takeLock opens (creating it) and locks LockName in root. A run removes
+// takeLock opens (creating it) and locks the file name in root. A run removes
 // its lock file as it ends (close), so the file locked may have lost its
 // name meanwhile — unlinked by the run that held it, perhaps replaced by a
 // third run's: once locked, the name must still lead to the file locked,
 // else the lock guards nothing and the open is tried again.
-func takeLock(root *os.Root) (*os.File, error) {
+func takeLock(root *os.Root, name string) (*os.File, error) {
 	return lockfile.Named(
-		func() (*os.File, error) { return root.OpenFile(LockName, os.O_RDWR|os.O_CREATE|noFollow, 0o644) },
-		func() (fs.FileInfo, error) { return root.Lstat(LockName) },
+		func() (*os.File, error) { return root.OpenFile(name, os.O_RDWR|os.O_CREATE|noFollow, 0o644) },
+		func() (fs.FileInfo, error) { return root.Lstat(name) },
 		nil)
 }
 
@@ -74,7 +76,7 @@ func takeLock(root *os.Root) (*os.File, error) {
 // held, so that a run that opened the file before can tell, once it has
 // the lock, that it locked a file no longer named (takeLock).
 func (l *local) close() {
-	l.root.Remove(LockName)
+	l.root.Remove(l.lockName)
 	l.lock.Close()
 	l.root.Close()
 }

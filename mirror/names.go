@@ -19,9 +19,10 @@ const WorkSuffix = ".urlget-part"
 // into one directory exclude each other with it.
 const LockName = ".urlget-mirror.lock"
 
-// reserved says whether name is one the mirror keeps for itself.
+// reserved says whether name is one the mirror keeps for itself: the
+// lock, a shard's lock (ShardLockName), a work file.
 func reserved(name string) bool {
-	return name == LockName || strings.HasSuffix(name, WorkSuffix)
+	return name == LockName || strings.HasPrefix(name, LockName+".") || strings.HasSuffix(name, WorkSuffix)
 }
 
 // localName checks the name a listing gave an entry: one safe path
@@ -38,7 +39,7 @@ func localName(e schemes.Entry) (string, error) {
 		return "", fmt.Errorf("unsafe name %q refused", e.Name)
 	}
 	if reserved(e.Name) {
-		return "", fmt.Errorf("name %q refused: it has the form of the mirror's own files (*%s, %s)", e.Name, WorkSuffix, LockName)
+		return "", fmt.Errorf("name %q refused: it has the form of the mirror's own files (*%s, %s*)", e.Name, WorkSuffix, LockName)
 	}
 	return e.Name, nil
 }

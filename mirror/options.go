@@ -71,6 +71,11 @@ type Options struct {
 	// inside the mirrored tree (their target is mirrored under the
 	// link's name); others are always skipped.
 	FollowSymlinks bool
+	// Shard, when its Count is set, makes the run one share of a mirror
+	// split across machines: it fetches and deletes only the files the
+	// Shard owns (see Shard for the rules), walking every listing. The
+	// zero value mirrors everything.
+	Shard Shard
 	// Events receives every event of the run, one call at a time (calls
 	// never overlap), in the order they happen. nil discards them.
 	Events func(Event)
@@ -122,6 +127,9 @@ func (o *Options) check() error {
 				return fmt.Errorf("pattern %q: %w", p, err)
 			}
 		}
+	}
+	if err := o.Shard.check(); err != nil {
+		return err
 	}
 	if o.MaxDeleteSet && o.MaxDelete < 0 {
 		return fmt.Errorf("max-delete %d: want 0 or more", o.MaxDelete)

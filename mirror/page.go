@@ -60,11 +60,11 @@ type page struct {
 }
 
 // newPage is the copy of the page of the directory rel, or nil when no
-// page is kept there: the tree has no pages, NoIndexPages, or the
-// patterns leave DIR/index.html out.
+// page is kept there: the tree has no pages, NoIndexPages, the
+// patterns leave DIR/index.html out, or another shard owns it.
 func (e *engine) newPage(rel string) *page {
 	p := join(rel, PageName)
-	if !e.pages || e.opt.NoIndexPages || !e.opt.wantFile(p) {
+	if !e.pages || e.opt.NoIndexPages || !e.opt.wantFile(p) || !e.opt.Shard.Owns(p) {
 		return nil
 	}
 	pg := &page{e: e, rel: p, dir: rel, max: e.c.MaxFileSize}

@@ -98,7 +98,7 @@ func TestMirrorListingsNotHeld(t *testing.T) {
 	}
 	h := newTree(root)
 	dst := t.TempDir()
-	l, err := openLocal(dst)
+	l, err := openLocal(dst, LockName)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func RunLocator(ctx context.Context, c *fetch.Client, src schemes.Locator, dst s
 		return nil, &schemes.Error{Scheme: src.Generic().Scheme, Phase: "mirror", Kind: schemes.KindUnsupported, URL: src.Redacted(),
 			Msg: "urlget cannot list " + src.Generic().Scheme + " URLs, so it cannot mirror them"}
 	}
-	l, err := openLocal(dst)
+	l, err := openLocal(dst, ShardLockName(opt.Shard))
 	if err != nil {
 		// Another run's directory is the user's to wait for; a directory
 		// that cannot be made or opened is a local error (exit 23).
@@ -62,6 +62,7 @@ func RunLocator(ctx context.Context, c *fetch.Client, src schemes.Locator, dst s
 	e.deleteStale(ctx)
 	e.sum.Duration = time.Since(begin)
 	e.sum.DryRun = opt.DryRun
+	e.sum.Shard = opt.Shard.String()
 	if e.sum.Errors > 0 {
 		return &e.sum, &Failed{Count: e.sum.Errors, First: e.first}
 	}
@@ -180,6 +181,7 @@ func (e *engine) emit(ev Event) {
 		}
 	}
 	ev.DryRun = e.opt.DryRun && ev.Type != EventError && ev.Type != EventListed
+	ev.Shard = e.opt.Shard
 	if e.opt.Events != nil {
 		e.opt.Events(ev)
 	}

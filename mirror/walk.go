@@ -114,8 +114,11 @@ func (e *engine) list(ctx context.Context, j dirJob) {
 		}
 		// A work file of a file by this name (an earlier run's, cut
 		// short) is of no use now that the name is a directory, and
-		// no later run would continue it or remove it.
-		e.local.removeWork(j.rel)
+		// no later run would continue it or remove it. It is the
+		// work of the shard that owns the name.
+		if e.opt.Shard.Owns(j.rel) {
+			e.local.removeWork(j.rel)
+		}
 	}
 	whole = true
 	e.emit(Event{Type: EventListed, Path: j.rel, URL: j.loc.Redacted(), Bytes: int64(n), Duration: time.Since(begin)})
@@ -249,6 +252,12 @@ func (e *engine) relOf(j dirJob, ent schemes.Entry) (string, error) {
 // plan compares a remote file with the local one and queues the fetch,
 // or says why there is none.
 func (e *engine) plan(ctx context.Context, rel string, ent schemes.Entry) {
+	if !e.opt.Shard.Owns(rel) {
+		e.evmu.Lock()
+		e.sum.Others++ // another shard's: counted, not reported one by one
+		e.evmu.Unlock()
+		return
+	}
 	j := fileJob{entry: ent, rel: rel}
 	fi, err := e.local.stat(rel)
 	switch {
