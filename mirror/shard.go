@@ -56,38 +56,43 @@ type Shard struct {
 }
 
 // ParseShard reads a shard written "I/N" (0 <= I < N). Its errors name
-// no flag: the caller knows where the text came from.
+// neither the flag nor the text: the caller knows where the text came
+// from and says so.
 func ParseShard(s string) (Shard, error) {
 	is, ns, ok := strings.Cut(s, "/")
 	if !ok {
-		return Shard{}, fmt.Errorf("%q: want I/N, shard I of N counted from 0 (0/4 to 3/4)", s)
+		return Shard{}, errors.New("want I/N, shard I of N counted from 0 (0/4 to 3/4)")
 	}
 	i, err := strconv.Atoi(is)
 	if err != nil || strings.HasPrefix(is, "+") {
-		return Shard{}, fmt.Errorf("%q: the index %q is not a number", s, is)
+		return Shard{}, fmt.Errorf("the index %q is not a number", is)
 	}
 	n, err := strconv.Atoi(ns)
 	if err != nil || strings.HasPrefix(ns, "+") {
-		return Shard{}, fmt.Errorf("%q: the count %q is not a number", s, ns)
+		return Shard{}, fmt.Errorf("the count %q is not a number", ns)
 	}
 	sh := Shard{Index: i, Count: n}
-	return sh, sh.check()
+	return sh, sh.outOfRange()
 }
 
-// errShardRange is check's error for an index outside the count.
-var errShardRange = errors.New("the index counts from 0 and must be less than the count")
-
-// check refuses a shard that cannot be: a count below 1, an index
-// outside 0 to Count-1. The zero Shard (not split) passes.
+// check refuses, for Options, a shard that cannot be.
 func (s Shard) check() error {
-	if s == (Shard{}) {
+	if err := s.outOfRange(); err != nil {
+		return fmt.Errorf("shard %d/%d: %w", s.Index, s.Count, err)
+	}
+	return nil
+}
+
+// outOfRange says why a shard cannot be: a count below 1, an index
+// outside 0 to Count-1. The zero Shard (not split) is fine.
+func (s Shard) outOfRange() error {
+	switch {
+	case s == (Shard{}):
 		return nil
-	}
-	if s.Count < 1 {
-		return fmt.Errorf("shard %d/%d: the count must be 1 or more", s.Index, s.Count)
-	}
-	if s.Index < 0 || s.Index >= s.Count {
-		return fmt.Errorf("shard %d/%d: %w (0 to %d)", s.Index, s.Count, errShardRange, s.Count-1)
+	case s.Count < 1:
+		return errors.New("the count must be 1 or more")
+	case s.Index < 0 || s.Index >= s.Count:
+		return fmt.Errorf("the index counts from 0 and must be less than the count (0 to %d)", s.Count-1)
 	}
 	return nil
 }

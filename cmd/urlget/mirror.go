@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -30,6 +31,8 @@ type mirrorFlags struct {
 	followSymlinks bool
 	noIndexPages   bool
 	maxDeleteSet   bool
+	shardText      string       // --shard as given
+	shard          mirror.Shard // --shard as read (from the environment for "k8s")
 }
 
 func (m *mirrorFlags) add(fs *pflag.FlagSet) {
@@ -43,6 +46,7 @@ func (m *mirrorFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&m.maxEntries, "max-entries", 0, "mirror: abandon a listing of more than `N` entries and fail (default 1000000; -1: none)")
 	fs.BoolVar(&m.cont, "continue", true, "mirror: continue partial files of an earlier run (--continue=false starts them over)")
 	fs.BoolVar(&m.followSymlinks, "follow-symlinks", false, "mirror: follow remote symbolic links that stay inside the tree")
+	fs.StringVar(&m.shardText, "shard", "", "mirror: be shard `I/N` of a mirror split across machines: list everything, fetch and delete only the files whose path hashes to I (0 to N-1); 'k8s' reads I from JOB_COMPLETION_INDEX and N from JOB_COMPLETIONS")
 	fs.BoolVar(&m.noIndexPages, "no-index-pages", false, "mirror: keep no index page (by default each http directory's page is kept as DIR/index.html, as wget -m does)")
 }
 
@@ -84,14 +88,56 @@ func (m *mirrorFlags) check(fs *pflag.FlagSet, o *options) error {
 	if m.maxDeleteSet && !m.delete {
 		return errors.New("--max-delete needs --delete")
 	}
+	if fs.Changed("shard") {
+		sh, err := readShard(m.shardText, os.LookupEnv)
+		if err != nil {
+			return err
+		}
+		m.shard = sh
+	}
 	return nil
+}
+
+// The variables --shard k8s reads: Kubernetes sets the first in each pod
+// of an Indexed Job (0 to spec.completions-1); the second is the Job's
+// spec.completions, which the pod template must set itself (Kubernetes
+// does not: see deploy/mirror-indexed-job.yaml).
+const (
+	envShardIndex = "JOB_COMPLETION_INDEX"
+	envShardCount = "JOB_COMPLETIONS"
+)
+
+// readShard reads --shard's value: I/N, or "k8s" for I and N from the
+// environment (lookup). Its errors name the flag, and the variables
+// when they were read.
+func readShard(text string, lookup func(string) (string, bool)) (mirror.Shard, error) {
+	if text != "k8s" {
+		sh, err := mirror.ParseShard(text)
+		if err != nil {
+			return sh, fmt.Errorf("--shard %s: %v", text, err)
+		}
+		return sh, nil
+	}
+	i, ok := lookup(envShardIndex)
+	if !ok {
+		return mirror.Shard{}, fmt.Errorf("--shard k8s: %s is not set (Kubernetes sets it in the pods of an Indexed Job)", envShardIndex)
+	}
+	n, ok := lookup(envShardCount)
+	if !ok {
+		return mirror.Shard{}, fmt.Errorf("--shard k8s: %s is not set (Kubernetes does not set it: give it the Job's spec.completions in the pod template)", envShardCount)
+	}
+	sh, err := mirror.ParseShard(i + "/" + n)
+	if err != nil {
+		return sh, fmt.Errorf("--shard k8s (%s=%q, %s=%q): %v", envShardIndex, i, envShardCount, n, err)
+	}
+	return sh, nil
 }
 
 func (m *mirrorFlags) options() mirror.Options {
 	return mirror.Options{Parallel: m.parallel, Delete: m.delete, MaxDelete: m.maxDelete, MaxDeleteSet: m.maxDeleteSet,
 		DryRun: m.dryRun, Include: m.include, Exclude: m.exclude, MaxDepth: m.maxDepth, Restart: !m.cont,
 		MaxListings: m.maxListings, MaxEntries: m.maxEntries,
-		FollowSymlinks: m.followSymlinks, NoIndexPages: m.noIndexPages}
+		FollowSymlinks: m.followSymlinks, NoIndexPages: m.noIndexPages, Shard: m.shard}
 }
 
 // runMirror is `urlget mirror [flags] URL DIR`.
@@ -247,8 +293,13 @@ func (r *mirrorOutput) finish(sum *mirror.Summary, err error) {
 	case r.interrupted:
 		verb = "interrupted"
 	}
-	line := fmt.Sprintf("%s: "+fetched+" (%s), %d unchanged, %d skipped, "+deleted+", %d directories listed, %d failed, in %s",
-		verb, sum.Got, formatBytes(sum.Bytes), sum.Unchanged, sum.Skipped, sum.Deleted, sum.Listed, sum.Errors,
+	others := ""
+	if sum.Shard != "" {
+		verb += " (shard " + sum.Shard + ")"
+		others = fmt.Sprintf(", %d left to the other shards", sum.Others)
+	}
+	line := fmt.Sprintf("%s: "+fetched+" (%s), %d unchanged, %d skipped%s, "+deleted+", %d directories listed, %d failed, in %s",
+		verb, sum.Got, formatBytes(sum.Bytes), sum.Unchanged, sum.Skipped, others, sum.Deleted, sum.Listed, sum.Errors,
 		formatSeconds(sum.Duration))
 	if sum.DryRun && !r.o.verbose && sum.Unchanged+sum.Skipped > 0 {
 		line += "; -v lists the unchanged and skipped"
