@@ -159,6 +159,12 @@ func (e *engine) emit(ev Event) {
 	if ev.Bound != "" {
 		e.reached(ev.Bound)
 	}
+	if ev.Type == EventSkip && !e.opt.Shard.Owns(ev.Path) {
+		// Every shard walks alike and meets every skip; the shard
+		// owning the path says it, so that the shards' logs and
+		// summaries add up to one unsplit run's.
+		return
+	}
 	switch ev.Type {
 	case EventListed:
 		e.sum.Listed++

@@ -43,6 +43,10 @@ import (
 //     the shards, at once or one after another, leaves the tree one
 //     unsplit run leaves. Nothing is made in such a directory meanwhile:
 //     no listing names it.
+//   - Events: a skip (excluded, a link not followed, ...) is reported by
+//     the shard owning its path alone, though every shard's walk meets
+//     it, so the shards' logs and summaries add up to one unsplit run's
+//     (failures are each shard's own, and reported by each).
 //   - Index pages (schemes.Pages): DIR/index.html is kept by the shard
 //     that owns that path.
 //

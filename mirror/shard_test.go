@@ -119,19 +119,28 @@ func wideTree(n int) *node {
 }
 
 // TestShardPlansUnion: the plans of the four shards of a tree, put
-// together, are the plan of one unsplit run, and no file is in two.
+// together, are the plan of one unsplit run, and no file is in two; each
+// skip is reported by the shard owning its path alone, so the shards'
+// skips add up to the run's.
 func TestShardPlansUnion(t *testing.T) {
-	h := newTree(wideTree(300))
+	root := wideTree(300)
+	for i := range 40 { // skipped by every run, reported by one shard
+		root.children = append(root.children, fileNode(fmt.Sprintf("x%02d.skip", i), "x"))
+	}
+	h := newTree(root)
 	dst := t.TempDir()
-	wsum, whole, err := run(t, h, dst, Options{DryRun: true})
+	opt := Options{DryRun: true, Exclude: []string{"*.skip"}}
+	wsum, whole, err := run(t, h, dst, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := whole.paths(EventGet)
 	owner := map[string]int{}
+	skipped := 0
 	for i := range 4 {
 		sh := Shard{Index: i, Count: 4}
-		sum, ev, err := run(t, h, dst, Options{DryRun: true, Shard: sh})
+		opt.Shard = sh
+		sum, ev, err := run(t, h, dst, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,12 +157,21 @@ func TestShardPlansUnion(t *testing.T) {
 		if sum.Got != len(mine) || sum.Got+sum.Others != len(want) || sum.Shard != sh.String() || sum.Listed != wsum.Listed {
 			t.Errorf("shard %v: summary %+v, %d planned of %d", sh, sum, len(mine), len(want))
 		}
+		skipped += sum.Skipped
+		for _, p := range ev.paths(EventSkip) {
+			if !sh.Owns(p) {
+				t.Errorf("shard %v reported the skip of %s, shard %d's", sh, p, ShardOf(p, 4))
+			}
+		}
 		for _, e := range ev.all {
 			if e.Shard != sh {
 				t.Errorf("event %+v does not carry shard %v", e, sh)
 				break
 			}
 		}
+	}
+	if skipped != wsum.Skipped || skipped != 40 {
+		t.Errorf("the shards skipped %d, one run %d, want 40", skipped, wsum.Skipped)
 	}
 	var union []string
 	for p := range owner {
