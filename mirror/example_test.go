@@ -50,3 +50,25 @@ func ExampleRun() {
 	// docs/rfc1738.txt: Uniform Resource Locators
 	// again: 0 got, 2 unchanged
 }
+
+// ExampleShard splits a mirror in two: each shard, on its own machine or
+// in its own process, is told its index and the count (here from text,
+// as --shard gives it), walks the whole tree and copies only the files it
+// owns. A path's owner depends on the path alone.
+func ExampleShard() {
+	sh, err := mirror.ParseShard("1/2")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range []string{"README", "pub/README", "x"} {
+		fmt.Printf("%s: shard %d of 2, ours: %v\n", p, mirror.ShardOf(p, 2), sh.Owns(p))
+	}
+	_, err = mirror.ParseShard("2/2")
+	fmt.Println(err)
+	// Output:
+	// README: shard 0 of 2, ours: false
+	// pub/README: shard 1 of 2, ours: true
+	// x: shard 0 of 2, ours: false
+	// the index counts from 0 and must be less than the count (0 to 1)
+}
