@@ -310,3 +310,48 @@ func TestShardLocks(t *testing.T) {
 		t.Error("a shard's lock file is not the mirror's own")
 	}
 }
+
+// TestShardPages: over a crawl whose directories are pages, the four
+// shards at once keep every DIR/index.html once between them (by the
+// shard owning its path) and make the tree one run makes.
+func TestShardPages(t *testing.T) {
+	one := t.TempDir()
+	if _, ev, err := run(t, pagesTree(), one, Options{}); err != nil {
+		t.Fatalf("%v\n%s", err, ev)
+	}
+	h := pagesTree()
+	dst := t.TempDir()
+	var wg sync.WaitGroup
+	evs := make([]*events, 4)
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, evs[i], _ = run(t, h, dst, Options{Shard: Shard{Index: i, Count: 4}})
+		}()
+	}
+	wg.Wait()
+	got, want := tree(t, dst), tree(t, one)
+	if keys(got) != keys(want) {
+		t.Fatalf("the shards made\n%s\none run\n%s", keys(got), keys(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s holds %q, want %q", k, got[k], v)
+		}
+	}
+	for _, p := range pagesOf {
+		n := 0
+		for i, ev := range evs {
+			if e := ev.find(EventGet, p); len(e) > 0 {
+				n += len(e)
+				if ShardOf(p, 4) != i {
+					t.Errorf("shard %d/4 kept %s, shard %d's", i, p, ShardOf(p, 4))
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s kept %d times", p, n)
+		}
+	}
+}
