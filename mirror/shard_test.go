@@ -192,33 +192,8 @@ func TestShardsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := t.TempDir()
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, ev, err := run(t, h, dst, Options{Shard: Shard{Index: i, Count: 4}})
-			if err != nil {
-				errs[i] = fmt.Errorf("%w\n%s", err, ev)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, want := tree(t, dst), tree(t, one)
-	if keys(got) != keys(want) {
-		t.Fatalf("the shards made\n%s\none run\n%s", keys(got), keys(want))
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s holds %q, want %q", k, got[k], v)
-		}
-	}
+	shardsAtOnce(t, h, dst, 4)
+	sameTree(t, dst, one)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for p, n := range h.fetch {
@@ -321,25 +296,8 @@ func TestShardPages(t *testing.T) {
 	}
 	h := pagesTree()
 	dst := t.TempDir()
-	var wg sync.WaitGroup
-	evs := make([]*events, 4)
-	for i := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, evs[i], _ = run(t, h, dst, Options{Shard: Shard{Index: i, Count: 4}})
-		}()
-	}
-	wg.Wait()
-	got, want := tree(t, dst), tree(t, one)
-	if keys(got) != keys(want) {
-		t.Fatalf("the shards made\n%s\none run\n%s", keys(got), keys(want))
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s holds %q, want %q", k, got[k], v)
-		}
-	}
+	evs := shardsAtOnce(t, h, dst, 4)
+	sameTree(t, dst, one)
 	for _, p := range pagesOf {
 		n := 0
 		for i, ev := range evs {
@@ -352,6 +310,43 @@ func TestShardPages(t *testing.T) {
 		}
 		if n != 1 {
 			t.Errorf("%s kept %d times", p, n)
+		}
+	}
+}
+
+// shardsAtOnce runs the n shards of a mirror of h into dst at once, and
+// returns their events; each must succeed.
+func shardsAtOnce(t *testing.T, h *treeHandler, dst string, n int) []*events {
+	t.Helper()
+	var wg sync.WaitGroup
+	evs, errs := make([]*events, n), make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, evs[i], errs[i] = run(t, h, dst, Options{Shard: Shard{Index: i, Count: n}})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("shard %d/%d: %v\n%s", i, n, err, evs[i])
+		}
+	}
+	return evs
+}
+
+// sameTree fails t unless the local trees dir and want hold the same
+// files, directories and contents.
+func sameTree(t *testing.T, dir, want string) {
+	t.Helper()
+	g, w := tree(t, dir), tree(t, want)
+	if keys(g) != keys(w) {
+		t.Fatalf("the shards made\n%s\none run\n%s", keys(g), keys(w))
+	}
+	for k, v := range w {
+		if g[k] != v {
+			t.Errorf("%s holds %q, want %q", k, g[k], v)
 		}
 	}
 }
