@@ -130,11 +130,12 @@ func ShardOf(rel string, n int) int {
 }
 
 // ShardLockName is the lock file of shard s in the destination's top:
-// LockName when the mirror is not split, LockName.I-of-N for a shard, so
-// that the shards of one mirror run into one directory at once while two
-// runs of one shard still exclude each other.
+// LockName when the mirror is not split (or split in one: 0/1 is the
+// whole mirror, and excludes an unsplit run), LockName.I-of-N for a
+// shard, so that the shards of one mirror run into one directory at
+// once while two runs of one shard still exclude each other.
 func ShardLockName(s Shard) string {
-	if s.Count == 0 {
+	if s.Count <= 1 {
 		return LockName
 	}
 	return fmt.Sprintf("%s.%d-of-%d", LockName, s.Index, s.Count)

@@ -281,6 +281,9 @@ func TestShardLocks(t *testing.T) {
 	if _, err := openLocal(dst, ShardLockName(Shard{Index: 0, Count: 2})); err == nil {
 		t.Fatal("shard 0/2 ran twice at once")
 	}
+	if ShardLockName(Shard{Index: 0, Count: 1}) != LockName {
+		t.Error("shard 0/1, the whole mirror, does not exclude an unsplit run")
+	}
 	if !reserved(ShardLockName(Shard{Index: 0, Count: 2})) {
 		t.Error("a shard's lock file is not the mirror's own")
 	}
