@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/urlget/urlget/internal/lockfile"
@@ -56,7 +57,12 @@ func openLocal(top, lockName string) (*local, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", filepath.Join(top, lockName), err)
 	}
-	return &local{top: top, root: root, lock: lock, lockName: lockName, made: map[string]bool{"": true}}, nil
+	l := &local{top: top, root: root, lock: lock, lockName: lockName, made: map[string]bool{"": true}}
+	if other := l.otherRun(); other != "" {
+		l.close()
+		return nil, fmt.Errorf("%s %w (%s is locked: an unsplit run, or a shard of another split)", top, errInUse, other)
+	}
+	return l, nil
 }
 
 // takeLock opens (creating it) and locks the file name in root. A run removes
@@ -69,6 +75,56 @@ func takeLock(root *os.Root, name string) (*os.File, error) {
 		func() (*os.File, error) { return root.OpenFile(name, os.O_RDWR|os.O_CREATE|noFollow, 0o644) },
 		func() (fs.FileInfo, error) { return root.Lstat(name) },
 		nil)
+}
+
+// otherRun is the lock file of a run that must not write the directory
+// beside this one, held now, or "": an unsplit run's and a shard's
+// exclude each other, and so do shards of different counts (their
+// shares overlap); the shards of one split (I-of-N, one N) do not. Each
+// run looks after taking its own lock, so of two that start together the
+// later to look sees the other. A lock file no run holds (a crashed
+// run's) is locked for a moment and let go; a run taking that very file
+// then may find it held, and fails at once as for any run in the way.
+// The top directory is read a few entries at a time: it may be large.
+func (l *local) otherRun() string {
+	d, err := l.root.Open(".")
+	if err != nil {
+		return ""
+	}
+	defer d.Close()
+	for {
+		names, err := d.Readdirnames(256)
+		for _, name := range names {
+			if name != LockName && !strings.HasPrefix(name, LockName+".") || name == l.lockName || sameSplit(name, l.lockName) {
+				continue
+			}
+			f, err := l.root.OpenFile(name, os.O_RDONLY|noFollow, 0)
+			if err != nil {
+				continue // gone meanwhile, or no file
+			}
+			err = lockfile.Lock(f)
+			f.Close()
+			if errors.Is(err, lockfile.ErrLocked) {
+				return name
+			}
+		}
+		if err != nil || len(names) == 0 {
+			return ""
+		}
+	}
+}
+
+// sameSplit says whether the lock files a and b are those of two shards
+// of one split (LockName.I-of-N, one N).
+func sameSplit(a, b string) bool {
+	count := func(name string) string {
+		if !strings.HasPrefix(name, LockName+".") {
+			return ""
+		}
+		_, n, _ := strings.Cut(name, "-of-")
+		return n
+	}
+	return count(a) != "" && count(a) == count(b)
 }
 
 // close removes the lock file and releases the lock and the root: a run

@@ -50,10 +50,10 @@ import (
 //   - Index pages (schemes.Pages): DIR/index.html is kept by the shard
 //     that owns that path.
 //
-// Two runs of one shard into one directory exclude each other (each
-// shard has its own lock file, ShardLockName); shards of different
-// counts, or a split and an unsplit run, must not run into one
-// directory at once.
+// The shards of one split run into one directory at once, each under its
+// own lock file (ShardLockName): two runs of one shard exclude each
+// other, and so do a shard and an unsplit run, or shards of different
+// counts, whose shares overlap.
 type Shard struct {
 	Index int // this shard, from 0 to Count-1
 	Count int // how many shards the mirror is split into; 0: not split

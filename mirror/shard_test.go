@@ -264,56 +264,51 @@ func TestShardDeletesOnlyItsOwn(t *testing.T) {
 	}
 }
 
-// TestShardLocks: the shards of one mirror run into one directory
-// together, but one shard twice does not.
+// TestShardLocks: the shards of one split run into one directory
+// together, but one shard twice does not, nor an unsplit run or a shard
+// of another count beside them (their shares overlap).
 func TestShardLocks(t *testing.T) {
 	dst := t.TempDir()
-	a, err := openLocal(dst, ShardLockName(Shard{Index: 0, Count: 2}))
+	open := func(s Shard) (*local, error) { return openLocal(dst, ShardLockName(s)) }
+	a, err := open(Shard{Index: 0, Count: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.close()
-	b, err := openLocal(dst, ShardLockName(Shard{Index: 1, Count: 2}))
+	b, err := open(Shard{Index: 1, Count: 2})
 	if err != nil {
 		t.Fatalf("shard 1/2 kept out by 0/2: %v", err)
 	}
 	b.close()
-	if _, err := openLocal(dst, ShardLockName(Shard{Index: 0, Count: 2})); err == nil {
-		t.Fatal("shard 0/2 ran twice at once")
+	for _, s := range []Shard{{Index: 0, Count: 2}, {}, {Index: 0, Count: 1}, {Index: 1, Count: 4}, {Index: 0, Count: 20}} {
+		if l, err := open(s); err == nil {
+			l.close()
+			t.Errorf("shard %q ran beside 0/2", s)
+		} else if !strings.Contains(err.Error(), "is in use by another urlget mirror") {
+			t.Errorf("shard %q: %v", s, err)
+		}
+	}
+	a.close()
+	whole, err := open(Shard{})
+	if err != nil {
+		t.Fatalf("an unsplit run kept out once the shards ended: %v", err)
+	}
+	if l, err := open(Shard{Index: 1, Count: 2}); err == nil {
+		l.close()
+		t.Error("shard 1/2 ran beside an unsplit run")
+	}
+	whole.close()
+	// A lock file no run holds (a crashed shard's) keeps nobody out.
+	os.WriteFile(filepath.Join(dst, ShardLockName(Shard{Index: 3, Count: 4})), nil, 0o644)
+	if l, err := open(Shard{}); err != nil {
+		t.Errorf("a crashed shard's lock file kept an unsplit run out: %v", err)
+	} else {
+		l.close()
 	}
 	if ShardLockName(Shard{Index: 0, Count: 1}) != LockName {
 		t.Error("shard 0/1, the whole mirror, does not exclude an unsplit run")
 	}
 	if !reserved(ShardLockName(Shard{Index: 0, Count: 2})) {
 		t.Error("a shard's lock file is not the mirror's own")
-	}
-}
-
-// TestShardPages: over a crawl whose directories are pages, the four
-// shards at once keep every DIR/index.html once between them (by the
-// shard owning its path) and make the tree one run makes.
-func TestShardPages(t *testing.T) {
-	one := t.TempDir()
-	if _, ev, err := run(t, pagesTree(), one, Options{}); err != nil {
-		t.Fatalf("%v\n%s", err, ev)
-	}
-	h := pagesTree()
-	dst := t.TempDir()
-	evs := shardsAtOnce(t, h, dst, 4)
-	sameTree(t, dst, one)
-	for _, p := range pagesOf {
-		n := 0
-		for i, ev := range evs {
-			if e := ev.find(EventGet, p); len(e) > 0 {
-				n += len(e)
-				if ShardOf(p, 4) != i {
-					t.Errorf("shard %d/4 kept %s, shard %d's", i, p, ShardOf(p, 4))
-				}
-			}
-		}
-		if n != 1 {
-			t.Errorf("%s kept %d times", p, n)
-		}
 	}
 }
 
