@@ -1,8 +1,6 @@
 package schemes
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"strings"
 	"time"
@@ -93,28 +91,7 @@ func (e Entry) SameTime(t time.Time, prec time.Duration) bool {
 // MarshalJSON writes the entry for --json: the Locator as its redacted
 // URL, the precision in seconds, unknown fields left out.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	type out struct {
-		Name      string    `json:"name"`
-		Title     string    `json:"title,omitempty"`
-		Kind      EntryKind `json:"kind"`
-		Size      *int64    `json:"size"`
-		ModTime   time.Time `json:"modtime,omitzero"`
-		Precision float64   `json:"precision_s,omitempty"`
-		URL       string    `json:"url,omitempty"`
-		Target    string    `json:"target,omitempty"`
-		Extra     Extras    `json:"extra,omitempty"`
-	}
-	o := out{Name: e.Name, Title: e.Title, Kind: e.Kind, ModTime: e.ModTime, Target: e.Target, Extra: e.Extra}
-	if e.Size >= 0 {
-		o.Size = &e.Size
-	}
-	if !e.ModTime.IsZero() {
-		o.Precision = e.Precision.Seconds()
-	}
-	if e.Locator != nil {
-		o.URL = e.Locator.Redacted()
-	}
-	return json.Marshal(o)
+	return e.AppendJSON(nil), nil
 }
 
 // Extra is one scheme-specific fact about an entry.
@@ -159,20 +136,7 @@ func (x Extras) String() string {
 
 // MarshalJSON writes the extras as one JSON object, keys in order.
 func (x Extras) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, kv := range x {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(kv.Key)
-		v, _ := json.Marshal(kv.Value)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return x.appendJSON(nil), nil
 }
 
 // SafeName returns name if it can be used as one local path segment: not

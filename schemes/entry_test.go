@@ -20,7 +20,7 @@ func (l testLocator) LocalName() string { return LastSegmentName(l.Path) }
 
 var _ Locator = testLocator{}
 
-func mustLocator(t *testing.T, raw string) Locator {
+func mustLocator(t testing.TB, raw string) Locator {
 	t.Helper()
 	u, err := Parse(raw)
 	if err != nil {

@@ -173,29 +173,39 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 // jsonEntries streams a listing into the --json report of one URL: the
 // report object opens with "entries" as the first entry arrives, so a
 // listing of millions of names is written as it is read, and closes with
-// the report's other fields once they are known.
+// the report's other fields once they are known. Entries go through a
+// buffer, as the text listing's lines do, flushed when the report ends.
 type jsonEntries struct {
 	w    io.Writer
+	bw   *bufio.Writer
+	buf  []byte
 	open bool
 }
 
 // add writes one entry.
 func (j *jsonEntries) add(e schemes.Entry) error {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return err
+	if j.bw == nil {
+		j.bw = bufio.NewWriterSize(j.w, 64<<10)
 	}
-	sep := ","
+	j.buf = j.buf[:0]
 	if !j.open {
-		sep, j.open = `{"entries":[`, true
+		j.buf, j.open = append(j.buf, `{"entries":[`...), true
+	} else {
+		j.buf = append(j.buf, ',')
 	}
-	_, err = io.WriteString(j.w, sep+string(b))
+	j.buf = e.AppendJSON(j.buf)
+	_, err := j.bw.Write(j.buf)
 	return err
 }
 
 // finish writes rep, after the entries if any were written (an empty
 // listing still gets "entries": []).
 func (j *jsonEntries) finish(rep *report, listing bool) error {
+	if j.bw != nil {
+		if err := j.bw.Flush(); err != nil {
+			return err
+		}
+	}
 	b, err := marshalReport(rep)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -105,17 +106,25 @@ func TestListingTextStopsOnError(t *testing.T) {
 	}
 }
 
+// TestJSONReportStreamsEntries: a --json listing is written as it is
+// read, a buffer at a time (64 KiB), never held whole until the report
+// ends; the report then closes it, valid JSON.
 func TestJSONReportStreamsEntries(t *testing.T) {
 	var b bytes.Buffer
 	j := &jsonEntries{w: &b}
-	for _, e := range []schemes.Entry{{Name: "a", Kind: schemes.EntryFile, Size: 1}, {Name: "b", Kind: schemes.EntryDir, Size: -1}} {
+	const n = 3000 // about 120 KiB of entries
+	for i := range n {
+		e := schemes.Entry{Name: fmt.Sprintf("file-%04d.txt", i), Kind: schemes.EntryFile, Size: int64(i)}
+		if i == n-1 {
+			e.Kind, e.Size = schemes.EntryDir, -1
+		}
 		if err := j.add(e); err != nil {
 			t.Fatal(err)
 		}
 	}
 	text := b.String()
-	if !strings.HasPrefix(text, `{"entries":[{"name":"a"`) {
-		t.Fatalf("entries not written as they came: %q", text)
+	if !strings.HasPrefix(text, `{"entries":[{"name":"file-0000.txt"`) || len(text) < 64<<10 {
+		t.Fatalf("entries not written as they came: %d bytes before the report ended", len(text))
 	}
 	if err := j.finish(&report{URL: "file:///d/", Scheme: "file"}, true); err != nil {
 		t.Fatal(err)
@@ -125,8 +134,8 @@ func TestJSONReportStreamsEntries(t *testing.T) {
 		Entries []map[string]any `json:"entries"`
 		Error   any              `json:"error"`
 	}
-	if err := json.Unmarshal(b.Bytes(), &got); err != nil || got.URL != "file:///d/" || len(got.Entries) != 2 || got.Entries[1]["kind"] != "dir" {
-		t.Fatalf("report %s: %+v, %v", b.String(), got, err)
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil || got.URL != "file:///d/" || len(got.Entries) != n || got.Entries[n-1]["kind"] != "dir" {
+		t.Fatalf("report of %d bytes: %d entries, url %q, %v", b.Len(), len(got.Entries), got.URL, err)
 	}
 	b.Reset()
 	(&jsonEntries{w: &b}).finish(&report{URL: "x:"}, true)

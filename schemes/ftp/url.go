@@ -40,6 +40,10 @@ type URL struct {
 	Type byte
 
 	u *schemes.URL
+	// canon is the canonical url-path (path's), kept by at, which sets
+	// the parts once: each entry of a listing of millions is escaped
+	// once, not again each time it is formatted (Redacted, TreePath).
+	canon string
 }
 
 var _ schemes.Locator = (*URL)(nil)
@@ -131,6 +135,9 @@ func (f *URL) Redacted() string { return schemes.FormatLocator(f.u, true, f.path
 
 // path is the canonical url-path with its leading "/".
 func (f *URL) path() string {
+	if f.canon != "" {
+		return f.canon
+	}
 	p := "/" + f.TreePath()
 	if f.Type != 0 {
 		p += ";type=" + string(f.Type)
@@ -141,6 +148,13 @@ func (f *URL) path() string {
 // TreePath is the url-path without its leading "/" and its ";type=": the
 // directories and the name (schemes.TreePather).
 func (f *URL) TreePath() string {
+	if f.canon != "" {
+		p := f.canon[1:]
+		if f.Type != 0 {
+			p = p[:len(p)-len(";type=")-1]
+		}
+		return p
+	}
 	var b strings.Builder
 	for _, c := range f.Cwd {
 		b.WriteString(schemes.Escape(c, segmentReserved))
@@ -164,6 +178,7 @@ func (f *URL) at(dir []string, name string, typ byte) *URL {
 	// The generic parts read as Parse would have left them.
 	path := item.path()
 	g.Opaque, g.Path = path, path[1:]
+	item.canon = path
 	return item
 }
 

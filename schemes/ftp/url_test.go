@@ -249,3 +249,34 @@ func TestAt(t *testing.T) {
 		}
 	}
 }
+
+// TestAtKeepsCanonicalPath: a URL at makes keeps its canonical path, and
+// what it gives from it (TreePath, String, Redacted) is what the same
+// parts give computed afresh.
+func TestAtKeepsCanonicalPath(t *testing.T) {
+	g, err := schemes.Parse("ftp://u:pw@h/pub/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := Parse(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir  []string
+		name string
+		typ  byte
+	}{
+		{[]string{"pub"}, "a b;c/d%e.txt", 0},
+		{[]string{"pub", "x;y"}, "f", 'i'},
+		{[]string{"", "etc"}, "", 'd'},
+		{[]string{"pub", "dir/"}, "", 0},
+	} {
+		got := base.at(tc.dir, tc.name, tc.typ)
+		fresh := &URL{Cwd: tc.dir, Name: tc.name, Type: tc.typ, u: got.u}
+		if got.canon == "" || got.TreePath() != fresh.TreePath() || got.String() != fresh.String() || got.Redacted() != fresh.Redacted() {
+			t.Errorf("%q %q %q: kept %q, TreePath %q / %q, String %q / %q", tc.dir, tc.name, tc.typ,
+				got.canon, got.TreePath(), fresh.TreePath(), got.String(), fresh.String())
+		}
+	}
+}
