@@ -118,5 +118,28 @@
 // retrievals running at once are bounded in all (MaxUpstream, 32) and per
 // destination, the host and port of the URL asked for
 // (MaxUpstreamPerHost, a quarter of MaxUpstream: 8): one slow or silent
-// server holds its share, and requests for other servers proceed.
+// server holds its share, and requests for other servers proceed.//
+// # Operations
+//
+// Three paths of one segment, which no gateway address can be (every
+// address is "/SCHEME/REST"), answer GET and HEAD whatever the Host
+// header names, for probes and scrapers that name the gateway by an
+// address of their own: HealthPath (/healthz) 200 while the process
+// serves; ReadyPath (/readyz) 200, or 503 once Drain was called (a
+// shutdown begun) or while every slot of MaxUpstream is in use (a new
+// request would wait: a load balancer sends it elsewhere); MetricsPath
+// (/metrics) the Prometheus metrics, in a registry of the Server's own:
+// urlget_gateway_requests_total{scheme,status} (status a class, 2xx…),
+// urlget_gateway_response_bytes_total{scheme},
+// urlget_gateway_upstream_first_byte_seconds{scheme} and
+// urlget_gateway_upstream_duration_seconds{scheme} (histograms, from a
+// retrieval's slot to the scheme's answer and to the slot's release),
+// urlget_gateway_requests_in_flight, urlget_gateway_upstream_slots_in_use,
+// urlget_gateway_upstream_slots, urlget_gateway_upstream_slots_per_host,
+// and the Go runtime's and process's. A label is a scheme's name, from
+// the parsed URL ("" for the gateway's own pages), or a status class,
+// never a URL or host. With Options.Log every other request gets one
+// line: method, path (the address with its password redacted and no
+// query: search words and form answers are no log's business), status,
+// bytes, duration_ms, scheme and host.
 package gateway

@@ -97,14 +97,7 @@ func TestHTTPServerDefaults(t *testing.T) {
 // requests wait for it, and a request for another server is served
 // meanwhile.
 func TestSlowDestinationDoesNotStarve(t *testing.T) {
-	hold := make(chan struct{})
-	arrived := make(chan struct{}, 16)
-	slow, slowConns := fake(t, func(c net.Conn) {
-		bufio.NewReader(c).ReadString('\n')
-		arrived <- struct{}{}
-		<-hold
-		io.WriteString(c, "iSlow at last\t\terror.host\t1\r\n.\r\n")
-	})
+	slow, slowConns, arrived, hold := heldGopher(t, 16)
 	fast, _ := gopherFake(t, "iFast\t\terror.host\t1\r\n")
 	s, addr := served(t, Options{MaxUpstream: 4, Timeout: time.Minute})
 	const waiting = 6

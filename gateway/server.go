@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -76,6 +77,9 @@ type Options struct {
 	// DefaultMaxConnsPerClient. It applies to the http.Server of
 	// HTTPServer.
 	MaxConnsPerClient int
+	// Log, if set, gets one line a request (see Operations); nil logs
+	// nothing.
+	Log *slog.Logger
 }
 
 // Server is the gateway: an http.Handler. Serve it with the http.Server
@@ -94,6 +98,7 @@ type Server struct {
 	// submitted): s.c without retries, since a retry after a failure
 	// that came once the server had it all would do it again.
 	once *fetch.Client
+	ops  ops // readiness, metrics, access log: see ops.go
 }
 
 // New returns a Server with opt.
@@ -127,6 +132,7 @@ func New(opt Options) *Server {
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
 	}
+	s.ops.metrics, s.ops.log = newMetrics(s), opt.Log
 	return s
 }
 
@@ -156,9 +162,9 @@ func HostsFor(addr net.Addr, names ...string) []string {
 	return out
 }
 
-// ServeHTTP answers one request: the start page, /go and /search, a
-// gateway address, or a proxy request in absolute form.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// serve answers one request: the start page, /go and /search, a gateway
+// address, or a proxy request in absolute form.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodConnect {
 		// Not a general tunnel: a tunnel would carry anything anywhere.
 		http.Error(w, "CONNECT is refused: this gateway is not a tunnel; send the request in absolute form (GET gopher://host/ HTTP/1.1), e.g. curl --request-target URL -x http://127.0.0.1:8070", http.StatusMethodNotAllowed)
@@ -282,6 +288,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		s.errorPage(w, http.StatusBadRequest, schemes.RedactString(raw), err)
 		return
 	}
+	noteLocator(r.Context(), loc)
 	if g := loc.Generic(); g.Password != nil {
 		s.logins.remember(g)
 		if a := LocatorAddress(loc); a != "" && !proxy && r.Method == http.MethodGet {
@@ -344,6 +351,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		req.Offset, req.Length = start, httprange.Length(start, end) // the server is asked for these bytes only
 	}
 	resp, err := s.c.Do(ctx, req)
+	noteFirstByte(ctx)
 	if reply, ok := httprange.Unsatisfiable(err); ok && ranged {
 		w.Header().Set("Content-Range", reply.ContentRange) // past the end, as the scheme said
 		w.WriteHeader(reply.Status)
@@ -419,7 +427,8 @@ func (s *Server) upstream(w http.ResponseWriter, r *http.Request, loc schemes.Lo
 		http.Error(w, "the gateway is busy: "+err.Error(), http.StatusServiceUnavailable)
 		return nil, nil
 	}
-	return ctx, func() { release(); cancel() }
+	ended := noteUpstream(ctx)
+	return ctx, func() { ended(); release(); cancel() }
 }
 
 // head answers HEAD from the scheme's stat, with the head of the page a
