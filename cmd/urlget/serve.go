@@ -26,6 +26,8 @@ type serveFlags struct {
 	maxUpstream       int
 	maxUpstreamHost   int
 	maxConnsPerClient int
+	logFormat         string
+	shutdownGrace     float64
 }
 
 func (s *serveFlags) add(fs *pflag.FlagSet) {
@@ -35,6 +37,8 @@ func (s *serveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&s.maxUpstream, "max-upstream", gateway.DefaultMaxUpstream, "serve: run at most `N` retrievals at once; more wait")
 	fs.IntVar(&s.maxUpstreamHost, "max-upstream-per-host", 0, "serve: run at most `N` retrievals at once from one host and port (default a quarter of --max-upstream); more wait while other hosts' proceed")
 	fs.IntVar(&s.maxConnsPerClient, "max-conns-per-client", gateway.DefaultMaxConnsPerClient, "serve: let one client address hold at most `N` connections open; one more is closed at once")
+	fs.StringVar(&s.logFormat, "log-format", "text", "serve: write the access log (a line a request, on stderr) as `FORMAT`: text or json")
+	fs.Float64Var(&s.shutdownGrace, "shutdown-grace", defaultShutdownGrace.Seconds(), "serve: on SIGTERM or SIGINT, let the requests under way finish for up to `SECONDS`, then cut them")
 }
 
 func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
@@ -56,11 +60,17 @@ func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
 	if s.maxConnsPerClient < 1 {
 		return fmt.Errorf("--max-conns-per-client %d: want 1 or more", s.maxConnsPerClient)
 	}
+	if s.logFormat != "text" && s.logFormat != "json" {
+		return fmt.Errorf("--log-format %q: want text or json", s.logFormat)
+	}
+	if !(s.shutdownGrace >= 0) || s.shutdownGrace > 24*3600 {
+		return fmt.Errorf("--shutdown-grace %v: want 0 to 86400 seconds", s.shutdownGrace)
+	}
 	return nil
 }
 
 // runServe is `urlget serve`: the gateway on --listen until SIGINT or
-// SIGTERM.
+// SIGTERM, then a graceful shutdown (drain), and exit 0.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &serveFlags{}
 	o, err := parseFlagsFor(args, stdin, stderr, s)
@@ -95,10 +105,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// The gateway's own http.Server: its keep-alive, header and
 	// per-client bounds come with it.
-	srv := gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
+	gw := gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
 		AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream,
 		MaxUpstreamPerHost: s.maxUpstreamHost, MaxConnsPerClient: s.maxConnsPerClient,
-		Words: func(setting string) string { return settingFlags[setting] }}).HTTPServer()
+		Log:   accessLog(stderr, s.logFormat),
+		Words: func(setting string) string { return settingFlags[setting] }})
+	srv := gw.HTTPServer()
 	fmt.Fprintf(stdout, "serving on http://%s/\n", addr)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -108,15 +120,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	case <-ctx.Done():
 	}
-	// Requests under way get a moment to finish; transfers still running
-	// then are cut.
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if srv.Shutdown(sctx) != nil {
-		srv.Close()
-	}
-	if in := interruptedBy(ctx); in != nil {
-		return in.exitCode()
-	}
+	// A stop asked for is the gateway's normal end, not a failure: exit
+	// 0 (a second signal kills it at once, as its default action).
+	drain(gw, srv, time.Duration(s.shutdownGrace*float64(time.Second)), stderr)
 	return 0
 }
