@@ -31,6 +31,8 @@ type serveProcess struct {
 	addr   string // 127.0.0.1:PORT
 	pid    int
 	stderr *conformance.SyncBuffer
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the process ended (cmd.ProcessState)
 }
 
 // startServe runs `urlget serve --listen 127.0.0.1:0 args...`, waits for
@@ -60,12 +62,13 @@ func startServeEnv(t *testing.T, env []string, args ...string) *serveProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &serveProcess{stderr: &conformance.SyncBuffer{}}
+	p := &serveProcess{stderr: &conformance.SyncBuffer{}, cmd: cmd}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan struct{})
+	p.exited = exited
 	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
 		select {
