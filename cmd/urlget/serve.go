@@ -8,6 +8,7 @@ import (
 
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -26,6 +27,7 @@ type serveFlags struct {
 	maxUpstream       int
 	maxUpstreamHost   int
 	maxConnsPerClient int
+	hosts             []string
 	logFormat         string
 	shutdownGrace     float64
 }
@@ -37,6 +39,7 @@ func (s *serveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&s.maxUpstream, "max-upstream", gateway.DefaultMaxUpstream, "serve: run at most `N` retrievals at once; more wait")
 	fs.IntVar(&s.maxUpstreamHost, "max-upstream-per-host", 0, "serve: run at most `N` retrievals at once from one host and port (default a quarter of --max-upstream); more wait while other hosts' proceed")
 	fs.IntVar(&s.maxConnsPerClient, "max-conns-per-client", gateway.DefaultMaxConnsPerClient, "serve: let one client address hold at most `N` connections open; one more is closed at once")
+	fs.StringArrayVar(&s.hosts, "host", nil, "serve: also answer to `NAME` in the Host header, as clients send it (behind a Service, Ingress or load balancer: its name, with :PORT unless the port is the scheme's default); repeat")
 	fs.StringVar(&s.logFormat, "log-format", "text", "serve: write the access log (a line a request, on stderr) as `FORMAT`: text or json")
 	fs.Float64Var(&s.shutdownGrace, "shutdown-grace", defaultShutdownGrace.Seconds(), "serve: on SIGTERM or SIGINT, let the requests under way finish for up to `SECONDS`, then cut them")
 }
@@ -59,6 +62,11 @@ func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
 	}
 	if s.maxConnsPerClient < 1 {
 		return fmt.Errorf("--max-conns-per-client %d: want 1 or more", s.maxConnsPerClient)
+	}
+	for _, h := range s.hosts {
+		if h == "" || strings.ContainsAny(h, "/ \t@") {
+			return fmt.Errorf("--host %q: want a host name as the Host header sends it, NAME or NAME:PORT", h)
+		}
 	}
 	if s.logFormat != "text" && s.logFormat != "json" {
 		return fmt.Errorf("--log-format %q: want text or json", s.logFormat)
@@ -105,7 +113,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// The gateway's own http.Server: its keep-alive, header and
 	// per-client bounds come with it.
-	gw := gateway.New(gateway.Options{Client: client, Hosts: gateway.HostsFor(addr, names...),
+	// --host names go as written: a name behind a proxy on port 80 or
+	// 443 comes without a port.
+	gw := gateway.New(gateway.Options{Client: client, Hosts: append(gateway.HostsFor(addr, names...), s.hosts...),
 		AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream,
 		MaxUpstreamPerHost: s.maxUpstreamHost, MaxConnsPerClient: s.maxConnsPerClient,
 		Log:   accessLog(stderr, s.logFormat),

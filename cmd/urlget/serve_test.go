@@ -38,12 +38,35 @@ func TestServeRefuses(t *testing.T) {
 		{"serve", "--max-upstream-per-host", "-1"},
 		{"serve", "--max-conns-per-client", "0"},
 		{"serve", "--log-format", "xml"},
+		{"serve", "--host", ""},
+		{"serve", "--host", "a/b"},
 		{"serve", "--shutdown-grace", "-1"},
 		{"serve", "--shutdown-grace", "NaN"},
 	} {
 		var stdout, stderr strings.Builder
 		if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
+		}
+	}
+}
+
+// TestServeHost: --host adds a name the gateway answers to, as the Host
+// header sends it; another name is still refused (421).
+func TestServeHost(t *testing.T) {
+	s := startServing(t, "--host", "gateway.example", "--host", "GW.example:8443")
+	for host, want := range map[string]int{"gateway.example": 200, "gw.example:8443": 200, "gateway.example:8070": 421, "other.example": 421} {
+		req, err := http.NewRequest("GET", s.base+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
 		}
 	}
 }
