@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -69,7 +70,9 @@ func (s *Server) Drain() { s.ops.draining.Store(true) }
 func noteLocator(ctx context.Context, loc schemes.Locator) {
 	if ex := exchangeOf(ctx); ex != nil {
 		g := loc.Generic()
-		ex.scheme = g.Scheme
+		// As the scheme's registry reads it: a URL may spell its
+		// scheme in any case (GoPhEr:), one label each would not do.
+		ex.scheme = strings.ToLower(g.Scheme)
 		if g.Authority {
 			ex.host = g.HostPort()
 		}

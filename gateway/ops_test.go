@@ -139,6 +139,18 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("a selector with CR LF: %d", resp.StatusCode)
 	}
 	get(t, newRequest(t, "GET", "http://"+addr+"/"))
+	// A proxy request spelling the scheme in capitals counts as gopher.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET GoPhEr://%s/1/ HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", menu, menu)
+	if pr, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || pr.StatusCode != 200 {
+		t.Fatalf("proxy request: %v %v", pr, err)
+	} else {
+		io.Copy(io.Discard, pr.Body)
+	}
 	resp, text := get(t, newRequest(t, "GET", "http://"+addr+MetricsPath))
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 		t.Fatalf("%s: %d %s", MetricsPath, resp.StatusCode, resp.Header.Get("Content-Type"))
@@ -148,7 +160,7 @@ func TestMetrics(t *testing.T) {
 		name string
 		want float64
 	}{
-		{`urlget_gateway_requests_total{scheme="gopher",status="2xx"}`, 2},
+		{`urlget_gateway_requests_total{scheme="gopher",status="2xx"}`, 3},
 		{`urlget_gateway_requests_total{scheme="gopher",status="4xx"}`, 1},
 		{`urlget_gateway_requests_total{scheme="",status="2xx"}`, 1},
 		{`urlget_gateway_upstream_slots`, 6},
@@ -164,11 +176,11 @@ func TestMetrics(t *testing.T) {
 	if got := samples[`urlget_gateway_response_bytes_total{scheme="gopher"}`]; got < float64(2*len("Hello")+len(page)) {
 		t.Errorf("bytes sent for gopher: %v", got)
 	}
-	if got := samples[`urlget_gateway_upstream_first_byte_seconds_count{scheme="gopher"}`]; got != 3 {
-		t.Errorf("first-byte observations: %v, want 3 (each request that reached its scheme, the refused selector too)", got)
+	if got := samples[`urlget_gateway_upstream_first_byte_seconds_count{scheme="gopher"}`]; got != 4 {
+		t.Errorf("first-byte observations: %v, want 4 (each request that reached its scheme, the refused selector too)", got)
 	}
-	if got := samples[`urlget_gateway_upstream_duration_seconds_count{scheme="gopher"}`]; got != 3 {
-		t.Errorf("duration observations: %v, want 3", got)
+	if got := samples[`urlget_gateway_upstream_duration_seconds_count{scheme="gopher"}`]; got != 4 {
+		t.Errorf("duration observations: %v, want 4", got)
 	}
 	for name := range samples {
 		if strings.Contains(name, "127.0.0.1") {
