@@ -130,6 +130,12 @@ type Request struct {
 	// sent ahead for URLs the caller then does not ask for are wasted,
 	// never wrong.
 	Next []schemes.Locator
+	// NextShared says Next is shared with requests running at the same
+	// time (a -Z run's next URLs, which any of its connections may
+	// fetch): a handler readies only what any next request of its
+	// server needs (FTP's next passive port), never a request for a
+	// named URL (NNTP's articles), which another connection may fetch.
+	NextShared bool
 	// Page, for MethodList of a scheme whose containers are documents
 	// (Caps Pages: an HTML index page), receives the page byte for byte
 	// as the Listing is read (schemes.Request.Page): whole once the
@@ -240,6 +246,9 @@ func (c *Client) doRaw(ctx context.Context, m Method, raw string) (*Response, er
 func (c *Client) withNext(ctx context.Context, req *Request) context.Context {
 	if len(req.Next) == 0 || !c.Caps(req.URL).Has(schemes.Pipelines) {
 		return ctx
+	}
+	if req.NextShared {
+		return schemes.WithSharedNext(ctx, req.Next[:min(len(req.Next), MaxNext)])
 	}
 	return schemes.WithNext(ctx, req.Next[:min(len(req.Next), MaxNext)])
 }

@@ -51,7 +51,9 @@ const (
 	// many URLs of one server one after another pays a round trip per
 	// window of them rather than per URL. The caller then fetches them
 	// in that order, each with the rest as its NextOf; one it skips costs
-	// only the requests sent ahead for it.
+	// only the requests sent ahead for it. When NextShared(ctx), other
+	// connections fetch from the same URLs at the same time: only what
+	// serves any next request (FTP's passive port) is readied.
 	Pipelines
 	// RedirectTarget: a server's redirect may lead to the scheme unless
 	// the caller said otherwise (curl's default --proto-redir: http,

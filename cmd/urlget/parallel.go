@@ -161,11 +161,12 @@ func (o *options) startAll(run context.Context, c *fetch.Client, n int, src *par
 			return
 		}
 		s := &slot{i: i, raw: raw, where: where, out: &spool{}, done: make(chan struct{})}
+		next := src.ahead(c)
 		queue <- s // waits while the window is full; the writer always drains it
 		go func() {
 			defer func() { <-busy }()
 			defer close(s.done)
-			s.err = o.retrieveOne(run, c, s.i, s.raw, nil, s.out)
+			s.err = o.retrieveOne(run, c, s.i, s.raw, next, s.out)
 			if s.err != nil && o.failEarly && run.Err() == nil {
 				select {
 				case <-firstDone:
@@ -211,7 +212,12 @@ type parallelSource struct {
 	guess func(raw string) string
 	given int  // URLs given so far
 	ended bool // the list was read to its end (or failed)
+	// peeked is the list's next URL, read ahead by ahead, not yet given.
+	peeked *listedURL
 }
+
+// listedURL is a URL of the list and where it was.
+type listedURL struct{ raw, where string }
 
 // parallelURLs opens the run's URLs; an -i file that cannot be opened is
 // an error, as it is without -Z.
@@ -241,12 +247,52 @@ func (s *parallelSource) next() (raw, where string, ok bool) {
 	if s.list == nil {
 		return "", "", false
 	}
+	if p := s.peeked; p != nil {
+		s.peeked = nil
+		return p.raw, p.where, true
+	}
+	return s.read()
+}
+
+// read reads the list's next URL.
+func (s *parallelSource) read() (raw, where string, ok bool) {
 	raw, where, ok = s.list.next()
 	if !ok {
 		s.ended = true
 		return "", "", false
 	}
 	return s.guess(raw), where + ": ", true
+}
+
+// ahead is the URL after the last one given, as the look-ahead of a
+// request shared with the run's other connections (fetch.Request's
+// NextShared: an FTP session readies its next passive port, whichever
+// URL then takes the session), when it can be known without waiting: one
+// of the command line's, or the next line of a list in a regular file
+// (read ahead, then given by next); never a line of stdin or a pipe still
+// being written, which would hold up the URL being started. nil
+// otherwise, or when it does not parse, or its scheme does not pipeline.
+func (s *parallelSource) ahead(c *fetch.Client) []schemes.Locator {
+	var raw string
+	switch {
+	case s.given < len(s.o.urls):
+		raw = s.o.urls[s.given]
+	case s.peeked != nil:
+		raw = s.peeked.raw
+	case s.list != nil && s.list.regular && !s.ended:
+		r, where, ok := s.read()
+		if !ok {
+			return nil
+		}
+		s.peeked, raw = &listedURL{r, where}, r
+	default:
+		return nil
+	}
+	loc, err := c.Parse(raw)
+	if err != nil || !c.Caps(loc).Has(schemes.Pipelines) {
+		return nil
+	}
+	return []schemes.Locator{loc}
 }
 
 // known is the number of URLs when it is known (the list read to its

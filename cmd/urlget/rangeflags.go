@@ -118,7 +118,7 @@ func parseTimeCond(arg string) (t time.Time, unmodified bool, err error) {
 // request is the fetch.Request of a retrieval of loc: -r's range, -z's
 // condition, and the URLs after it (next).
 func (o *options) request(loc schemes.Locator, next []schemes.Locator) *fetch.Request {
-	req := &fetch.Request{URL: loc, Next: next, Ranges: o.rangeFlags.ranges}
+	req := &fetch.Request{URL: loc, Next: next, NextShared: o.parallel, Ranges: o.rangeFlags.ranges}
 	if t := o.rangeFlags.since; !t.IsZero() {
 		if o.rangeFlags.unmodified {
 			req.IfUnmodifiedSince = t

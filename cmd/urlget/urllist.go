@@ -19,6 +19,9 @@ type urlList struct {
 	closer io.Closer // the file; nil for stdin
 	line   int
 	failed error
+	// regular is true for a regular file, whose next line is read
+	// without waiting on a writer (a pipe's or stdin's could be).
+	regular bool
 }
 
 // openURLList opens the -i file name ("-": stdin).
@@ -35,6 +38,9 @@ func openURLList(name string, stdin io.Reader) (*urlList, error) {
 			return nil, fmt.Errorf("-i %s: cannot read it: %w", name, err)
 		}
 		l.closer, r = f, f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			l.regular = true
+		}
 	}
 	l.sc = bufio.NewScanner(r)
 	l.sc.Buffer(make([]byte, 64*1024), maxURLLine)

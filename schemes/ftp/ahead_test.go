@@ -15,6 +15,13 @@ import (
 // batch does; a name not on the server fails its request only.
 func fetchWithNext(t *testing.T, e *tenv, f *fakeFTP, names ...string) map[string]string {
 	t.Helper()
+	return fetchAhead(t, e, f, schemes.WithNext, names...)
+}
+
+// fetchAhead is fetchWithNext with the look-ahead put in each request's
+// context by with (schemes.WithNext, or WithSharedNext as -Z does).
+func fetchAhead(t *testing.T, e *tenv, f *fakeFTP, with func(context.Context, []schemes.Locator) context.Context, names ...string) map[string]string {
+	t.Helper()
 	var locs []schemes.Locator
 	for _, n := range names {
 		locs = append(locs, e.req(t, f.url(n)).URL)
@@ -22,7 +29,7 @@ func fetchWithNext(t *testing.T, e *tenv, f *fakeFTP, names ...string) map[strin
 	got := map[string]string{}
 	for i := range names {
 		req := e.req(t, f.url(names[i]))
-		resp, err := e.h.Fetch(schemes.WithNext(context.Background(), locs[i+1:]), req)
+		resp, err := e.h.Fetch(with(context.Background(), locs[i+1:]), req)
 		if err != nil {
 			got[names[i]] = "error: " + err.Error()
 			continue
@@ -59,13 +66,18 @@ func TestEPSVAhead(t *testing.T) {
 		noPipeline bool
 		files      []string
 		want       []string
+		shared     bool // the look-ahead is -Z's (schemes.WithSharedNext)
 	}{
 		{"three files", false, []string{"a", "b", "c"},
-			[]string{"EPSV", "RETR a", "EPSV", "RETR b", "EPSV", "RETR c"}},
+			[]string{"EPSV", "RETR a", "EPSV", "RETR b", "EPSV", "RETR c"}, false},
 		{"a refused RETR", false, []string{"a", "missing", "c"},
-			[]string{"EPSV", "RETR a", "EPSV", "RETR missing", "EPSV", "RETR c"}},
+			[]string{"EPSV", "RETR a", "EPSV", "RETR missing", "EPSV", "RETR c"}, false},
 		{"--no-pipeline", true, []string{"a", "b", "c"},
-			[]string{"EPSV", "RETR a", "EPSV", "RETR b", "EPSV", "RETR c"}},
+			[]string{"EPSV", "RETR a", "EPSV", "RETR b", "EPSV", "RETR c"}, false},
+		// A port serves any next transfer: -Z's shared look-ahead readies
+		// it as a mirror's does.
+		{"shared with other connections (-Z)", false, []string{"a", "b", "c"},
+			[]string{"EPSV", "RETR a", "EPSV", "RETR b", "EPSV", "RETR c"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
@@ -74,7 +86,11 @@ func TestEPSVAhead(t *testing.T) {
 			}
 			e := newEnv(t)
 			e.h.NoPipeline = tc.noPipeline
-			got := fetchWithNext(t, e, f, tc.files...)
+			with := schemes.WithNext
+			if tc.shared {
+				with = schemes.WithSharedNext
+			}
+			got := fetchAhead(t, e, f, with, tc.files...)
 			for _, n := range tc.files {
 				if want := strings.Repeat(n, 3000); n != "missing" && got[n] != want {
 					t.Errorf("%s: %d bytes %.40q", n, len(got[n]), got[n])

@@ -91,7 +91,9 @@ func (h *Handler) pipedCmd(p *plan) pipedCmd {
 // requests for an article, over a connection that can be parked.
 func (h *Handler) ahead(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey) {
 	next := schemes.NextOf(ctx)
-	if h.window() <= 1 || p.op != opArticle || !key.Pooled() || req.Conns == nil || len(next) == 0 {
+	if h.window() <= 1 || p.op != opArticle || !key.Pooled() || req.Conns == nil || len(next) == 0 || schemes.NextShared(ctx) {
+		// Shared (-Z): another connection may be fetching those
+		// articles; asking for them here too would fetch them twice.
 		return
 	}
 	p.next, p.req = next[:min(len(next), h.window()-1)], req

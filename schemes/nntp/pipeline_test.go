@@ -398,6 +398,7 @@ func TestAhead(t *testing.T) {
 			[]string{"g ARTICLE 2"}},
 		{"a group asks nothing ahead", "nntp://127.0.0.1:1119/g", []string{"nntp://127.0.0.1:1119/g/2"}, true, nil},
 		{"no Conns", here, []string{"nntp://127.0.0.1:1119/g/2"}, false, nil},
+		{"shared with other connections (-Z)", here, []string{"nntp://127.0.0.1:1119/g/2"}, true, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := &Handler{Server: "127.0.0.1:1119"}
@@ -414,7 +415,11 @@ func TestAhead(t *testing.T) {
 				t.Fatal(err)
 			}
 			key, _ := schemes.NewConnKey(req, "nntp", p.host, p.port, p.tls || p.starttls, p.user, p.pass)
-			h.ahead(schemes.WithNext(context.Background(), next), req, p, key)
+			ctx := schemes.WithNext(context.Background(), next)
+			if strings.HasPrefix(tt.name, "shared") {
+				ctx = schemes.WithSharedNext(context.Background(), next)
+			}
+			h.ahead(ctx, req, p, key)
 			var got []string
 			for _, loc := range p.next {
 				c, ok := h.aheadCmd(p, loc)
