@@ -48,6 +48,9 @@ func exchangeOf(ctx context.Context) *exchange {
 // endpoints (/healthz, /readyz, /metrics: see Operations), and records
 // it: one access-log line (Options.Log) and the request metrics.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Nothing is stored but what is said to be (cacheAs): no failure,
+	// refusal, redirect or form, nor a probe's or a scrape's answer.
+	w.Header().Set("Cache-Control", noStore)
 	if s.operator(w, r) {
 		return
 	}

@@ -63,15 +63,17 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": joinNa
 // startPage is "/": the URL box, and the schemes it takes.
 func (s *Server) startPage(w http.ResponseWriter, _ *http.Request) {
 	pageHeaders(w.Header())
+	s.cacheAs(w.Header(), nil, cacheListing)
 	pages.ExecuteTemplate(w, "start", startSchemes(s.c.Registry, s.opt.AllowFile))
 }
 
 // errorPage answers with status and a page saying what failed.
 func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err error) {
 	h := w.Header()
-	for _, k := range []string{"Content-Length", "Last-Modified", "Accept-Ranges"} {
+	for _, k := range []string{"Content-Length", "Last-Modified", "Accept-Ranges", "ETag", "Vary"} {
 		h.Del(k)
 	}
+	h.Set("Cache-Control", noStore)
 	pageHeaders(h)
 	w.WriteHeader(status)
 	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{url, err.Error(), ""})

@@ -80,6 +80,15 @@ type Options struct {
 	// Log, if set, gets one line a request (see Operations); nil logs
 	// nothing.
 	Log *slog.Logger
+	// DocumentMaxAge is how long a cache may keep a document the gateway
+	// served (Cache-Control: max-age) before it asks again, which the
+	// gateway answers from the scheme's stat (304) where it can;
+	// ListingMaxAge the same of a listing (a directory, menu, group, a
+	// search's hits), HTML or JSON. 0 means DefaultDocumentMaxAge and
+	// DefaultListingMaxAge; a negative value, that a cache asks again
+	// each time (no-cache). An answer fetched with a login or to a form's
+	// words, and every failure, is never stored (no-store).
+	DocumentMaxAge, ListingMaxAge time.Duration
 }
 
 // Server is the gateway: an http.Handler. Serve it with the http.Server
@@ -330,6 +339,9 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		return
 	}
 	defer done()
+	if s.notModified(ctx, w, r, loc, proxy) {
+		return // a cache's copy is still the document: nothing fetched
+	}
 	if r.Method == http.MethodHead && caps.Has(schemes.Stats) {
 		s.head(ctx, w, loc, proxy)
 		return
@@ -346,7 +358,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 	// comes as its lines and links, which listPage shows as a page with
 	// the links leading through the gateway; a proxy's client gets the
 	// bytes the server sent.
-	req := &fetch.Request{URL: loc, WantModTime: true, Browse: !proxy}
+	req := &fetch.Request{URL: loc, WantModTime: true, Browse: !proxy, IfModifiedSince: s.timeCondition(r, loc)}
 	if ranged {
 		req.Offset, req.Length = start, httprange.Length(start, end) // the server is asked for these bytes only
 	}
@@ -382,6 +394,11 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		return
 	}
 	defer resp.Close()
+	if resp.NotModified {
+		s.unchanged(w, loc, validators{mod: resp.ModTime})
+		return
+	}
+	s.cacheAnswer(w.Header(), loc, resp, proxy)
 	if res := resp.Resolved; res != nil && res.URL != "" && resp.Body == nil && resp.Listing == nil {
 		s.linkPage(w, schemes.RedactString(res.URL)) // resolved to a scheme started by hand
 		return
@@ -440,6 +457,7 @@ func (s *Server) head(ctx context.Context, w http.ResponseWriter, loc schemes.Lo
 		w.WriteHeader(statusOf(err))
 		return
 	}
+	s.cacheStat(w.Header(), loc, resp, proxy)
 	if resp.Kind == schemes.EntryDir || !proxy && isMessage(contentType(resp.Response)) {
 		pageHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)

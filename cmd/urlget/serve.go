@@ -30,6 +30,7 @@ type serveFlags struct {
 	hosts             []string
 	logFormat         string
 	shutdownGrace     float64
+	cacheMaxAge       cacheMaxAge
 }
 
 func (s *serveFlags) add(fs *pflag.FlagSet) {
@@ -42,6 +43,7 @@ func (s *serveFlags) add(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&s.hosts, "host", nil, "serve: also answer to `NAME` in the Host header, as clients send it (behind a Service, Ingress or load balancer: its name, with :PORT unless the port is the scheme's default); repeat")
 	fs.StringVar(&s.logFormat, "log-format", "text", "serve: write the access log (a line a request, on stderr) as `FORMAT`: text or json")
 	fs.Float64Var(&s.shutdownGrace, "shutdown-grace", defaultShutdownGrace.Seconds(), "serve: on SIGTERM or SIGINT, let the requests under way finish for up to `SECONDS`, then cut them")
+	fs.Var(&s.cacheMaxAge, "cache-max-age", "serve: let caches keep documents and listings fresh for `AGE` (Cache-Control: max-age; default documents=5m,listings=1m), or each its own: documents=10m,listings=30s; 0 makes them ask again each time, answered 304 from the scheme's stat where it can. Answers fetched with a login or to a form's words, and failures, are never stored")
 }
 
 func (s *serveFlags) check(fs *pflag.FlagSet, o *options) error {
@@ -118,6 +120,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	gw := gateway.New(gateway.Options{Client: client, Hosts: append(gateway.HostsFor(addr, names...), s.hosts...),
 		AllowFile: s.allowFile, AllowSend: s.allowSend, MaxUpstream: s.maxUpstream,
 		MaxUpstreamPerHost: s.maxUpstreamHost, MaxConnsPerClient: s.maxConnsPerClient,
+		DocumentMaxAge: s.cacheMaxAge.documents, ListingMaxAge: s.cacheMaxAge.listings,
 		Log:   accessLog(stderr, s.logFormat),
 		Words: func(setting string) string { return settingFlags[setting] }})
 	srv := gw.HTTPServer()

@@ -1,0 +1,253 @@
+package gateway
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/urlget/urlget/fetch"
+)
+
+func TestMadeETag(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	hex := strconv.FormatInt(old.Unix(), 16)
+	for _, c := range []struct {
+		size int64
+		mod  time.Time
+		prec time.Duration
+		want string
+	}{
+		{1000, old, time.Second, `"3e8-` + hex + `"`},
+		{1000, old.Add(300 * time.Millisecond), time.Millisecond, `"3e8-` + hex + `"`}, // whole seconds: MLST's and MDTM's agree
+		{0, old, 0, `"0-` + hex + `"`},
+		{1000, old, time.Minute, `W/"3e8-` + hex + `"`},    // a LIST time: coarse
+		{1000, old, 24 * time.Hour, `W/"3e8-` + hex + `"`}, // an old file's LIST date
+		{-1, old, time.Second, `W/"` + hex + `"`},          // no size (TYPE A)
+		{5, now, time.Second, `W/"5-` + strconv.FormatInt(now.Unix(), 16) + `"`},
+		{5, now.Add(-500 * time.Millisecond), time.Second, `W/"5-` + strconv.FormatInt(now.Add(-time.Second).Unix(), 16) + `"`},
+		{5, now.Add(-time.Second), time.Second, `"5-` + strconv.FormatInt(now.Add(-time.Second).Unix(), 16) + `"`},
+	} {
+		if got := madeETag(c.size, c.mod, c.prec, now); got != c.want {
+			t.Errorf("madeETag(%d, %v, %v) = %s, want %s", c.size, c.mod, c.prec, got, c.want)
+		}
+	}
+	if v := validatorsOf("", 10, time.Time{}, 0, now); v.etag != "" {
+		t.Errorf("no time, yet a tag %s", v.etag)
+	}
+	if v := validatorsOf(`W/"from-the-server"`, 10, old, time.Second, now); v.etag != `W/"from-the-server"` {
+		t.Errorf("the server's tag not kept: %s", v.etag)
+	}
+	if v := validatorsOf("\"x\"\r\nSet-Cookie: a=b", 10, old, time.Second, now); v.etag != `"a-`+hex+`"` {
+		t.Errorf("a server's malformed tag taken: %q", v.etag)
+	}
+}
+
+func TestMatchNone(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		tags  []string
+		want  string
+	}{
+		{`"a"`, []string{`"a"`}, `"a"`},
+		{`W/"a"`, []string{`"a"`}, `W/"a"`}, // the weak comparison
+		{`"a"`, []string{`W/"a"`}, `"a"`},
+		{`"b", "a"`, []string{`"a"`}, `"a"`},
+		{`"x,y", "a"`, []string{`"a"`}, `"a"`}, // a comma inside a tag
+		{`"x,y"`, []string{`"x,y"`}, `"x,y"`},
+		{`"x"`, []string{`"x,y"`}, ""},
+		{`"b"`, []string{`"a"`, ""}, ""},
+		{`*`, []string{`"a"`}, "*"},
+		{`*`, []string{""}, ""},
+		{`a`, []string{`"a"`}, ""}, // no quotes: no entity tag
+		{``, []string{`"a"`}, ""},
+		{`"a`, []string{`"a"`}, ""},
+	} {
+		if got := matchNone(c.field, c.tags...); got != c.want {
+			t.Errorf("matchNone(%q, %q) = %q, want %q", c.field, c.tags, got, c.want)
+		}
+	}
+}
+
+// upstreamDoc serves data at /doc (with mod as its time) and /tagged
+// (with the ETag "v1" as well), and counts the GETs and HEADs it got.
+func upstreamDoc(t *testing.T, data string, mod time.Time) (url string, gets, heads *atomic.Int32) {
+	gets, heads = new(atomic.Int32), new(atomic.Int32)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			heads.Add(1)
+		} else {
+			gets.Add(1)
+		}
+		if r.URL.Path == "/tagged" {
+			w.Header().Set("ETag", `"v1"`)
+		}
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, "doc.txt", mod, strings.NewReader(data))
+	}))
+	t.Cleanup(up.Close)
+	return up.URL, gets, heads
+}
+
+// TestDocumentValidators: a document's answer carries an ETag of its
+// size and time (or its server's own), its Last-Modified and the
+// documents' max-age; a conditional request that still matches is
+// answered 304 from the scheme's stat (a HEAD upstream), with no GET.
+func TestDocumentValidators(t *testing.T) {
+	data := strings.Repeat("0123456789", 100)
+	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	up, gets, heads := upstreamDoc(t, data, mod)
+	base := gateway(t, Options{})
+	doc := base + Address(up+"/doc")
+	tag := fmt.Sprintf(`"3e8-%x"`, mod.Unix())
+	resp, body := get(t, newRequest(t, "GET", doc))
+	if resp.StatusCode != 200 || body != data {
+		t.Fatalf("%d %q", resp.StatusCode, body)
+	}
+	lm := mod.Format(http.TimeFormat)
+	if h := resp.Header; h.Get("ETag") != tag || h.Get("Last-Modified") != lm || h.Get("Cache-Control") != "max-age=300" || h.Get("Vary") != "" {
+		t.Errorf("headers: %v", h)
+	}
+	for _, c := range []struct {
+		name, header, value string
+		status              int
+		etag                string
+	}{
+		{"its tag", "If-None-Match", tag, 304, tag},
+		{"its tag, weak", "If-None-Match", "W/" + tag, 304, "W/" + tag},
+		{"among others", "If-None-Match", `"x", ` + tag, 304, tag},
+		{"any", "If-None-Match", "*", 304, tag},
+		{"another tag", "If-None-Match", `"3e8-1"`, 200, tag},
+		{"its time", "If-Modified-Since", lm, 304, ""},
+		{"a later time", "If-Modified-Since", mod.Add(time.Hour).Format(http.TimeFormat), 304, ""},
+		{"an earlier time", "If-Modified-Since", mod.Add(-time.Second).Format(http.TimeFormat), 200, tag},
+	} {
+		g, hd := gets.Load(), heads.Load()
+		req := newRequest(t, "GET", doc)
+		req.Header.Set(c.header, c.value)
+		resp, body := get(t, req)
+		h := resp.Header
+		if resp.StatusCode != c.status || h.Get("ETag") != c.etag || h.Get("Cache-Control") != "max-age=300" || h.Get("Last-Modified") != lm {
+			t.Errorf("%s: %d, headers %v", c.name, resp.StatusCode, h)
+		}
+		if hd+1 != heads.Load() {
+			t.Errorf("%s: %d HEADs upstream, want 1", c.name, heads.Load()-hd)
+		}
+		wantGets := g
+		if c.status == 200 {
+			wantGets++
+		}
+		switch {
+		case c.status == 304 && body != "":
+			t.Errorf("%s: a 304 with a body %q", c.name, body)
+		case gets.Load() != wantGets:
+			t.Errorf("%s: %d GETs upstream, want %d", c.name, gets.Load()-g, wantGets-g)
+		}
+	}
+	// Its server's own tag.
+	tagged := base + Address(up+"/tagged")
+	if resp, _ := get(t, newRequest(t, "GET", tagged)); resp.Header.Get("ETag") != `"v1"` {
+		t.Errorf("the server's tag not passed on: %v", resp.Header)
+	}
+	req := newRequest(t, "GET", tagged)
+	req.Header.Set("If-None-Match", `"v1"`)
+	if resp, _ := get(t, req); resp.StatusCode != 304 || resp.Header.Get("ETag") != `"v1"` {
+		t.Errorf("If-None-Match of the server's tag: %d %v", resp.StatusCode, resp.Header)
+	}
+	// HEAD says what GET does.
+	if resp, _ := get(t, newRequest(t, "HEAD", doc)); resp.Header.Get("ETag") != tag || resp.Header.Get("Cache-Control") != "max-age=300" {
+		t.Errorf("HEAD: %v", resp.Header)
+	}
+	// A failure is never stored, nor given a validator.
+	if resp, _ := get(t, newRequest(t, "GET", base+Address(up+"/missing"))); resp.StatusCode != 404 || resp.Header.Get("Cache-Control") != "no-store" || resp.Header.Get("ETag") != "" {
+		t.Errorf("404: %d %v", resp.StatusCode, resp.Header)
+	}
+}
+
+func TestCacheMaxAge(t *testing.T) {
+	up, _, _ := upstreamDoc(t, "data", time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC))
+	menu, _ := gopherFake(t, "0About\t/about\t127.0.0.1\t70\r\n")
+	for _, c := range []struct {
+		doc, list         time.Duration
+		wantDoc, wantList string
+	}{
+		{0, 0, "max-age=300", "max-age=60"},
+		{time.Hour, 10 * time.Second, "max-age=3600", "max-age=10"},
+		{-1, -1, "no-cache", "no-cache"},
+	} {
+		base := gateway(t, Options{DocumentMaxAge: c.doc, ListingMaxAge: c.list})
+		if resp, _ := get(t, newRequest(t, "GET", base+Address(up+"/doc"))); resp.Header.Get("Cache-Control") != c.wantDoc {
+			t.Errorf("%v: document: %q, want %q", c.doc, resp.Header.Get("Cache-Control"), c.wantDoc)
+		}
+		resp, _ := get(t, newRequest(t, "GET", base+Address("gopher://"+menu+"/1/")))
+		if resp.Header.Get("Cache-Control") != c.wantList || resp.Header.Get("ETag") != "" || resp.Header.Get("Vary") != "" {
+			t.Errorf("%v: listing: %v, want Cache-Control %q", c.list, resp.Header, c.wantList)
+		}
+		if resp, _ := get(t, newRequest(t, "GET", base+"/")); resp.Header.Get("Cache-Control") != c.wantList {
+			t.Errorf("%v: start page: %q, want %q", c.list, resp.Header.Get("Cache-Control"), c.wantList)
+		}
+	}
+}
+
+// TestNeverStored: what a form's words or a login made, a redirect and a
+// form, are never stored; a conditional request for them is answered
+// with the resource, not from a stat.
+func TestNeverStored(t *testing.T) {
+	up, gets, _ := upstreamDoc(t, "data", time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC))
+	menu, _ := gopherFake(t, "0Hit\t/hit\t127.0.0.1\t70\r\n")
+	creds := &fetch.Client{Credentials: func(scheme, host string, port int) (string, string, bool) {
+		return "op", "secret", host == "localhost"
+	}}
+	base := gateway(t, Options{Client: creds})
+	addr := strings.TrimPrefix(up, "http://")
+	port := addr[strings.LastIndexByte(addr, ':')+1:]
+	// A login typed into the gateway: its redirect, then the document.
+	resp, _ := get(t, newRequest(t, "GET", base+Address("http://u:pw@"+addr+"/doc")))
+	if resp.StatusCode != 303 || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("the login's redirect: %d %v", resp.StatusCode, resp.Header)
+	}
+	for _, c := range []struct{ name, raw string }{
+		{"a login remembered", "http://u@" + addr + "/doc"},
+		{"a login of the Client's", "http://localhost:" + port + "/doc"},
+		{"a gopher search's words", "gopher://" + menu + "/7/find%09words"},
+	} {
+		g := gets.Load()
+		req := newRequest(t, "GET", base+Address(c.raw))
+		req.Header.Set("If-Modified-Since", time.Now().Format(http.TimeFormat))
+		resp, _ := get(t, req)
+		if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "private, no-store" {
+			t.Errorf("%s: %d %v", c.name, resp.StatusCode, resp.Header)
+		}
+		if strings.HasPrefix(c.raw, "http") && gets.Load() != g+1 {
+			t.Errorf("%s: fetched %d times, want once", c.name, gets.Load()-g)
+		}
+	}
+	// A search's form page and its redirect.
+	resp, _ = get(t, newRequest(t, "GET", base+"/search?url="+Address("gopher://" + menu + "/7/find")[1:]+"&q=w"))
+	if resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("/search: %d %v", resp.StatusCode, resp.Header)
+	}
+}
+
+// TestVaryAccept: a proxy's listing is HTML or JSON by the Accept
+// header, and says so.
+func TestVaryAccept(t *testing.T) {
+	menu, _ := gopherFake(t, "0About\t/about\t127.0.0.1\t70\r\n")
+	base := gateway(t, Options{})
+	req := newRequest(t, "GET", base)
+	req.URL.Opaque = "gopher://" + menu + "/1/" // absolute form
+	req.Host = menu
+	req.Header.Set("Accept", "application/json")
+	resp, body := get(t, req)
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, `{"entries"`) || resp.Header.Get("Vary") != "Accept" || resp.Header.Get("Cache-Control") != "max-age=60" {
+		t.Errorf("%d %v %q", resp.StatusCode, resp.Header, body)
+	}
+}
