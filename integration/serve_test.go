@@ -56,23 +56,12 @@ func gatewayGet(t *testing.T, base, raw, rng string) (*http.Response, []byte) {
 // if set, and returns the answer with its body read.
 func gatewayGetURL(t *testing.T, url, rng string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest("GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var hdr []string
 	if rng != "" {
-		req.Header.Set("Range", rng)
+		hdr = []string{"Range", rng}
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, b
+	resp, b := cacheGet(t, url, hdr...)
+	return resp, []byte(b)
 }
 
 // TestServeGopherMenu: gophernicus's and pygopherd's root menus as
