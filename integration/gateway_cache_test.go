@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlget/urlget/gateway"
 	"github.com/urlget/urlget/integration/testbed"
@@ -107,3 +109,161 @@ func TestGatewayRevalidatesFTP(t *testing.T) {
 		})
 	}
 }
+
+// behindCache asks nginx's caching server (testbed.GatewayCachePort) for
+// raw's gateway address, and returns the answer, its body and nginx's
+// X-Cache-Status (MISS, HIT, EXPIRED, REVALIDATED, or "" for an answer
+// it did not look up in its cache). It counts the answers each replica
+// gave (X-Upstream) in upstreams.
+func behindCache(t *testing.T, upstreams map[string]int, raw string) (*http.Response, string, string) {
+	t.Helper()
+	resp, body := cacheGet(t, "http://"+testbed.Addr(testbed.GatewayCachePort)+gateway.Address(raw))
+	if u := resp.Header.Get("X-Upstream"); u != "" {
+		upstreams[u]++
+	}
+	return resp, body, resp.Header.Get("X-Cache-Status")
+}
+
+// pastMaxAge is behindCache's first answer for raw after stale (when
+// what nginx stored went past its max-age) that is no HIT: nginx counts
+// time in whole seconds, so a request just past stale may still be
+// served from its cache.
+func pastMaxAge(t *testing.T, upstreams map[string]int, raw string, stale time.Time) (resp *http.Response, body, status string) {
+	t.Helper()
+	await.Until(t, "nginx asking the gateway again past max-age", func() bool {
+		if time.Now().Before(stale) {
+			return false
+		}
+		resp, body, status = behindCache(t, upstreams, raw)
+		return status != "HIT"
+	})
+	return resp, body, status
+}
+
+// commandsSince counts the commands of the FTP server of service, since
+// its log had offset bytes, that are cmd exactly.
+func commandsSince(t *testing.T, service string, offset int64, cmd string) int {
+	n := 0
+	for _, c := range ftpCommands(t, service, offset) {
+		if c == cmd {
+			n++
+		}
+	}
+	return n
+}
+
+// TestGatewayBehindCache: nginx's proxy_cache in front of two `urlget
+// serve --cache-max-age 1s` replicas (README's example): the second
+// request for an FTP document is a HIT, and the server was sent one
+// RETR; past max-age, nginx revalidates it (REVALIDATED: a 304 from
+// MLST, no RETR); changed on the server, it is fetched again past
+// max-age (EXPIRED, the new bytes, one RETR). A page fetched with a login
+// and a search's hits are never stored (a MISS each time), and a
+// listing is (a HIT).
+func TestGatewayBehindCache(t *testing.T) {
+	testbed.Require(t, testbed.Nginx)
+	testbed.Require(t, testbed.Proftpd)
+	testbed.Require(t, testbed.WAIS)
+	const maxAge = time.Second
+	for _, addr := range testbed.GatewayReplicas {
+		startServe(t, "--listen", addr, "--cache-max-age", "1s")
+	}
+	// A directory of this run's own: nginx keeps what earlier runs
+	// stored under their URLs.
+	run := fmt.Sprintf("run-%d", time.Now().UnixNano())
+	host, rel := scratchTree(t, map[string]string{run + "/doc.bin": "version 1\n"})
+	host, rel = filepath.Join(host, run), rel+"/"+run
+	ftp := testbed.Addr(testbed.ProftpdPort)
+	doc := fmt.Sprintf("ftp://%s/%s/doc.bin", ftp, rel)
+	svc := testbed.Proftpd
+	ups := map[string]int{}
+
+	off := testbed.LogSize(svc)
+	resp, body, status := behindCache(t, ups, doc)
+	if resp.StatusCode != 200 || body != "version 1\n" || status != "MISS" || resp.Header.Get("Cache-Control") != "max-age=1" {
+		t.Fatalf("first: %d %q %s %v", resp.StatusCode, body, status, resp.Header)
+	}
+	stored := time.Now()
+	if _, body, status := behindCache(t, ups, doc); body != "version 1\n" || status != "HIT" {
+		t.Errorf("second: %q %s, want a HIT", body, status)
+	}
+	await.Until(t, "proftpd logging the RETR", func() bool { return commandsSince(t, svc, off, "RETR doc.bin") >= 1 })
+	if n := commandsSince(t, svc, off, "RETR doc.bin"); n != 1 {
+		t.Errorf("%d RETR for two requests, want 1", n)
+	}
+
+	// Past max-age, unchanged: revalidated with a 304, no RETR.
+	off = testbed.LogSize(svc)
+	resp, body, status = pastMaxAge(t, ups, doc, stored.Add(maxAge))
+	if resp.StatusCode != 200 || body != "version 1\n" || status != "REVALIDATED" {
+		t.Errorf("past max-age: %d %q %s, want REVALIDATED", resp.StatusCode, body, status)
+	}
+	stored = time.Now()
+	await.Until(t, "proftpd logging the MLST", func() bool { return commandsSince(t, svc, off, "MLST doc.bin") >= 1 })
+	if n := commandsSince(t, svc, off, "RETR doc.bin"); n != 0 {
+		t.Errorf("revalidation: %d RETR, want none", n)
+	}
+
+	// Changed: past max-age, the new bytes.
+	writeScratch(t, host, "doc.bin", "version 2, longer\n", testbed.FixtureModTime().Add(time.Hour))
+	off = testbed.LogSize(svc)
+	resp, body, status = pastMaxAge(t, ups, doc, stored.Add(maxAge))
+	if resp.StatusCode != 200 || body != "version 2, longer\n" || status != "EXPIRED" {
+		t.Errorf("changed: %d %q %s, want EXPIRED with the new bytes", resp.StatusCode, body, status)
+	}
+	if _, body, status := behindCache(t, ups, doc); body != "version 2, longer\n" || status != "HIT" {
+		t.Errorf("changed, again: %q %s, want a HIT", body, status)
+	}
+	await.Until(t, "proftpd logging the RETR", func() bool { return commandsSince(t, svc, off, "RETR doc.bin") >= 1 })
+	if n := commandsSince(t, svc, off, "RETR doc.bin"); n != 1 {
+		t.Errorf("changed: %d RETR, want 1", n)
+	}
+
+	// A listing is stored too.
+	dir := fmt.Sprintf("ftp://%s/%s/", ftp, rel)
+	if _, _, status := behindCache(t, ups, dir); status != "MISS" {
+		t.Errorf("listing: %s, want a MISS", status)
+	}
+	if resp, _, status := behindCache(t, ups, dir); status != "HIT" || resp.Header.Get("ETag") != "" {
+		t.Errorf("listing again: %s %v, want a HIT", status, resp.Header)
+	}
+
+	// alice's login, typed into each replica (they keep it in memory),
+	// then the page through the cache: never stored.
+	withLogin := fmt.Sprintf("ftp://%s:%s@%s/%%2Fsrv/fixtures/%s/doc.bin", testbed.AliceUser, testbed.AlicePassword, ftp, rel)
+	for _, addr := range testbed.GatewayReplicas {
+		req, err := http.NewRequest("GET", "http://"+addr+gateway.Address(withLogin), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("the login's address on %s: %d", addr, resp.StatusCode)
+		}
+	}
+	login := fmt.Sprintf("ftp://%s@%s/%%2Fsrv/fixtures/%s/doc.bin", testbed.AliceUser, ftp, rel)
+	search := fmt.Sprintf("wais://%s/demo?leviathan", testbed.Addr(testbed.WAISPort))
+	for _, raw := range []string{login, search} {
+		for i := range 3 {
+			resp, body, status := behindCache(t, ups, raw)
+			if resp.StatusCode != 200 || status != "MISS" || resp.Header.Get("Cache-Control") != "private, no-store" {
+				t.Errorf("%s, %d: %d %s %v", raw, i+1, resp.StatusCode, status, resp.Header)
+			}
+			if raw == login && body != "version 2, longer\n" {
+				t.Errorf("%s, %d: %q", raw, i+1, body)
+			}
+		}
+	}
+	// Both replicas answered what nginx asked of them, in turn.
+	if len(ups) != len(testbed.GatewayReplicas) {
+		t.Errorf("answers by replica: %v, want both", ups)
+	}
+	t.Logf("answers by replica: %v", ups)
+}
+
+// noFollow shows a redirect instead of following it.
+var noFollow = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

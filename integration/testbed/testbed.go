@@ -33,6 +33,12 @@ const (
 	HTTPPort = 8080
 	// HTTPSPort is nginx serving the fixture tree over TLS (see CACertFile).
 	HTTPSPort = 8443
+	// GatewayCachePort is nginx as a caching reverse proxy (proxy_cache,
+	// 1 MiB of keys, 64 MiB on disk) in front of two `urlget serve`
+	// replicas that a test starts, on GatewayReplicas: the gateway
+	// example of README's caching section. It says X-Cache-Status
+	// ($upstream_cache_status) and X-Upstream ($upstream_addr).
+	GatewayCachePort = 8090
 	// GophernicusPort is gophernicus 3.1.1 (plain Gopher) under xinetd.
 	GophernicusPort = 7070
 	// GophersPort is the same gophernicus behind stunnel 5: gophers://
@@ -255,3 +261,10 @@ func FTPSCertFile(service string) string { return filepath.Join(LogDir(service),
 // ServerCertFile returns the host path of nginx's PEM server certificate
 // (subject CN=127.0.0.1, SANs IP:127.0.0.1, DNS:localhost).
 func ServerCertFile() string { return filepath.Join(RunDir(), "certs", "server.pem") }
+
+// GatewayReplicas are the addresses nginx's GatewayCachePort server
+// proxies to, in turn (an upstream of two): a test starts `urlget serve
+// --listen` on each. They share a port on two loopback addresses so that
+// both answer to the Host nginx names them by, localhost:8071 (a gateway
+// answers to the loopback names of its own port: gateway.HostsFor).
+var GatewayReplicas = []string{"127.0.0.11:8071", "127.0.0.12:8071"}

@@ -212,6 +212,8 @@ var Checks = []Check{
 	{Service: Pureftpd, Name: "pure-ftpd", Port: PureftpdPort, Probe: ReadPrefix("", "220")},
 	{Service: Nginx, Name: "http", Port: HTTPPort, Probe: ReadPrefix("HEAD / HTTP/1.0\r\n\r\n", "HTTP/1.1 200")},
 	{Service: Nginx, Name: "https", Port: HTTPSPort, Probe: nil}, // TLS: see the smoke test for a handshake
+	// A cache in front of replicas a test starts: 502 without them.
+	{Service: Nginx, Name: "gateway-cache", Port: GatewayCachePort, Probe: nil},
 	{Service: Gophernicus, Name: "gophernicus", Port: GophernicusPort, Probe: ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7070\r\n")},
 	// Over TLS: the root menu naming the TLS port.
 	{Service: GophernicusTLS, Name: "gophernicus-tls", Port: GophersPort, Probe: OverTLS(CACertFile(), ReadContains("\r\n", "0LF text file\t/text/lf.txt\t127.0.0.1\t7443\r\n"))},
