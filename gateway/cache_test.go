@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
 )
 
 func TestMadeETag(t *testing.T) {
@@ -249,5 +250,40 @@ func TestVaryAccept(t *testing.T) {
 	resp, body := get(t, req)
 	if resp.StatusCode != 200 || !strings.HasPrefix(body, `{"entries"`) || resp.Header.Get("Vary") != "Accept" || resp.Header.Get("Cache-Control") != "max-age=60" {
 		t.Errorf("%d %v %q", resp.StatusCode, resp.Header, body)
+	}
+}
+
+// TestConditionalFetch: a scheme that cannot stat but asks its server a
+// time condition (Caps Conditional without Stats: here HTTP with its
+// Stats taken away) is asked If-Modified-Since, and its NotModified is
+// the gateway's 304.
+func TestConditionalFetch(t *testing.T) {
+	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	up, gets, heads := upstreamDoc(t, "data", mod)
+	reg := fetch.DefaultRegistry().Map(func(s schemes.Scheme) schemes.Scheme {
+		if s.Caps.Has(schemes.Conditional) {
+			s.Caps &^= schemes.Stats
+		}
+		return s
+	})
+	base := gateway(t, Options{Client: &fetch.Client{Registry: reg}})
+	doc := base + Address(up+"/doc")
+	for _, c := range []struct {
+		since  time.Time
+		status int
+		body   string
+	}{
+		{mod, 304, ""},
+		{mod.Add(-time.Second), 200, "data"},
+	} {
+		req := newRequest(t, "GET", doc)
+		req.Header.Set("If-Modified-Since", c.since.Format(http.TimeFormat))
+		resp, body := get(t, req)
+		if resp.StatusCode != c.status || body != c.body || resp.Header.Get("Last-Modified") != mod.Format(http.TimeFormat) || resp.Header.Get("Cache-Control") != "max-age=300" {
+			t.Errorf("If-Modified-Since %v: %d %q %v", c.since, resp.StatusCode, body, resp.Header)
+		}
+	}
+	if heads.Load() != 0 || gets.Load() != 2 {
+		t.Errorf("%d HEADs and %d GETs upstream, want none and 2 (each with the condition)", heads.Load(), gets.Load())
 	}
 }
