@@ -77,6 +77,21 @@
 // a sandbox (Content-Security-Policy: sandbox, X-Content-Type-Options:
 // nosniff).
 //
+// # Caching
+//
+// Every answer says what a cache may do with it (Cache-Control): a
+// document is fresh for Options.DocumentMaxAge (5 minutes), a listing,
+// HTML or JSON, for ListingMaxAge (a minute); whatever was fetched with a
+// login or to a form's words is private, no-store, and every failure,
+// refusal, redirect and form no-store. A document carries its server's
+// ETag, or one made of its size and modification time (weak when the time
+// is coarse or recent, of the time alone when the size is not known), and
+// its Last-Modified; a listing carries none. A conditional GET or HEAD of
+// a document (If-None-Match, If-Modified-Since) is answered 304 from the
+// scheme's stat (fetch.MethodStat), or from its own time condition
+// (Caps Conditional), without fetching it. A proxy's listing, HTML or
+// JSON by Accept, says Vary: Accept.
+//
 // # Safety
 //
 // See Options: the Host header is checked (DNS rebinding), cross-site
