@@ -90,32 +90,34 @@ func (s *Server) private(loc schemes.Locator) bool {
 			return true
 		}
 	}
-	if g.Host != "" && g.User == nil {
-		if s.c.Credentials != nil {
-			if _, _, ok := s.c.Credentials(g.Scheme, g.Host, g.EffectivePort()); ok {
-				return true
-			}
+	if g.Host != "" && g.User == nil && s.c.Credentials != nil {
+		if _, _, ok := s.c.Credentials(g.Scheme, g.Host, g.EffectivePort()); ok {
+			return true
 		}
-		if s.c.Netrc != nil {
-			if _, _, ok := s.c.Netrc.Lookup(g.Host); ok {
-				return true
-			}
+	}
+	if g.Host != "" && s.c.Netrc != nil {
+		// A netrc gives a URL without a login its login, and one with
+		// its user that user's password.
+		if login, _, ok := s.c.Netrc.Lookup(g.Host); ok && (g.User == nil || login == *g.User) {
+			return true
 		}
 	}
 	return hasWords(loc)
 }
 
 // hasWords reports whether loc carries a form's words: it is a search
-// (schemes.Searcher) whose URL without words is another URL. A URL the
-// scheme writes otherwise without words counts as with them: the
-// answer is then not stored, never stored wrongly.
+// (schemes.Searcher) whose URL with its words taken out does not start
+// with loc's (a URL without words gains only the empty search's
+// separator, gopher's %09, a "?"). A URL the scheme writes otherwise
+// without words counts as with them: the answer is then not stored,
+// never stored wrongly.
 func hasWords(loc schemes.Locator) bool {
 	sr, ok := loc.(schemes.Searcher)
 	if !ok {
 		return false
 	}
 	bare, err := sr.WithSearch("")
-	return err == nil && bare.String() != loc.String()
+	return err == nil && !strings.HasPrefix(bare.String(), loc.String())
 }
 
 // validators are what the gateway tells of a document's version: its

@@ -287,3 +287,42 @@ func TestConditionalFetch(t *testing.T) {
 		t.Errorf("%d HEADs and %d GETs upstream, want none and 2 (each with the condition)", heads.Load(), gets.Load())
 	}
 }
+
+// TestPrivate: which URLs' answers are one person's.
+func TestPrivate(t *testing.T) {
+	n, err := fetch.ParseNetrc("machine netrc.example login op password pw\nmachine nopass.example login op\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds := func(_, host string, _ int) (string, string, bool) { return "u", "p", host == "creds.example" }
+	s := New(Options{Client: &fetch.Client{Netrc: n, Credentials: creds}})
+	for raw, want := range map[string]bool{
+		"ftp://h.example/f":                 false,
+		"ftp://u:p@h.example/f":             true,
+		"ftp://u@h.example/f":               false, // no password known: anonymous-like
+		"ftp://netrc.example/f":             true,
+		"ftp://op@netrc.example/f":          true,
+		"ftp://other@netrc.example/f":       false,
+		"ftp://nopass.example/f":            true, // a login all the same
+		"ftp://creds.example/f":             true,
+		"ftp://u@creds.example/f":           false, // Credentials serve URLs without a user
+		"gopher://h.example/7/find%09words": true,
+		"gopher://h.example/7/find":         false,
+		"gopher://h.example/1/":             false,
+		"wais://h.example/db?words":         true,
+		"wais://h.example/db":               false,
+		"gemini://h.example/ask?answer":     true,
+		"gemini://h.example/ask":            false,
+		"gopher://h.example/7/find%09":      false, // no words
+		"ldap://h.example/o=x??sub?(cn=a)":  true,  // a filter
+		"ldap://h.example/o=x??sub":         false,
+	} {
+		loc, err := s.c.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.private(loc); got != want {
+			t.Errorf("%s: private %v, want %v", raw, got, want)
+		}
+	}
+}
