@@ -326,3 +326,41 @@ func TestPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestIfRange: a Range with an If-Range is answered only while the
+// document is the one it names, its strong tag or its time; otherwise
+// the whole document comes with 200.
+func TestIfRange(t *testing.T) {
+	data := strings.Repeat("0123456789", 100)
+	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	up, _, _ := upstreamDoc(t, data, mod)
+	base := gateway(t, Options{})
+	doc := base + Address(up+"/doc")
+	tag := fmt.Sprintf(`"3e8-%x"`, mod.Unix())
+	for _, c := range []struct {
+		ifRange string
+		status  int
+	}{
+		{"", 206},
+		{tag, 206},
+		{mod.Format(http.TimeFormat), 206},
+		{"W/" + tag, 200}, // a weak tag never fits
+		{`"3e8-1"`, 200},
+		{mod.Add(-time.Second).Format(http.TimeFormat), 200},
+		{"garbage", 200},
+	} {
+		req := newRequest(t, "GET", doc)
+		req.Header.Set("Range", "bytes=10-")
+		if c.ifRange != "" {
+			req.Header.Set("If-Range", c.ifRange)
+		}
+		resp, body := get(t, req)
+		want := data
+		if c.status == 206 {
+			want = data[10:]
+		}
+		if resp.StatusCode != c.status || body != want {
+			t.Errorf("If-Range %q: %d, %d bytes; want %d", c.ifRange, resp.StatusCode, len(body), c.status)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
@@ -105,4 +106,31 @@ func (s *Server) cacheStat(h http.Header, loc schemes.Locator, st *fetch.Respons
 	if proxy || !isMessage(contentType(st.Response)) {
 		validatorsOf(st.ETag, st.Size, st.ModTime, st.Precision, time.Now()).set(h)
 	}
+}
+
+// rangeStillFits reports whether a Range of r, a request for loc, is to
+// be answered: when r has no If-Range, or the document is still the one
+// its If-Range names (RFC 9110 §13.1.5): the strong tag the gateway gives
+// it, or its Last-Modified, exact to the second, which the scheme's stat
+// tells. Otherwise the whole document is sent (200), as a client that
+// resumes a copy of another version must get, never bytes of two: also
+// when the scheme cannot stat, or the stat fails.
+func (s *Server) rangeStillFits(ctx context.Context, r *http.Request, loc schemes.Locator) bool {
+	ir := strings.TrimSpace(r.Header.Get("If-Range"))
+	if ir == "" {
+		return true
+	}
+	if !s.c.Caps(loc).Has(schemes.Stats) {
+		return false
+	}
+	st, err := s.c.Do(ctx, &fetch.Request{Method: fetch.MethodStat, URL: loc, WantModTime: true})
+	if err != nil || st.ModTime.IsZero() && st.ETag == "" {
+		return false
+	}
+	if strings.HasPrefix(ir, `"`) {
+		tag := validatorsOf(st.ETag, st.Size, st.ModTime, st.Precision, time.Now()).etag
+		return validETag(ir) && ir == tag // the strong comparison: a weak tag never fits
+	}
+	t, err := http.ParseTime(ir)
+	return err == nil && st.Precision <= time.Second && !st.ModTime.IsZero() && st.ModTime.Unix() == t.Unix()
 }

@@ -347,7 +347,7 @@ func (s *Server) serveURL(w http.ResponseWriter, r *http.Request, raw string, pr
 		return
 	}
 	start, end, ranged := httprange.Parse(r.Header.Get("Range"))
-	if !caps.Has(schemes.Resumes) {
+	if !caps.Has(schemes.Resumes) || ranged && !s.rangeStillFits(ctx, r, loc) {
 		ranged = false
 	}
 	// The entries' times, as lynx shows them, even where they cost a
