@@ -98,17 +98,32 @@ func upstreamDoc(t *testing.T, data string, mod time.Time) (url string, gets, he
 	return up.URL, gets, heads
 }
 
+// servedDoc is upstreamDoc's /doc, 1000 bytes of 2020-01-02T03:04:05Z,
+// behind a gateway.
+type servedDoc struct {
+	data        string
+	mod         time.Time
+	up, base    string        // the upstream's and the gateway's base URLs
+	doc, tag    string        // its address on the gateway, and the ETag it gets
+	gets, heads *atomic.Int32 // the requests upstream
+}
+
+func newServedDoc(t *testing.T) servedDoc {
+	d := servedDoc{data: strings.Repeat("0123456789", 100), mod: time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)}
+	d.up, d.gets, d.heads = upstreamDoc(t, d.data, d.mod)
+	d.base = gateway(t, Options{})
+	d.doc = d.base + Address(d.up+"/doc")
+	d.tag = fmt.Sprintf(`"3e8-%x"`, d.mod.Unix())
+	return d
+}
+
 // TestDocumentValidators: a document's answer carries an ETag of its
 // size and time (or its server's own), its Last-Modified and the
 // documents' max-age; a conditional request that still matches is
 // answered 304 from the scheme's stat (a HEAD upstream), with no GET.
 func TestDocumentValidators(t *testing.T) {
-	data := strings.Repeat("0123456789", 100)
-	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	up, gets, heads := upstreamDoc(t, data, mod)
-	base := gateway(t, Options{})
-	doc := base + Address(up+"/doc")
-	tag := fmt.Sprintf(`"3e8-%x"`, mod.Unix())
+	d := newServedDoc(t)
+	data, mod, up, gets, heads, base, doc, tag := d.data, d.mod, d.up, d.gets, d.heads, d.base, d.doc, d.tag
 	resp, body := get(t, newRequest(t, "GET", doc))
 	if resp.StatusCode != 200 || body != data {
 		t.Fatalf("%d %q", resp.StatusCode, body)
@@ -331,12 +346,8 @@ func TestPrivate(t *testing.T) {
 // document is the one it names, its strong tag or its time; otherwise
 // the whole document comes with 200.
 func TestIfRange(t *testing.T) {
-	data := strings.Repeat("0123456789", 100)
-	mod := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	up, _, _ := upstreamDoc(t, data, mod)
-	base := gateway(t, Options{})
-	doc := base + Address(up+"/doc")
-	tag := fmt.Sprintf(`"3e8-%x"`, mod.Unix())
+	d := newServedDoc(t)
+	data, mod, doc, tag := d.data, d.mod, d.doc, d.tag
 	for _, c := range []struct {
 		ifRange string
 		status  int
