@@ -171,7 +171,7 @@ func TestGatewayBehindCache(t *testing.T) {
 	testbed.Require(t, testbed.WAIS)
 	const maxAge = time.Second
 	for _, addr := range testbed.GatewayReplicas {
-		startServe(t, "--listen", addr, "--cache-max-age", "1s")
+		startServe(t, "--listen", addr, "--host", testbed.Addr(testbed.GatewayCachePort), "--cache-max-age", "1s")
 	}
 	// A directory of this run's own: nginx keeps what earlier runs
 	// stored under their URLs.
@@ -222,6 +222,19 @@ func TestGatewayBehindCache(t *testing.T) {
 	await.Until(t, "proftpd logging the RETR", func() bool { return commandsSince(t, svc, off, "RETR doc.bin") >= 1 })
 	if n := commandsSince(t, svc, off, "RETR doc.bin"); n != 1 {
 		t.Errorf("changed: %d RETR, want 1", n)
+	}
+
+	// Under another name (a DNS-rebinding page's), the stored document
+	// is not served: the replica refuses it.
+	req, err := http.NewRequest("GET", "http://"+testbed.Addr(testbed.GatewayCachePort)+gateway.Address(doc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = fmt.Sprintf("rebound.example:%d", testbed.GatewayCachePort)
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("under another Host: %d %s, want 421", resp.StatusCode, resp.Header.Get("X-Cache-Status"))
 	}
 
 	// A listing is stored too.

@@ -264,7 +264,6 @@ func ServerCertFile() string { return filepath.Join(RunDir(), "certs", "server.p
 
 // GatewayReplicas are the addresses nginx's GatewayCachePort server
 // proxies to, in turn (an upstream of two): a test starts `urlget serve
-// --listen` on each. They share a port on two loopback addresses so that
-// both answer to the Host nginx names them by, localhost:8071 (a gateway
-// answers to the loopback names of its own port: gateway.HostsFor).
-var GatewayReplicas = []string{"127.0.0.11:8071", "127.0.0.12:8071"}
+// --listen ADDR --host 127.0.0.1:8090` on each, since nginx passes the
+// client's Host on.
+var GatewayReplicas = []string{"127.0.0.1:8071", "127.0.0.1:8072"}
