@@ -106,6 +106,9 @@ func (c *ctrl) keepAhead(rp reply) {
 	}
 }
 
+// hasAhead says whether takeAhead has a passive port to give.
+func (c *ctrl) hasAhead() bool { return c.aheadPort != 0 && time.Since(c.aheadAt) < aheadMaxAge }
+
 // takeAhead returns the passive port asked for ahead, 0 when there is
 // none or it is older than aheadMaxAge, and forgets it.
 func (c *ctrl) takeAhead() int {

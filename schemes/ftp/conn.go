@@ -53,10 +53,16 @@ type ctrl struct {
 	aheadPort int
 	aheadAt   time.Time
 	noAhead   *sync.Map // the Handler's servers that did not answer one (ahead.go)
-	feat      map[string]string
-	secure    bool                   // PROT P in effect: data connections use TLS
-	sessions  tls.ClientSessionCache // the control and data connections': see newSessions
-	broken    bool                   // a protocol or I/O error: never reuse
+	// pending are the commands sent together whose replies are still to
+	// be read, in order (pipeline.go); piped says the last reply cmd
+	// returned was one of them (its time is no round trip).
+	pending  []string
+	piped    bool
+	noPipe   *sync.Map // the Handler's servers that answered a batch out of step
+	feat     map[string]string
+	secure   bool                   // PROT P in effect: data connections use TLS
+	sessions tls.ClientSessionCache // the control and data connections': see newSessions
+	broken   bool                   // a protocol or I/O error: never reuse
 	// heard is set by every reply but a 421 read since the connection was
 	// taken for the current request: a pooled connection whose first
 	// command meets a closed socket or a 421 was dropped by the server
@@ -133,6 +139,9 @@ func (c *ctrl) Close() error {
 // release ends a request's use of c: kept in the request's Conns when its
 // state is known and it is logged in at a known directory, else closed.
 func (c *ctrl) release() {
+	if !c.broken && c.settle() != nil {
+		c.broken = true
+	}
 	if c.broken || c.loginDir == "" || c.conns == nil || !c.key.Pooled() {
 		c.close()
 		return
@@ -235,8 +244,13 @@ func (c *ctrl) readLine() (string, error) {
 	return line, nil
 }
 
-// cmd sends line, a command in its turn, and reads the reply.
+// cmd sends line, a command in its turn, and reads the reply; when line
+// went ahead in a batch (sendBatch), it reads that reply.
 func (c *ctrl) cmd(line string) (reply, error) {
+	rp, piped, err := c.takePending(line)
+	if c.piped = piped; piped {
+		return rp, err
+	}
 	closing, err := c.inStep()
 	if err != nil {
 		return reply{}, err

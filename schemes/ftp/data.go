@@ -27,7 +27,9 @@ func (c *ctrl) openData(ctx context.Context, loc *URL, d schemes.Dialer) (net.Co
 	if port == 0 && !c.noEPSV {
 		start := time.Now()
 		rp, err := c.cmd("EPSV")
-		c.rtt = time.Since(start)
+		if !c.piped {
+			c.rtt = time.Since(start)
+		}
 		if err != nil {
 			return nil, ioError(loc, "data", err)
 		}

@@ -17,7 +17,8 @@ var declared = []schemes.Name{
 // Declaration declares ftp (port 21; 20 is its data port) and ftps, FTP
 // over implicit TLS (port 990, data 989), with the handler's options.
 // OptionNoPipeline sends each file's EPSV in its turn rather than with
-// the RETR before it.
+// the RETR before it, and every command after the reply to the one
+// before rather than in batches (pipeline.go).
 func Declaration() schemes.Declaration {
 	both := []string{"ftp", "ftps"}
 	return schemes.Declaration{

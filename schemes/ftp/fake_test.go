@@ -40,6 +40,10 @@ type fakeFTP struct {
 	// its transfer and refuses it with 500, as pure-ftpd does; once.
 	readsDuringTransfer bool
 	greeting            string
+	// dropsEarly drops the commands that arrived with the one it read,
+	// unanswered; refusesEarly answers them "500 Unknown command":
+	// servers that take commands one at a time (pipeline.go).
+	dropsEarly, refusesEarly bool
 	// replies overrides the answer to an exact command line. "CLOSE"
 	// closes the control connection instead of answering.
 	replies map[string]string
@@ -269,12 +273,26 @@ func (f *fakeFTP) session(c net.Conn) {
 		}
 		served = true
 	}
+	early := false // the line read came with the one before
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
 			return
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		wasEarly := early
+		early = r.Buffered() > 0
+		if f.dropsEarly && early {
+			r.Discard(r.Buffered())
+			early = false
+		}
+		if f.refusesEarly && wasEarly {
+			f.mu.Lock()
+			f.cmds = append(f.cmds, line)
+			f.mu.Unlock()
+			w("500 Unknown command")
+			continue
+		}
 		refused := lastRETR
 		lastRETR = ""
 		f.mu.Lock()

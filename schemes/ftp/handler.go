@@ -38,12 +38,16 @@ type Handler struct {
 	// NoPipeline sends each file's EPSV after the transfer before it has
 	// ended (--no-pipeline): otherwise, when the caller names the files it
 	// fetches next (schemes.NextOf), the next one's EPSV goes with RETR,
-	// and the schemes claim schemes.Pipelines (ahead.go).
+	// and the schemes claim schemes.Pipelines (ahead.go). It also sends
+	// every command in its turn, where otherwise those a request sends
+	// whatever the replies go together (pipeline.go).
 	NoPipeline bool
 
 	// noAhead holds the servers ("host:port") that did not answer an
-	// EPSV sent ahead.
+	// EPSV sent ahead; noPipe those that answered commands sent together
+	// out of step (pipeline.go).
 	noAhead sync.Map
+	noPipe  sync.Map
 	// words name options and settings in messages as the caller does
 	// (the declaration's Values): who chose a TYPE, what requires TLS,
 	// where a password can come from.
@@ -62,7 +66,7 @@ var (
 // LF); for a directory (a name ending in "/") or ";type=d", Listing
 // streams its entries.
 func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	return h.run(ctx, req, func(c *ctrl, loc *URL) (*schemes.Response, error) {
+	return h.run(ctx, req, h.fetchPlan(req), func(c *ctrl, loc *URL) (*schemes.Response, error) {
 		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
@@ -80,7 +84,7 @@ func (h *Handler) Fetch(ctx context.Context, req *schemes.Request) (*schemes.Res
 // ";type=d" as Fetch does (NLST), any other one by changing into its name
 // (when it has one) and listing there, so that "ftp://h/pub" lists pub.
 func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	return h.run(ctx, req, func(c *ctrl, loc *URL) (*schemes.Response, error) {
+	return h.run(ctx, req, chdirPlan, func(c *ctrl, loc *URL) (*schemes.Response, error) {
 		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
@@ -100,13 +104,15 @@ func (h *Handler) List(ctx context.Context, req *schemes.Request) (*schemes.Resp
 
 // run does what every request shares: it checks req, gets a logged-in
 // control connection (schemes.UseSession: a pooled one, else a new one),
-// and runs step on it. When step fails, the connection goes back to the
+// sends the commands of plan together (pipeline.go), and runs step on it. When step fails, the connection goes back to the
 // pool if it is still in order (a 550 leaves it fine for the next URL);
 // on success step has handed it to what it returned. A pooled connection
 // the server closed while it was idle (the first command met the end of
 // the connection or a 421 "Timeout") is reported stale, and the pool
-// dials once and step starts again there: nothing had happened yet.
-func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl, *URL) (*schemes.Response, error)) (*schemes.Response, error) {
+// dials once and step starts again there: nothing had happened yet. A
+// server that answered a batch out of step is asked once more, one command
+// at a time.
+func (h *Handler) run(ctx context.Context, req *schemes.Request, pl plan, step func(*ctrl, *URL) (*schemes.Response, error)) (*schemes.Response, error) {
 	loc, err := schemes.LocatorOf[*URL](req)
 	if err != nil {
 		return nil, err
@@ -129,15 +135,31 @@ func (h *Handler) run(ctx context.Context, req *schemes.Request, step func(*ctrl
 			Msg: "no Dialer in the request"}
 	}
 	key, _ := schemes.NewConnKey(req, loc.u.Scheme, loc.u.Host, loc.u.EffectivePort(), h.usesTLS(loc, req), lg.User, lg.password())
+	resp, err := h.session(ctx, req, loc, lg, key, pl, step)
+	if errors.Is(err, errOutOfStep) && ctx.Err() == nil {
+		resp, err = h.session(ctx, req, loc, lg, key, pl, step)
+	}
+	return resp, err
+}
+
+// session is one attempt of run: a session from the pool or dialed, with
+// plan's batch, and step on it.
+func (h *Handler) session(ctx context.Context, req *schemes.Request, loc *URL, lg login, key schemes.ConnKey, pl plan,
+	step func(*ctrl, *URL) (*schemes.Response, error)) (*schemes.Response, error) {
 	cost := func(s schemes.Session) int { return cwdCost(s.(*ctrl).at, loc.Cwd) }
-	dial := func(ctx context.Context) (schemes.Session, error) { return h.dial(ctx, loc, req, lg, key) }
+	dial := func(ctx context.Context) (schemes.Session, error) { return h.dial(ctx, loc, req, lg, key, pl) }
 	var resp *schemes.Response
-	err = schemes.UseSession(ctx, req.Conns, key, cost, dial, func(s schemes.Session, leased bool) (bool, error) {
+	err := schemes.UseSession(ctx, req.Conns, key, cost, dial, func(s schemes.Session, leased bool) (bool, error) {
 		c := s.(*ctrl)
 		if leased {
 			c.tr.Info("reusing control connection to " + c.peer())
 		}
 		c.heard = false
+		if leased && h.pipelines(c) {
+			// A failed write or a stray reply is met again by the
+			// first command, and judged there.
+			_ = c.sendBatch(pl(c, loc))
+		}
 		var err error
 		resp, err = step(c, loc)
 		if err == nil {

@@ -34,7 +34,8 @@ func TestRangeREST(t *testing.T) {
 			cmds: []string{"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin"}, body: "0123456789"},
 		{name: "last bytes without SIZE: all of it", req: schemes.Request{Suffix: 3}, noSIZE: true,
 			cmds: []string{"TYPE I", "SIZE f.bin", "EPSV", "RETR f.bin"}, body: "0123456789"},
-		{name: "past the end", req: schemes.Request{Offset: 10}, cmds: []string{"TYPE I", "SIZE f.bin"}, fails: true},
+		// EPSV goes with SIZE (pipeline.go): its port is left unused.
+		{name: "past the end", req: schemes.Request{Offset: 10}, cmds: []string{"TYPE I", "SIZE f.bin", "EPSV"}, fails: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)

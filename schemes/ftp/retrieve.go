@@ -31,6 +31,11 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 			return nil, err
 		}
 		tt = tt.bySystem(loc.Name, rp, ok, h.words)
+		if h.pipelines(c) {
+			if err := c.sendBatch(h.fetchPlan(req)(c, loc)); err != nil {
+				return nil, ioError(loc, "type", err)
+			}
+		}
 	}
 	if tt.note != "" {
 		c.tr.Info(tt.note)
@@ -44,12 +49,8 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		return nil, &schemes.Error{Scheme: loc.u.Scheme, Phase: "rest", Kind: schemes.KindUnsupported, Part: "type",
 			Msg: "a byte range counts the file's bytes, which TYPE A changes on the way: ask for it in TYPE I (;type=i)"}
 	}
-	resuming := req.Offset > 0 && tt.t == 'i' && !ranged
 	size := int64(-1)
-	// A listing's size (a mirror's) spares the SIZE round trip: the
-	// caller checks the data against it.
-	listed := req.Listed != nil && req.Listed.Size >= 0
-	if tt.t == 'i' && !c.noSIZE && (resuming || ranged || (c.count150 != yes && !listed)) {
+	if c.asksSize(tt.t, req) {
 		n, err := c.size(loc)
 		if err != nil {
 			return nil, err
@@ -57,11 +58,7 @@ func (h *Handler) retr(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 		size = n
 	}
 	var mtime time.Time
-	if resuming || req.WantModTime || timeConditioned(req) {
-		// The resume rule compares the remote's time with the partial
-		// copy's, the time conditions compare it with theirs, and -R
-		// gives it to the file; a plain download does not need it
-		// (Request.WantModTime).
+	if asksModTime(tt.t, req) {
 		t, err := c.mdtm(loc)
 		if err != nil {
 			return nil, err
@@ -314,7 +311,11 @@ func (c *ctrl) simple(loc *URL, phase, cmd string) error {
 // for the server's 125/150. On failure dc is closed (and the reply to an
 // EPSV sent ahead read: the session stays in step).
 func (c *ctrl) transfer(ctx context.Context, loc *URL, d schemes.Dialer, dc net.Conn, phase, cmd string, ahead bool) (net.Conn, reply, error) {
-	closing, err := c.inStep()
+	err := c.settle()
+	closing := false
+	if err == nil {
+		closing, err = c.inStep()
+	}
 	if err == nil && !closing { // a 421 waiting answers cmd, not sent
 		err = c.send(cmd)
 	}

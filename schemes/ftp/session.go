@@ -3,6 +3,7 @@ package ftp
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/urlget/urlget/schemes"
 )
@@ -35,15 +36,16 @@ func cwdCost(at, dir []string) int {
 }
 
 // dial opens a control connection in a trace scope of its own: greeting,
-// TLS when asked, login, then PWD to record the login directory.
-func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg login, key schemes.ConnKey) (*ctrl, error) {
+// TLS when asked, login, then PWD to record the login directory, sent
+// with the commands of pl (pipeline.go).
+func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg login, key schemes.ConnKey, pl plan) (*ctrl, error) {
 	tr := schemes.NewScope(req.Trace)
 	nc, err := req.Dialer.Dial(schemes.WithTrace(ctx, tr), loc.u.Scheme, loc.u.Host, loc.u.EffectivePort())
 	if err != nil {
 		return nil, err
 	}
 	c := newCtrl(ctx, nc, tr, loc.u.Host, loc.u.EffectivePort())
-	c.noAhead = &h.noAhead
+	c.noAhead, c.noPipe = &h.noAhead, &h.noPipe
 	c.key, c.conns = key, req.Conns
 	if lg.Password != nil {
 		c.secret = *lg.Password
@@ -83,8 +85,20 @@ func (h *Handler) dial(ctx context.Context, loc *URL, req *schemes.Request, lg l
 			return nil, err
 		}
 	}
+	start := time.Now()
 	if err := c.doLogin(ctx, loc, req, lg, h.words); err != nil {
 		return nil, err
+	}
+	c.rtt = time.Since(start) // a round trip or two: the least wait for a batch's replies
+	if h.pipelines(c) {
+		var batch []string
+		if useTLS {
+			batch = append(batch, "PBSZ 0", "PROT P")
+		}
+		batch = append(append(batch, "PWD"), pl(c, loc)...)
+		if err := c.sendBatch(batch); err != nil {
+			return nil, ioError(loc, "login", err)
+		}
 	}
 	if useTLS {
 		for _, cmd := range []string{"PBSZ 0", "PROT P"} {

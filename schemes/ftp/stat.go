@@ -16,7 +16,7 @@ import (
 // names. Size is the server's count of bytes (TYPE I), whatever typecode
 // the URL has. A name that is not there is KindNotFound.
 func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	return h.run(ctx, req, func(c *ctrl, loc *URL) (*schemes.Response, error) {
+	return h.run(ctx, req, chdirPlan, func(c *ctrl, loc *URL) (*schemes.Response, error) {
 		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}

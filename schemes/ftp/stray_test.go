@@ -36,6 +36,9 @@ func TestStrayReply(t *testing.T) {
 			f.files["a"], f.files["b"] = "alpha", "beta"
 			tc.set(f)
 			e := newEnv(t)
+			// Commands in their turn: pipelined, CWD goes with PWD
+			// (TestPipelineStray).
+			e.h.NoPipeline = true
 			got, _, err := e.get(t, f.url("pub/a"))
 			var se *schemes.Error
 			switch {
