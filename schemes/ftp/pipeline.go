@@ -114,8 +114,8 @@ func (c *ctrl) readPending() (reply, error) {
 // discard reads the reply of the batch's first command, which the request
 // no longer needs, and notes what the command did: a TYPE in effect, a
 // passive port that can serve the next transfer (as one asked for ahead,
-// ahead.go), a CWD taken in a directory the session no longer tracks
-// (which closes the session when it is done).
+// ahead.go), a CWD taken after one that failed (the session is where it
+// led).
 func (c *ctrl) discard() error {
 	line := c.pending[0]
 	rp, err := c.readPending()
@@ -128,7 +128,14 @@ func (c *ctrl) discard() error {
 	case verb == "TYPE" && rp.Code/100 == 2:
 		c.typ = strings.ToLower(line[len("TYPE "):])[0]
 	case verb == "CWD" && rp.Code/100 == 2:
-		c.broken = true
+		// The CWDs before it that chdir read left c.at where the
+		// server was; an absolute one (the login directory) no
+		// longer tells where it is.
+		if arg := line[len("CWD "):]; strings.HasPrefix(arg, "/") {
+			c.broken = true
+		} else {
+			c.entered(arg)
+		}
 	case verb == "EPSV" && rp.Code == codeExtendedPassive:
 		if p, ok := parseEPSV(rp.Text()); ok {
 			c.aheadPort, c.aheadAt = p, time.Now()

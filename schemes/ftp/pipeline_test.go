@@ -74,8 +74,8 @@ func TestPipelineBatch(t *testing.T) {
 // TestPipelineFailure: a command that fails in the middle of a batch fails
 // the request with the very error it has when sent in its turn; the
 // replies of the commands after it are read and discarded (RETR is never
-// sent), and the session is kept as it would be — unless a CWD after the
-// failed one succeeded in a directory nobody meant, which closes it.
+// sent), and the session is kept as it would be. A CWD after the failed
+// one that succeeded leaves the session where it led (TestPipelineWhere).
 func TestPipelineFailure(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -85,7 +85,7 @@ func TestPipelineFailure(t *testing.T) {
 		kept bool
 	}{
 		{"first CWD refused", "pub/sub/a", map[string]string{"CWD pub": "550 No such directory", "CWD sub": "550 No such directory"}, true},
-		{"first CWD refused, the next one taken", "pub/sub/a", map[string]string{"CWD pub": "550 No such directory"}, false},
+		{"first CWD refused, the next one taken", "pub/sub/a", map[string]string{"CWD pub": "550 No such directory"}, true},
 		{"second CWD refused", "pub/sub/a", map[string]string{"CWD sub": "550 No such directory"}, true},
 		{"TYPE refused", "pub/a", map[string]string{"TYPE I": "504 Type not implemented"}, true},
 		{"SIZE: no such file", "pub/nope", map[string]string{"SIZE nope": "550 nope: No such file"}, true},
@@ -182,5 +182,25 @@ func TestPipelineStray(t *testing.T) {
 	}
 	if slices.Contains(f.commands(), "RETR a") {
 		t.Errorf("RETR sent on a session out of step: %q", f.commands())
+	}
+}
+
+// TestPipelineWhere: a CWD discarded after a refused one, but taken by the
+// server, is where the session is: the next URL in that directory sends
+// no CWD.
+func TestPipelineWhere(t *testing.T) {
+	f := newFake(t)
+	f.files["a"] = "alpha"
+	f.replies["CWD pub"] = "550 No such directory"
+	e := newEnv(t)
+	if _, _, err := e.get(t, f.url("pub/sub/a")); schemes.KindOf(err) != schemes.KindNotFound {
+		t.Fatalf("err %v, want CWD pub not found\n%s", err, e.trace)
+	}
+	n := len(f.commands())
+	if got, _, err := e.get(t, f.url("sub/a")); err != nil || got != "alpha" {
+		t.Fatalf("sub/a: %q, %v\n%s", got, err, e.trace)
+	}
+	if cmds := f.commands()[n:]; slices.ContainsFunc(cmds, func(c string) bool { return strings.HasPrefix(c, "CWD") }) {
+		t.Errorf("commands %q: a CWD, though the session is in sub", cmds)
 	}
 }
