@@ -7,29 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/urlget/urlget/integration/testbed"
 	"github.com/urlget/urlget/internal/await"
+	"github.com/urlget/urlget/internal/schemestest"
 )
-
-// roundTrips counts the waits in a -v trace: runs of sent lines ("> ")
-// each followed by a reply ("< "), the greeting and QUIT aside.
-func roundTrips(trace string) int {
-	n, sent := 0, false
-	for _, l := range strings.Split(trace, "\n") {
-		switch {
-		case strings.HasPrefix(l, "> QUIT"):
-			sent = false
-		case strings.HasPrefix(l, "> "):
-			sent = true
-		case strings.HasPrefix(l, "< ") && sent:
-			n, sent = n+1, false
-		}
-	}
-	return n
-}
 
 // TestFTPPipelined: on every real server, a fresh session's commands after
 // the login go in batches (issue 36): PWD with the CWDs and SYST, then
@@ -73,12 +56,12 @@ func TestFTPPipelined(t *testing.T) {
 				if !slices.Equal(cmds, wantCmds) {
 					t.Errorf("%s logged (no pipeline %v)\n  %q\nwant\n  %q", s.service, noPipe, cmds, wantCmds)
 				}
-				together := sentBeforeReply(r.stderr, "PWD", "CWD nested", "CWD level1", "CWD level2", "CWD level3", "SYST") &&
-					sentBeforeReply(r.stderr, "TYPE I", "SIZE deep.txt", "EPSV")
+				together := schemestest.SentTogether(r.stderr, "PWD", "CWD nested", "CWD level1", "CWD level2", "CWD level3", "SYST") &&
+					schemestest.SentTogether(r.stderr, "TYPE I", "SIZE deep.txt", "EPSV")
 				if together == noPipe {
 					t.Errorf("no pipeline %v, yet commands together %v:\n%s", noPipe, together, r.stderr)
 				}
-				trips[noPipe] = roundTrips(r.stderr)
+				trips[noPipe] = schemestest.RoundTrips(r.stderr)
 				t.Logf("%s, no pipeline %v: %d round trips, %v", s.service, noPipe, trips[noPipe], r.took)
 			}
 			if trips[false] > 5 || trips[true] < trips[false]+6 {
@@ -86,23 +69,4 @@ func TestFTPPipelined(t *testing.T) {
 			}
 		})
 	}
-}
-
-// sentBeforeReply says whether the trace shows the lines sent written,
-// in order, before any reply after the first of them.
-func sentBeforeReply(trace string, sent ...string) bool {
-	lines := strings.Split(trace, "\n")
-	first := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "> "+sent[0]) })
-	if first < 0 {
-		return false
-	}
-	for _, l := range lines[first:] {
-		switch {
-		case strings.HasPrefix(l, "< "):
-			return len(sent) == 0
-		case len(sent) > 0 && strings.HasPrefix(l, "> "+sent[0]):
-			sent = sent[1:]
-		}
-	}
-	return len(sent) == 0
 }

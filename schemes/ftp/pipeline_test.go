@@ -7,28 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlget/urlget/internal/schemestest"
+
 	"github.com/urlget/urlget/schemes"
 )
-
-// sentBeforeReply says whether the trace shows every line of sent written
-// before the first reply after the first of them was read: the commands
-// went together, not each after the last one's reply.
-func sentBeforeReply(trace string, sent ...string) bool {
-	lines := strings.Split(trace, "\n")
-	first := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "> "+sent[0]) })
-	if first < 0 {
-		return false
-	}
-	for _, l := range lines[first:] {
-		switch {
-		case strings.HasPrefix(l, "< "):
-			return len(sent) == 0
-		case len(sent) > 0 && strings.HasPrefix(l, "> "+sent[0]):
-			sent = sent[1:]
-		}
-	}
-	return len(sent) == 0
-}
 
 // TestPipelineBatch: after the login, PWD, the CWDs, TYPE, SIZE and EPSV
 // go in one batch and each reply is read in order; a pooled session sends
@@ -41,7 +23,7 @@ func TestPipelineBatch(t *testing.T) {
 	if got, _, err := e.get(t, f.url("pub/x/a")); err != nil || got != "alpha" {
 		t.Fatalf("a: %q, %v\n%s", got, err, e.trace)
 	}
-	if !sentBeforeReply(e.trace.String(), "PWD", "CWD pub", "CWD x", "TYPE I", "SIZE a", "EPSV") {
+	if !schemestest.SentTogether(e.trace.String(), "PWD", "CWD pub", "CWD x", "TYPE I", "SIZE a", "EPSV") {
 		t.Errorf("PWD … EPSV not sent together:\n%s", e.trace)
 	}
 	want := []string{"USER anonymous", "PASS me@example.org", "PWD", "CWD pub", "CWD x", "TYPE I", "SIZE a", "EPSV", "RETR a"}
@@ -52,7 +34,7 @@ func TestPipelineBatch(t *testing.T) {
 	if got, _, err := e.get(t, f.url("pub/y/b")); err != nil || got != "beta" {
 		t.Fatalf("b: %q, %v\n%s", got, err, e.trace)
 	}
-	if !sentBeforeReply(e.trace.String(), "CWD /home/u", "CWD pub", "CWD y", "EPSV") {
+	if !schemestest.SentTogether(e.trace.String(), "CWD /home/u", "CWD pub", "CWD y", "EPSV") {
 		t.Errorf("the pooled session's commands not sent together:\n%s", e.trace)
 	}
 	if n := f.connCount(); n != 1 {
@@ -66,7 +48,7 @@ func TestPipelineBatch(t *testing.T) {
 	if got, _, err := e.get(t, g.url("pub/a")); err != nil || got != "alpha" {
 		t.Fatalf("a, no pipeline: %q, %v\n%s", got, err, e.trace)
 	}
-	if sentBeforeReply(e.trace.String(), "PWD", "CWD pub") {
+	if schemestest.SentTogether(e.trace.String(), "PWD", "CWD pub") {
 		t.Errorf("NoPipeline, yet commands went together:\n%s", e.trace)
 	}
 }
@@ -159,7 +141,7 @@ func TestPipelineFallback(t *testing.T) {
 			if got, _, err := e.get(t, f.url("pub/b")); err != nil || got != "beta" {
 				t.Fatalf("b: %q, %v\n%s", got, err, e.trace)
 			}
-			if sentBeforeReply(e.trace.String(), "CWD /home/u", "CWD pub") {
+			if schemestest.SentTogether(e.trace.String(), "CWD /home/u", "CWD pub") {
 				t.Errorf("commands went together again:\n%s", e.trace)
 			}
 		})
