@@ -4,6 +4,7 @@ package ftp
 // MDTM's 213 is RFC 3659 §3.1 and §4.1).
 const (
 	codeCommandOK           = 200 // command okay: NOOP's reply
+	codeSystemStatus        = 211 // system status: FEAT's answer (RFC 2389 §3.2)
 	codeFileStatus          = 213 // file status: SIZE's and MDTM's answer (RFC 3659)
 	codeSystemType          = 215 // NAME system type: SYST's answer
 	codeFileActionOK        = 250 // requested file action okay, completed: CWD's

@@ -175,12 +175,13 @@ func verbOf(line string) string {
 
 // batchAnswers are the positive replies each command sent in a batch may
 // have (RFC 959 §5.4; SIZE and MDTM RFC 3659, EPSV RFC 2428, PBSZ and PROT
-// RFC 4217): none has a preliminary or an intermediate reply.
+// RFC 4217, FEAT RFC 2389): none has a preliminary or an intermediate reply.
 var batchAnswers = map[string][]int{
 	"PWD":  {codePathCreated},
 	"CWD":  {codeFileActionOK, codeCommandOK},
 	"TYPE": {codeCommandOK},
 	"SYST": {codeSystemType},
+	"FEAT": {codeSystemStatus},
 	"SIZE": {codeFileStatus},
 	"MDTM": {codeFileStatus},
 	"EPSV": {codeExtendedPassive},

@@ -186,3 +186,23 @@ func TestPipelineWhere(t *testing.T) {
 		t.Errorf("commands %q: a CWD, though the session is in sub", cmds)
 	}
 }
+
+// TestPipelineStat: Stat (what --segments readies its sessions with) sends
+// FEAT with the login's PWD and the CWDs, then, with no MLST, TYPE, SIZE
+// and MDTM together.
+func TestPipelineStat(t *testing.T) {
+	f := newFake(t)
+	f.files["a"] = "alpha"
+	e := newEnv(t)
+	resp, err := e.h.Stat(context.Background(), e.req(t, f.url("pub/a")))
+	if err != nil || resp.Size != 5 {
+		t.Fatalf("stat: %+v, %v\n%s", resp, err, e.trace)
+	}
+	tr := e.trace.String()
+	if !schemestest.SentTogether(tr, "PWD", "CWD pub", "FEAT") || !schemestest.SentTogether(tr, "TYPE I", "SIZE a", "MDTM a") {
+		t.Errorf("Stat's commands not sent together:\n%s", tr)
+	}
+	if n := schemestest.RoundTrips(tr); n != 4 {
+		t.Errorf("%d round trips, want 4 (USER, PASS, two batches):\n%s", n, tr)
+	}
+}

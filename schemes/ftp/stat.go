@@ -16,11 +16,11 @@ import (
 // names. Size is the server's count of bytes (TYPE I), whatever typecode
 // the URL has. A name that is not there is KindNotFound.
 func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Response, error) {
-	return h.run(ctx, req, chdirPlan, func(c *ctrl, loc *URL) (*schemes.Response, error) {
+	return h.run(ctx, req, statPlan, func(c *ctrl, loc *URL) (*schemes.Response, error) {
 		if err := c.chdir(loc, loc.Cwd); err != nil {
 			return nil, err
 		}
-		resp, err := c.stat(loc)
+		resp, err := c.stat(loc, h.pipelines(c))
 		if err != nil {
 			return nil, err
 		}
@@ -34,9 +34,20 @@ func (h *Handler) Stat(ctx context.Context, req *schemes.Request) (*schemes.Resp
 	})
 }
 
+// statPlan is what Stat sends before FEAT's reply decides the rest: the
+// CWDs, and FEAT when the session has not asked it.
+func statPlan(c *ctrl, loc *URL) []string {
+	lines := chdirPlan(c, loc)
+	if c.feat == nil {
+		lines = append(lines, "FEAT")
+	}
+	return lines
+}
+
 // stat describes loc's name in the current directory (the directory
-// itself when the name is empty).
-func (c *ctrl) stat(loc *URL) (*schemes.Response, error) {
+// itself when the name is empty). With batch, TYPE, SIZE and MDTM go
+// together once FEAT has told that MLST is not there (pipeline.go).
+func (c *ctrl) stat(loc *URL, batch bool) (*schemes.Response, error) {
 	feat, err := c.features(loc)
 	if err != nil {
 		return nil, err
@@ -50,6 +61,15 @@ func (c *ctrl) stat(loc *URL) (*schemes.Response, error) {
 	if loc.Name == "" {
 		// The CWDs into it succeeded.
 		return &schemes.Response{Kind: schemes.EntryDir, Size: -1}, nil
+	}
+	if batch {
+		var lines []string
+		if c.typ != 'i' {
+			lines = append(lines, "TYPE I")
+		}
+		if err := c.sendBatch(append(lines, "SIZE "+loc.Name, "MDTM "+loc.Name)); err != nil {
+			return nil, ioError(loc, "stat", err)
+		}
 	}
 	if err := c.setType(loc, 'i'); err != nil {
 		return nil, err
