@@ -34,3 +34,18 @@ small_tree() {
 		done
 	done
 }
+
+# mirror_tree DIR: DIR made anew as bench/mirror.sh's tree — small_tree
+# and four 16 MiB files at the top, times fixed, readable by the servers —
+# and its figures in files, bytes and want (the SHA-256 of every file's
+# SHA-256, in path order), which each run's copy is checked against.
+mirror_tree() {
+	local i
+	small_tree "$1"
+	for i in 1 2 3 4; do head -c 16777216 /dev/urandom >"$1/big$i.bin"; done
+	find "$1" -exec touch -d '2024-01-02 03:04:05 UTC' {} +
+	chmod -R a+rX "$1"
+	files=$(find "$1" -type f | wc -l)
+	bytes=$(find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+	want=$(cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+}

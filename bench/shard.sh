@@ -44,13 +44,7 @@ trap 'wan_down; rm -rf "$work" "$out" "$src"' EXIT
 bin=${BIN:-$work/urlget}
 [ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
 
-small_tree "$src"
-for i in 1 2 3 4; do head -c 16777216 /dev/urandom >"$src/big$i.bin"; done
-find "$src" -exec touch -d '2024-01-02 03:04:05 UTC' {} +
-chmod -R a+rX "$src"
-files=$(find "$src" -type f | wc -l)
-bytes=$(find "$src" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-want=$(cd "$src" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+mirror_tree "$src"
 wan_up
 url="ftp://$host:2121/scratch/bench-shard/"
 
