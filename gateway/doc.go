@@ -151,7 +151,7 @@
 // retrieval's slot to the scheme's answer and to the slot's release),
 // urlget_gateway_requests_in_flight, urlget_gateway_upstream_slots_in_use,
 // urlget_gateway_upstream_slots, urlget_gateway_upstream_slots_per_host,
-// and the Go runtime's and process's. A label is a scheme's name, from
+// and the Go runtime's and process's (internal/promtext). A label is a scheme's name, from
 // the parsed URL ("" for the gateway's own pages), or a status class,
 // never a URL or host. With Options.Log every other request gets one
 // line: method, path (the address with its password redacted and no
