@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urlget/urlget/internal/lockfile"
 	"github.com/urlget/urlget/schemes"
@@ -229,10 +230,12 @@ func notRegular(dest string) (bool, error) {
 // provides, which may lead to a regular file (the shell's redirection) and
 // are still to be written as they are: they are the system's links, not
 // ones planted in a directory.
-var descriptorName = regexp.MustCompile(`^/(dev/(std(in|out|err)|fd/[0-9]+)|proc/(self|thread-self|[0-9]+)/fd/[0-9]+)$`)
+var descriptorName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/(dev/(std(in|out|err)|fd/[0-9]+)|proc/(self|thread-self|[0-9]+)/fd/[0-9]+)$`)
+})
 
 func namesDescriptor(name string) bool {
-	return descriptorName.MatchString(filepath.Clean(name))
+	return descriptorName().MatchString(filepath.Clean(name))
 }
 
 // openNoFollow opens name without following a symbolic link in its last

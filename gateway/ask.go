@@ -13,20 +13,20 @@ import (
 // maxQuestions bounds the answers a posted form may carry.
 const maxQuestions = 1000
 
-// askPages are the page of a form a server asks before it answers (a
+// askText holds the page of a form a server asks before it answers (a
 // Gopher+ +ASK item). Each question is one <p class="KIND"> in
 // <form id="ask">; its answer is the field "aN", N its 1-based position,
 // and the hidden "n" says how many there are. A check question sends
 // "0" from a hidden field before its checkbox, which sends "1" when
 // ticked: the last value wins. A password's field is never filled.
-var askPages = template.Must(pages.New("ask").Parse(`
+const askText = `
 {{define "ask"}}{{template "head" .URL}}<p>The server asks these questions before it answers; nothing is sent until you press Submit.</p>
 <form id="ask" method="post" action="{{.Action}}"><input type="hidden" name="token" value="{{.Token}}"><input type="hidden" name="n" value="{{len .Questions}}">
 {{range .Questions}}<p class="{{.Kind}}">{{template "question" .}}</p>
 {{end}}<p><button>Submit</button></p></form></body></html>
 {{end}}
 {{define "question"}}{{if eq .Kind "note"}}{{.Prompt}}{{else if eq .Kind "check"}}<input type="hidden" name="{{.Name}}" value="0"><label><input type="checkbox" name="{{.Name}}" value="1"{{if eq .Default "1"}} checked{{end}}> {{.Prompt}}</label>{{else}}<label>{{.Prompt}}{{if eq .Kind "file"}} (the file's text){{end}}
-{{if eq .Kind "password"}}<input type="password" name="{{.Name}}" autocomplete="off">{{else if eq .Kind "choice"}}<select name="{{.Name}}">{{$d := .Default}}{{range .Choices}}<option value="{{.}}"{{if eq . $d}} selected{{end}}>{{.}}</option>{{end}}</select>{{else if or (eq .Kind "lines") (eq .Kind "file")}}<br><textarea name="{{.Name}}" rows="6" cols="72">{{.Default}}</textarea>{{else}}<input name="{{.Name}}" size="40" value="{{.Default}}">{{end}}</label>{{end}}{{end}}`))
+{{if eq .Kind "password"}}<input type="password" name="{{.Name}}" autocomplete="off">{{else if eq .Kind "choice"}}<select name="{{.Name}}">{{$d := .Default}}{{range .Choices}}<option value="{{.}}"{{if eq . $d}} selected{{end}}>{{.}}</option>{{end}}</select>{{else if or (eq .Kind "lines") (eq .Kind "file")}}<br><textarea name="{{.Name}}" rows="6" cols="72">{{.Default}}</textarea>{{else}}<input name="{{.Name}}" size="40" value="{{.Default}}">{{end}}</label>{{end}}{{end}}`
 
 // questionView is what the "question" template shows of one question.
 type questionView struct {
@@ -81,7 +81,7 @@ func (s *Server) askPage(w http.ResponseWriter, r *http.Request, loc schemes.Loc
 		qs[i] = questionView{q, "a" + strconv.Itoa(i+1)}
 	}
 	pageHeaders(w.Header())
-	askPages.ExecuteTemplate(w, "ask", struct {
+	pages().ExecuteTemplate(w, "ask", struct {
 		URL, Token string
 		Action     template.URL
 		Questions  []questionView

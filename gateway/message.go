@@ -38,11 +38,11 @@ func isMessage(ctype string) bool {
 	return err == nil && messageTypes[t]
 }
 
-// messagePages are the article page's own templates, beside the other
+// messageText holds the article page's own templates, beside the other
 // pages'. The header table, an id each, comes before the body's <pre>,
 // which is written as the message streams; the newline after <pre> is
 // one an HTML parser drops, so that a body's own first empty line stays.
-var messagePages = template.Must(pages.New("message").Parse(`
+const messageText = `
 {{define "messagehead"}}{{template "head" .URL}}<style>#header{border-collapse:collapse}#header th{text-align:left;vertical-align:top;padding-right:1em;white-space:nowrap}#header td{overflow-wrap:anywhere}</style>
 <table id="header">
 {{range .Fields}}<tr><th>{{.Name}}</th><td>{{range .Parts}}{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</td></tr>
@@ -53,7 +53,7 @@ var messagePages = template.Must(pages.New("message").Parse(`
 {{define "messagetail"}}</pre>{{with .}}
 <p class="error" id="error">{{.}}</p>{{end}}
 </body></html>
-{{end}}`))
+{{end}}`
 
 // headerField is one field of a message header: its name, and its value
 // unfolded (the line breaks before folded lines removed, RFC 5322
@@ -280,7 +280,7 @@ func (s *Server) messagePage(ctx context.Context, w http.ResponseWriter, r *http
 		view.Fields = append(view.Fields, s.viewField(f, resp.URL))
 	}
 	bw := bufio.NewWriterSize(w, 32<<10)
-	if messagePages.ExecuteTemplate(bw, "messagehead", view) != nil {
+	if pages().ExecuteTemplate(bw, "messagehead", view) != nil {
 		return
 	}
 	br.Discard(n)
@@ -313,7 +313,7 @@ func (s *Server) messagePage(ctx context.Context, w http.ResponseWriter, r *http
 	if readErr != nil && readErr != io.EOF {
 		failed = readErr.Error()
 	}
-	messagePages.ExecuteTemplate(bw, "messagetail", failed)
+	pages().ExecuteTemplate(bw, "messagetail", failed)
 	bw.Flush()
 }
 

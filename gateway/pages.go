@@ -8,19 +8,20 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/fetch"
 	"github.com/urlget/urlget/schemes"
 )
 
-// pages are the gateway's HTML. html/template escapes every value, so a
+// pagesText is the gateway's HTML. html/template escapes every value, so a
 // name, title or URL a server sent is text on the page, whatever it holds.
 // The only values given as template.URL are hrefs the gateway wrote
 // itself: a gateway address (escapeTarget leaves no quote in it), or the
 // URL of a Locator, whose scheme is one the registry parsed — never
 // "javascript:".
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": joinNames}).Parse(`
+const pagesText = `
 {{define "head"}}<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.}}</title>
 <style>body{font-family:sans-serif;margin:1em 2em}li.info{white-space:pre;font-family:monospace;list-style:none}.meta,dl.extra{color:#666;font-size:smaller}dl.extra,dl.extra dt,dl.extra dd{display:inline;margin:0}dl.extra dt::after{content:": "}dl.extra dd{margin-right:.8em}dl.extra dd:last-child{margin-right:0}#crumbs{font-family:monospace}</style>
@@ -58,13 +59,22 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": joinNa
 {{define "listerror"}}<li class="error">{{.}}</li>
 {{end}}
 {{define "listtail"}}</ul></body></html>
-{{end}}`))
+{{end}}`
+
+// pages are the gateway's templates, parsed at the first page written
+// rather than at every start of urlget (0.3 ms), served or not.
+var pages = sync.OnceValue(func() *template.Template {
+	t := template.Must(template.New("").Funcs(template.FuncMap{"join": joinNames}).Parse(pagesText))
+	template.Must(t.New("ask").Parse(askText))
+	template.Must(t.New("message").Parse(messageText))
+	return t
+})
 
 // startPage is "/": the URL box, and the schemes it takes.
 func (s *Server) startPage(w http.ResponseWriter, _ *http.Request) {
 	pageHeaders(w.Header())
 	s.cacheAs(w.Header(), nil, cacheListing)
-	pages.ExecuteTemplate(w, "start", startSchemes(s.c.Registry, s.opt.AllowFile))
+	pages().ExecuteTemplate(w, "start", startSchemes(s.c.Registry, s.opt.AllowFile))
 }
 
 // errorPage answers with status and a page saying what failed.
@@ -76,7 +86,7 @@ func (s *Server) errorPage(w http.ResponseWriter, status int, url string, err er
 	h.Set("Cache-Control", noStore)
 	pageHeaders(h)
 	w.WriteHeader(status)
-	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{url, err.Error(), ""})
+	pages().ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{url, err.Error(), ""})
 }
 
 // refusedPage answers with status and a page saying that the retrieval
@@ -92,7 +102,7 @@ func (s *Server) refusedPage(w http.ResponseWriter, status int, url, to string, 
 	}
 	pageHeaders(w.Header())
 	w.WriteHeader(status)
-	pages.ExecuteTemplate(w, "refused", struct {
+	pages().ExecuteTemplate(w, "refused", struct {
 		URL, Msg, To string
 		Href         template.URL
 	}{url, err.Error(), to, template.URL(href)})
@@ -103,13 +113,13 @@ func (s *Server) refusedPage(w http.ResponseWriter, status int, url, to string, 
 // for the words.
 func (s *Server) searchPage(w http.ResponseWriter, loc schemes.Locator, search string, err error) {
 	pageHeaders(w.Header())
-	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{loc.Redacted(), err.Error(), search})
+	pages().ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{loc.Redacted(), err.Error(), search})
 }
 
 // linkPage shows url, of a scheme the gateway never acts on, as a link.
 func (s *Server) linkPage(w http.ResponseWriter, url string) {
 	pageHeaders(w.Header())
-	pages.ExecuteTemplate(w, "link", template.URL(url))
+	pages().ExecuteTemplate(w, "link", template.URL(url))
 }
 
 // entryView is what the "entry" template shows of one Entry.
@@ -255,17 +265,17 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request, resp *fetch.Re
 		head.Crumbs = s.crumbs(resp.URL, proxy)
 		head.Up = up(head.Crumbs)
 	}
-	pages.ExecuteTemplate(bw, "listhead", head)
+	pages().ExecuteTemplate(bw, "listhead", head)
 	for e, err := range schemes.Entries(resp.Listing) {
 		if err != nil {
-			pages.ExecuteTemplate(bw, "listerror", err.Error())
+			pages().ExecuteTemplate(bw, "listerror", err.Error())
 			break
 		}
-		if pages.ExecuteTemplate(bw, "entry", s.view(e, proxy)) != nil {
+		if pages().ExecuteTemplate(bw, "entry", s.view(e, proxy)) != nil {
 			return // the client went away
 		}
 	}
-	pages.ExecuteTemplate(bw, "listtail", nil)
+	pages().ExecuteTemplate(bw, "listtail", nil)
 }
 
 // listJSON writes a listing as {"entries": [...]}, each entry as

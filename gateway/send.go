@@ -57,7 +57,7 @@ func (s *Server) checkToken(w http.ResponseWriter, r *http.Request, purpose stri
 // until the person posts it.
 func (s *Server) composePage(w http.ResponseWriter, comp schemes.Composer, loc schemes.Locator) {
 	pageHeaders(w.Header())
-	pages.ExecuteTemplate(w, "compose", struct {
+	pages().ExecuteTemplate(w, "compose", struct {
 		URL   string
 		Token string
 		Draft schemes.Draft
@@ -102,7 +102,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, raw string) {
 		shown, _ = io.ReadAll(io.LimitReader(resp.Body, maxMessage))
 	}
 	pageHeaders(w.Header())
-	pages.ExecuteTemplate(w, "sent", struct {
+	pages().ExecuteTemplate(w, "sent", struct {
 		URL, Message string
 	}{loc.Redacted(), string(shown)})
 }

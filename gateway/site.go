@@ -64,5 +64,5 @@ func foreign(r *http.Request) string {
 func (s *Server) foreignPage(w http.ResponseWriter, why string) {
 	pageHeaders(w.Header())
 	w.WriteHeader(http.StatusForbidden)
-	pages.ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{"cross-site request refused", why, ""})
+	pages().ExecuteTemplate(w, "error", struct{ URL, Msg, Search string }{"cross-site request refused", why, ""})
 }

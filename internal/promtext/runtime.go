@@ -2,7 +2,6 @@ package promtext
 
 import (
 	"runtime"
-	"runtime/metrics"
 	"time"
 )
 
@@ -29,28 +28,24 @@ func (r *Registry) RegisterRuntime() {
 			w.sample(name, []string{"version"}, []string{runtime.Version()}, "", "", 1)
 		}})
 	r.NewGaugeFunc("go_memstats_heap_alloc_bytes", "Number of heap bytes allocated and still in use.",
-		runtimeMetric("/memory/classes/heap/objects:bytes"))
+		memStat(func(m *runtime.MemStats) uint64 { return m.HeapAlloc }))
 	r.NewGaugeFunc("go_memstats_sys_bytes", "Number of bytes obtained from the system.",
-		runtimeMetric("/memory/classes/total:bytes"))
+		memStat(func(m *runtime.MemStats) uint64 { return m.Sys }))
 	r.NewCounterFunc("go_gc_cycles_total", "Count of completed GC cycles.",
-		runtimeMetric("/gc/cycles/total:gc-cycles"))
+		memStat(func(m *runtime.MemStats) uint64 { return uint64(m.NumGC) }))
 	r.NewGaugeFunc("process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
 		func() float64 { return float64(started.UnixNano()) / 1e9 })
 	registerProcess(r)
 }
 
-// runtimeMetric reads one of runtime/metrics' values (cheap: no
-// stop-the-world, unlike runtime.ReadMemStats).
-func runtimeMetric(name string) func() float64 {
+// memStat reads one of runtime.MemStats' fields. ReadMemStats stops the
+// world for some microseconds, which a scrape every few seconds can
+// afford; runtime/metrics would not, but its package initialiser would
+// run at every start of urlget.
+func memStat(field func(*runtime.MemStats) uint64) func() float64 {
 	return func() float64 {
-		s := []metrics.Sample{{Name: name}}
-		metrics.Read(s)
-		switch s[0].Value.Kind() {
-		case metrics.KindUint64:
-			return float64(s[0].Value.Uint64())
-		case metrics.KindFloat64:
-			return s[0].Value.Float64()
-		}
-		return 0
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(field(&m))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,13 +19,15 @@ const maxRetryAfter = 10 * time.Minute
 // timeout (600 seconds)" (proftpd) or "Too many connections (8) from this
 // IP" (pure-ftpd) are no wait. vsftpd, proftpd and pure-ftpd state none in
 // their default texts; some servers and proxies do.
-var waitPhrase = regexp.MustCompile(`(?i)\b(?:try(?:\s+again)?|retry|wait|reconnect|come\s+back)\b\D{0,20}?` +
-	`\b(\d+)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|h)\b`)
+var waitPhrase = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:try(?:\s+again)?|retry|wait|reconnect|come\s+back)\b\D{0,20}?` +
+		`\b(\d+)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|h)\b`)
+})
 
 // retryAfter is the wait a 421 reply's text asks for, at most
 // maxRetryAfter; 0 when it states none.
 func retryAfter(text string) time.Duration {
-	m := waitPhrase.FindStringSubmatch(text)
+	m := waitPhrase().FindStringSubmatch(text)
 	if m == nil {
 		return 0
 	}

@@ -3,6 +3,7 @@ package ftp
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -10,12 +11,14 @@ import (
 
 // dosLine matches the MS-DOS style IIS sends:
 // "11-21-26  05:37AM       <DIR>          pub" or "... 29 lf.txt".
-var dosLine = regexp.MustCompile(`^(\d{2})-(\d{2})-(\d{2}|\d{4})\s+(\d{1,2}):(\d{2})\s*([AaPp][Mm])?\s+(<DIR>|\d+)\s+(.+)$`)
+var dosLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{2})-(\d{2})-(\d{2}|\d{4})\s+(\d{1,2}):(\d{2})\s*([AaPp][Mm])?\s+(<DIR>|\d+)\s+(.+)$`)
+})
 
 // parseDOS reads a DOS/IIS listing line: the entry, its time exact to the
 // minute, and its name.
 func parseDOS(line string) (schemes.Entry, string, bool) {
-	m := dosLine.FindStringSubmatch(line)
+	m := dosLine().FindStringSubmatch(line)
 	if m == nil {
 		return schemes.Entry{}, "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -12,7 +13,9 @@ import (
 // unixLine matches `ls -l` output as FTP servers send it: mode, links,
 // owner and (optional) group, size, a date of "Mon DD HH:MM" (this year) or
 // "Mon DD YYYY", then one space and the name, which may hold spaces.
-var unixLine = regexp.MustCompile(`^([-dlbcpsD])[-rwxsStTlL]{9}[+@.]?\s+\d+\s+(?:\S+\s+){0,2}?(\d+|\d+,\s*\d+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}|\d{4})\s(.+)$`)
+var unixLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([-dlbcpsD])[-rwxsStTlL]{9}[+@.]?\s+\d+\s+(?:\S+\s+){0,2}?(\d+|\d+,\s*\d+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}:\d{2}|\d{4})\s(.+)$`)
+})
 
 var months = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
@@ -23,7 +26,7 @@ var months = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may"
 // day, so they are exact to the day. Times are taken as UTC, the zone
 // servers usually list in.
 func parseUnix(line string, now time.Time) (schemes.Entry, string, bool) {
-	m := unixLine.FindStringSubmatch(line)
+	m := unixLine().FindStringSubmatch(line)
 	if m == nil {
 		return schemes.Entry{}, "", false
 	}

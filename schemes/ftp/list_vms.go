@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -12,13 +13,15 @@ import (
 // vmsLine matches a VMS directory line: "NAME.EXT;VERSION  blocks[/alloc]
 // DD-MON-YYYY HH:MM[:SS] ...". Header and "Total of" lines do not match and
 // are kept as raw entries.
-var vmsLine = regexp.MustCompile(`^([A-Za-z0-9$_\-.~]+);(\d+)\s+(\d+)(?:/\d+)?\s+(\d{1,2})-([A-Za-z]{3})-(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?`)
+var vmsLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9$_\-.~]+);(\d+)\s+(\d+)(?:/\d+)?\s+(\d{1,2})-([A-Za-z]{3})-(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?`)
+})
 
 // parseVMS reads a VMS listing line. "X.DIR" is directory X. Sizes are in
 // 512-byte blocks, so the byte size is not known exactly and is left -1.
 // Times are exact to what the line shows: the second or the minute.
 func parseVMS(line string) (schemes.Entry, string, bool) {
-	m := vmsLine.FindStringSubmatch(line)
+	m := vmsLine().FindStringSubmatch(line)
 	if m == nil {
 		return schemes.Entry{}, "", false
 	}
