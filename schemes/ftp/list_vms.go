@@ -25,7 +25,7 @@ func parseVMS(line string) (schemes.Entry, string, bool) {
 	if m == nil {
 		return schemes.Entry{}, "", false
 	}
-	mon, ok := months[strings.ToLower(m[5])]
+	mon, ok := month(m[5])
 	if !ok {
 		return schemes.Entry{}, "", false
 	}
