@@ -4,7 +4,13 @@
 #      urlget -o (an http:// URL: a client as fast as urlget) against a
 #      direct `urlget -o` of the same URL: wall time (median of REPS),
 #      ratio gateway/direct (target <= 1.1); curl through the gateway and
-#      curl direct beside them;
+#      curl direct beside them, and a plain socket reader through the
+#      gateway (bench/cmd/rawget: one GET, read(2)s of 64 KiB, no HTTP
+#      library) into the file and into /dev/null, curl into /dev/null too,
+#      each against the direct urlget -o: the issue-36 target is <= 1.1 for
+#      any client that reads its socket promptly. Into /dev/null a client
+#      reads as promptly as it can; into a file it pays its own copy from
+#      its buffer to the page cache, which urlget's splice(2) does not;
 #   2. CLIENTS concurrent clients (default 100), REQUESTS requests in all
 #      (default 2000), on a gopher menu page (gophernicus's root) and on
 #      an FTP file (README.txt): p50 and p99 latency, from curl's
@@ -36,6 +42,7 @@ cleanup() {
 trap cleanup EXIT
 bin=${BIN:-$tmp/urlget}
 [ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+go build -o "$tmp/rawget" ./bench/cmd/rawget
 
 docker exec "$ctr" sh -c '
   [ -s /tmp/bench-256M.bin ] || head -c 268435456 /dev/urandom > /tmp/bench-256M.bin
@@ -63,7 +70,7 @@ echo "== 256 MiB file into a file, $REPS repetitions (alternating)"
 # The client through the gateway is urlget itself (an http:// URL), so
 # that it reads as fast as urlget reads; curl through the gateway and
 # curl direct are shown beside it, for the cost of the client alone.
-d=(); g=(); cg=(); cd=()
+d=(); g=(); cg=(); cd=(); rg=(); rn=(); cn=()
 for _ in $(seq "$REPS"); do
 	sync
 	d+=("$(timeit "$bin" -s -o "$out/direct.bin" "$big")")
@@ -73,19 +80,32 @@ for _ in $(seq "$REPS"); do
 	cg+=("$(timeit curl -sS --fail -o "$out/curlgw.bin" "$gwbig")")
 	sync
 	cd+=("$(timeit curl -sS --fail -o "$out/curl.bin" "$big")")
+	sync
+	rg+=("$(timeit "$tmp/rawget" "$gwbig" "$out/rawgw.bin")")
+	rn+=("$(timeit "$tmp/rawget" "$gwbig" /dev/null)")
+	cn+=("$(timeit curl -sS --fail -o /dev/null "$gwbig")")
 done
-for f in gateway curlgw curl; do
+for f in gateway curlgw curl rawgw; do
 	cmp -s "$out/direct.bin" "$out/$f.bin" || { echo "$f.bin differs from urlget's direct copy" >&2; exit 1; }
 done
 rm -f "$out"/*.bin
 dm=$(printf '%s\n' "${d[@]}" | median); gm=$(printf '%s\n' "${g[@]}" | median)
 cgm=$(printf '%s\n' "${cg[@]}" | median); cdm=$(printf '%s\n' "${cd[@]}" | median)
+rgm=$(printf '%s\n' "${rg[@]}" | median); rnm=$(printf '%s\n' "${rn[@]}" | median)
+cnm=$(printf '%s\n' "${cn[@]}" | median)
 echo "direct urlget -o:             ${d[*]}  median ${dm}s"
 echo "urlget -o through gateway:    ${g[*]}  median ${gm}s"
 echo "curl -o through gateway:      ${cg[*]}  median ${cgm}s"
 echo "curl -o direct:               ${cd[*]}  median ${cdm}s"
+echo "plain reader through gateway: ${rg[*]}  median ${rgm}s"
+echo "the same into /dev/null:      ${rn[*]}  median ${rnm}s"
+echo "curl through gateway, null:   ${cn[*]}  median ${cnm}s"
 awk -v a="$gm" -v b="$dm" 'BEGIN { printf "ratio gateway/direct (urlget both): %.2f (target <= 1.1)\n", a / b }'
 awk -v a="$cgm" -v b="$cdm" 'BEGIN { printf "ratio gateway/direct (curl both):   %.2f\n", a / b }'
+awk -v a="$cgm" -v b="$dm" 'BEGIN { printf "ratio curl through gateway / direct urlget: %.2f (target <= 1.1)\n", a / b }'
+awk -v a="$rgm" -v b="$dm" 'BEGIN { printf "ratio plain reader through gateway / direct urlget: %.2f (target <= 1.1)\n", a / b }'
+awk -v a="$rnm" -v b="$dm" 'BEGIN { printf "ratio plain reader into /dev/null / direct urlget: %.2f (target <= 1.1)\n", a / b }'
+awk -v a="$cnm" -v b="$dm" 'BEGIN { printf "ratio curl into /dev/null / direct urlget: %.2f (target <= 1.1)\n", a / b }'
 
 # load URL: REQUESTS requests, CLIENTS at a time; p50, p99, failures.
 load() {
