@@ -32,8 +32,9 @@ func (h *Handler) nlst(ctx context.Context, c *ctrl, loc *URL, req *schemes.Requ
 	if loc.Name != "" {
 		cmd += " " + loc.Name
 	}
+	l := newEntryLocator(loc, loc.Cwd)
 	return h.listing(ctx, c, loc, req, cmd, loc.Name, func(line string) (schemes.Entry, bool) {
-		return locate(loc, loc.Cwd, parseNLST(line))
+		return l.locate(parseNLST(line))
 	})
 }
 
@@ -63,7 +64,8 @@ func (h *Handler) listDir(ctx context.Context, c *ctrl, loc *URL, req *schemes.R
 	if len(dir) > 0 {
 		name = dir[len(dir)-1]
 	}
-	each := func(line string) (schemes.Entry, bool) { return locate(loc, dir, parse(line)) }
+	l := newEntryLocator(loc, dir)
+	each := func(line string) (schemes.Entry, bool) { return l.locate(parse(line)) }
 	resp, err := h.listing(ctx, c, loc, req, cmd, name, each)
 	var se *schemes.Error
 	if cmd == listAll && errors.As(err, &se) && se.Code/100 == 5 && !c.broken {
@@ -88,23 +90,58 @@ type parsed struct {
 	ok   bool
 }
 
-// locate gives a parsed entry of the directory dir its Locator, built from
-// loc's typed parts (so it keeps loc's login): a directory's lists it, any
-// other names a file, with loc's typecode when that is a or i. Raw lines
-// name nothing and get none.
+// locate gives a parsed entry of the directory dir its Locator (see
+// entryLocator), for one entry.
 func locate(loc *URL, dir []string, p parsed) (schemes.Entry, bool) {
+	return newEntryLocator(loc, dir).locate(p)
+}
+
+// entryLocator gives the entries of one listing of the directory dir their
+// Locators, built from loc's typed parts (so they keep loc's login): a
+// directory's lists it, any other names a file, with loc's typecode when
+// that is a or i. Raw lines name nothing and get none. The directory is
+// copied and escaped once a listing, not once an entry: a listing of
+// 2,000,000 names escaped its directory 2,000,000 times.
+type entryLocator struct {
+	loc *URL
+	// dir is shared by the files' URLs, its capacity clipped so that an
+	// append to one copies it.
+	dir []string
+	// prefix is the url-path of dir: "/" and each segment escaped,
+	// followed by "/".
+	prefix string
+	typ    byte // the files' typecode
+}
+
+func newEntryLocator(loc *URL, dir []string) *entryLocator {
+	var b strings.Builder
+	b.WriteByte('/')
+	for _, c := range dir {
+		b.WriteString(schemes.Escape(c, segmentReserved))
+		b.WriteByte('/')
+	}
+	d := slices.Clone(dir)
+	l := &entryLocator{loc: loc, dir: d[:len(d):len(d)], prefix: b.String(), typ: loc.Type}
+	if l.typ == 'd' {
+		l.typ = 0
+	}
+	return l
+}
+
+func (l *entryLocator) locate(p parsed) (schemes.Entry, bool) {
 	switch {
 	case !p.ok:
 		return p.e, false
 	case p.e.Kind == schemes.EntryRaw:
 	case p.e.Kind == schemes.EntryDir:
-		p.e.Locator = loc.at(append(slices.Clone(dir), p.name), "", 0)
+		path := l.prefix + schemes.Escape(p.name, segmentReserved) + "/"
+		p.e.Locator = l.loc.atPath(append(slices.Clone(l.dir), p.name), "", 0, path)
 	default:
-		typ := loc.Type
-		if typ == 'd' {
-			typ = 0
+		path := l.prefix + schemes.Escape(p.name, segmentReserved)
+		if l.typ != 0 {
+			path += ";type=" + string(l.typ)
 		}
-		p.e.Locator = loc.at(slices.Clone(dir), p.name, typ)
+		p.e.Locator = l.loc.atPath(l.dir, p.name, l.typ, path)
 	}
 	return p.e, true
 }

@@ -171,12 +171,20 @@ func (f *URL) TreePath() string {
 // formatted (and so possibly redacted) string, so that fetching it logs in
 // as f does.
 func (f *URL) at(dir []string, name string, typ byte) *URL {
+	return f.atPath(dir, name, typ, "")
+}
+
+// atPath is at with the item's url-path, when the caller made it already
+// ("" if not).
+func (f *URL) atPath(dir []string, name string, typ byte, path string) *URL {
 	item := &URL{Cwd: dir, Name: name, Type: typ}
 	g := *f.u
 	g.Fragment, g.HasPath = nil, true
 	item.u = &g
 	// The generic parts read as Parse would have left them.
-	path := item.path()
+	if path == "" {
+		path = item.path()
+	}
 	g.Opaque, g.Path = path, path[1:]
 	item.canon = path
 	return item
