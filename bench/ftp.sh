@@ -54,7 +54,7 @@ tmp=$(mktemp -d)
 . bench/wan.sh
 trap 'wan_down; rm -rf "$tmp"' EXIT
 bin=${BIN:-$tmp/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 limit=$tmp/limit
 go build -o "$limit" ./bench/cmd/limit
 

@@ -23,7 +23,7 @@ command -v curl >/dev/null || { echo "curl not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=$tmp/urlget
-go build -o "$bin" ./cmd/urlget
+CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 
 want=$(cat integration/.run/fixtures/text/lf.txt)
 [ "$("$bin" -s "$url")" = "$want" ] || { echo "urlget: wrong content (stack up?)" >&2; exit 1; }

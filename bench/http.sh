@@ -62,7 +62,7 @@ ctr=urlget-bench-nginx-$$
 . bench/wan.sh
 trap 'wan_down; docker rm -f "$ctr" >/dev/null 2>&1 || true; rm -rf "$work" "$out"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
-[ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${URLGET_BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 go build -o "$work/limit" ./bench/cmd/limit
 before=${URLGET_BEFORE:-}
 

@@ -34,7 +34,7 @@ work=$(mktemp -d)
 . bench/wan.sh
 trap 'wan_down; rm -rf "$work"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
-[ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${URLGET_BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 wan_up
 
 names=()

@@ -27,7 +27,7 @@ addr=127.0.0.1:3389 base=ou=bench,dc=example,dc=org
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bin=${BIN:-$work/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 
 argv() {
 	case $1 in

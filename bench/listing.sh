@@ -51,12 +51,12 @@ cleanup() {
 trap cleanup EXIT
 
 bin=${BIN:-$work/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 base=${BASE:-}
 if [ -z "$base" ]; then
 	mkdir "$work/base-src"
 	git archive "$BASE_REV" | tar -x -C "$work/base-src"
-	(cd "$work/base-src" && go build -o "$work/base" ./cmd/urlget)
+	(cd "$work/base-src" && CGO_ENABLED=0 go build -o "$work/base" ./cmd/urlget)
 	base=$work/base
 fi
 go build -o "$work/hostileserve" ./integration/hostile/cmd/hostileserve

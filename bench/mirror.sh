@@ -71,7 +71,7 @@ out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.mirror.XXXXXX")
 . bench/wan.sh
 trap 'wan_down; rm -rf "$work" "$out" "$src"' EXIT
 bin=${BIN:-$work/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 go build -o "$work/limit" ./bench/cmd/limit
 
 # The tree: 20 directories of 100 files each, sizes 1–8 KiB, and four

@@ -30,7 +30,7 @@ trap 'wan_down; rm -rf "$tmp"' EXIT
 go test -tags integration -count=1 -run XXX -bench 'BenchmarkNNTPArticles/one-connection' -benchtime 1x ./integration/ >"$tmp/post" ||
 	{ cat "$tmp/post" >&2; exit 1; }
 bin=$tmp/urlget
-go build -o "$bin" ./cmd/urlget
+CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 wan_up
 src=nntp://$host:1119/local.general
 echo "== urlget mirror --max $N $src, $RUNS runs each, alternating"

@@ -24,7 +24,7 @@ go test -tags integration -count=1 -run XXX -bench BenchmarkNNTPArticles -bencht
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=$tmp/urlget
-go build -o "$bin" ./cmd/urlget
+CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 server=127.0.0.1:1119
 # The benchmark articles: the newest 1,000 with the benchmark subject.
 "$bin" -s --nntp-server "$server" --max 100000 --json news:local.general |

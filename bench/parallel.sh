@@ -43,7 +43,7 @@ out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.parallel.XXXXXX")
 . bench/wan.sh
 trap 'wan_down; rm -rf "$work" "$out"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
-[ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${URLGET_BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 limit=
 if [ -d bench/cmd/limit ]; then
 	limit=$work/limit

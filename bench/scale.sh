@@ -50,7 +50,7 @@ trees=$(mktemp -d "${TREE_DIR:-/dev/shm}/urlget-scale.XXXXXX")
 ctr=urlget-bench-scale-$$
 trap 'docker rm -f "$ctr" >/dev/null 2>&1 || true; rm -rf "$work" "$trees"' EXIT
 bin=${BIN:-$work/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 
 # gen DIR N: N files in N/100 directories d0000…, 100 files each of 0 to
 # 1,024 bytes (random sizes and bytes, a fixed seed), one fixed time.

@@ -37,7 +37,7 @@ ctr=urlget-bench-segments-$$
 . bench/wan.sh
 trap 'wan_down; docker rm -f "$ctr" >/dev/null 2>&1 || true; rm -rf "$work" "$out"' EXIT
 bin=${URLGET_BIN:-$work/urlget}
-[ -n "${URLGET_BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${URLGET_BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 
 docker exec "$vsftpd" sh -c '[ -s /tmp/bench-256M.bin ] || head -c 268435456 /dev/urandom > /tmp/bench-256M.bin; chmod a+r /tmp/bench-256M.bin'
 ftp_sum=$(docker exec "$vsftpd" sha256sum /tmp/bench-256M.bin | cut -d' ' -f1)

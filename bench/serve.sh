@@ -41,7 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 bin=${BIN:-$tmp/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 go build -o "$tmp/rawget" ./bench/cmd/rawget
 
 docker exec "$ctr" sh -c '

@@ -53,7 +53,7 @@ out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.sftp.XXXXXX")
 . bench/wan.sh
 trap 'wan_down; rm -rf "$work" "$out" "$src" "$big"' EXIT
 bin=${BIN:-$work/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 
 # The files: the tree of bench/mirror.sh without its large files, and one
 # 256 MiB file beside it; random bytes, fixed times.

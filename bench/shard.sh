@@ -42,7 +42,7 @@ out=$(mktemp -d "${BENCH_DIR:-$root/bench}/.shard.XXXXXX")
 . bench/wan.sh
 trap 'wan_down; rm -rf "$work" "$out" "$src"' EXIT
 bin=${BIN:-$work/urlget}
-[ -n "${BIN:-}" ] || go build -o "$bin" ./cmd/urlget
+[ -n "${BIN:-}" ] || CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 
 mirror_tree "$src"
 wan_up

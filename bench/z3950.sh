@@ -19,7 +19,7 @@ server=127.0.0.1:2100
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=$tmp/urlget
-go build -o "$bin" ./cmd/urlget
+CGO_ENABLED=0 go build -o "$bin" ./cmd/urlget
 url="z39.50s://$server/Default?1000"
 {
 	echo "open tcp:$server"
