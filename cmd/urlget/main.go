@@ -23,6 +23,7 @@ import (
 )
 
 func main() {
+	oneProcessorPolicy = true
 	ctx, stop := interruptible(context.Background())
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -86,6 +86,7 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	if o.parallel && !o.explain {
 		return o.retrieveParallel(ctx, client, stdin, stdout)
 	}
+	defer o.oneProcessor()()
 	status := 0
 	ahead := newLookahead(client, o.urls)
 	for i, raw := range o.urls {
