@@ -22,6 +22,38 @@ const oNoFollow = syscall.O_NOFOLLOW
 // process's controlling terminal.
 const oNoCTTY = syscall.O_NOCTTY
 
+// openFile opens name as os.OpenFile does, but does not offer the
+// descriptor to the runtime's network poller. os.OpenFile tries every
+// file it opens (four fcntl calls and an epoll_ctl that a regular file
+// refuses with EPERM); NAME.part and NAME are regular files, written
+// with blocking calls, and a download of many small files paid those five
+// calls each (issue 36). os.NewFile asks one fcntl whether the descriptor
+// is non-blocking, which it is not.
+func openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	for {
+		fd, err := syscall.Open(name, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		}
+		return os.NewFile(uintptr(fd), name), nil
+	}
+}
+
+// rename is os.Rename without the Lstat of to that os.Rename makes first
+// (so that a directory there is refused the same on every system): to is
+// never a directory here, which notRegular refused before NAME.part was
+// opened, and rename(2) itself refuses to put a file over a directory.
+// One path lookup less for each file (issue 36).
+func rename(from, to string) error {
+	if err := syscall.Rename(from, to); err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
+}
+
 // links is the number of hard links of the file fi describes.
 func links(fi fs.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {

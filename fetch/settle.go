@@ -132,7 +132,7 @@ func (t *target) commit(loc schemes.Locator, stamp, durable bool, mod time.Time)
 	if t.as != "" && t.as != t.dest {
 		return t.linkNew(loc)
 	}
-	if err := os.Rename(t.part, t.dest); err != nil {
+	if err := rename(t.part, t.dest); err != nil {
 		return localError(loc, "rename", err)
 	}
 	return nil

@@ -116,8 +116,12 @@ func (c *Client) openTarget(loc schemes.Locator, dest string, resume, partOnly b
 			return nil, t.fail(refusal(loc, dest, err))
 		}
 	}
-	if _, err := t.f.Seek(t.held, io.SeekStart); err != nil {
-		return nil, t.fail(localError(loc, "open", err))
+	// A file just opened is at its start: only a held copy needs the
+	// seek (one call less a file, issue 36).
+	if t.held > 0 {
+		if _, err := t.f.Seek(t.held, io.SeekStart); err != nil {
+			return nil, t.fail(localError(loc, "open", err))
+		}
 	}
 	return t, nil
 }
@@ -246,7 +250,7 @@ func openNoFollow(name string, flag int, perm fs.FileMode) (*os.File, error) {
 			return nil, errSymlink
 		}
 	}
-	f, err := os.OpenFile(name, flag|oNoFollow, perm)
+	f, err := openFile(name, flag|oNoFollow, perm)
 	if err != nil {
 		// ELOOP on Linux, EMLINK or EFTYPE elsewhere: ask the file system.
 		if st, lerr := os.Lstat(name); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {

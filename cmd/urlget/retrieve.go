@@ -259,16 +259,24 @@ func (o *options) destination(i int, loc schemes.Locator) (string, error) {
 	default:
 		return "", nil
 	}
+	checked := "" // a directory MkdirAll has just found
 	if o.outputDir != "" && !filepath.IsAbs(name) {
 		if err := os.MkdirAll(o.outputDir, 0o777); err != nil {
 			return "", outputError(loc, fmt.Sprintf("--output-dir %s: cannot create it", o.outputDir), err)
 		}
+		checked = filepath.Clean(o.outputDir)
 		name = filepath.Join(o.outputDir, name)
 	}
 	if err := o.makeDirs(loc, name); err != nil {
 		return "", err
 	}
 	dir := filepath.Dir(name)
+	if dir == checked {
+		// MkdirAll's Stat said it is a directory: a second Stat a file
+		// would say it again (issue 36: one call less a file of -O
+		// --output-dir DIR).
+		return name, nil
+	}
 	switch st, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", outputError(loc, fmt.Sprintf("-o %s: there is no directory %s (create it, or name it with --output-dir, which is created)", name, dir), nil)
