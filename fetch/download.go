@@ -337,15 +337,16 @@ func (c *Client) transfer(ctx context.Context, rng *asked, t *target, res *Resul
 	if resp.Offset == 0 {
 		res.Offset = 0 // none of the bytes held before is in the file any more
 	}
-	// Record what the data is copied from before the first byte lands, so
-	// that even a killed run leaves a partial copy the rule can judge.
-	t.record(recordOf(resp.Response))
-	if t.mode == inPlace && t.held == 0 && resp.SHA256 != "" {
-		t.hash = sha256.New()
-	}
 	end := resp.End()
 	if end >= 0 {
 		end -= resp.first // the range's bytes (Request.Offset, Length), or the resource's
+	}
+	// Record what the data is copied from before the first byte lands, so
+	// that even a killed run leaves a partial copy the rule can judge (a
+	// small one's, only if it fails: see record).
+	t.record(recordOf(resp.Response), end)
+	if t.mode == inPlace && t.held == 0 && resp.SHA256 != "" {
+		t.hash = sha256.New()
 	}
 	cp := c.newCopier(ctx, loc, t.f, t.held, end, opt.Progress)
 	if t.mode == inPlace {

@@ -64,6 +64,9 @@ type target struct {
 	// partial copy a later run could continue: no record is stored, and
 	// a failure drops what arrived.
 	ranged bool
+	// unstored: partial.Record is not on NAME.part yet (see record); a
+	// failure that keeps bytes stores it.
+	unstored bool
 }
 
 // openTarget classifies dest and opens what Download writes.
