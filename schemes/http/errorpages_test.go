@@ -149,7 +149,13 @@ func TestErrorPagesStatAndList(t *testing.T) {
 // sent it — fields in its order and spelling, after a 1xx answer —, a
 // redirect's too, on one kept connection; the body after it is the
 // body, whole, though the head and the body's start came in one read.
+// The same without a Trace (no -v), where no trace lines are built.
 func TestFetchHeadAsSent(t *testing.T) {
+	t.Run("traced", func(t *testing.T) { testFetchHeadAsSent(t, &recTrace{}) })
+	t.Run("untraced", func(t *testing.T) { testFetchHeadAsSent(t, nil) })
+}
+
+func testFetchHeadAsSent(t *testing.T, tr schemes.Trace) {
 	replies := []struct{ head, body string }{
 		{"HTTP/1.1 302 Found Elsewhere\r\nlocation: /g\r\nContent-Length: 0\r\n\r\n", ""},
 		{"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 Fine\r\nZ-First: 1\r\nETag: \"t\"\r\ncontent-length: 11\r\n\r\n", "hello world"},
@@ -161,7 +167,7 @@ func TestFetchHeadAsSent(t *testing.T) {
 	}
 	h, d, loc := oneConnServer(t, script...)
 	for i, r := range replies {
-		resp, err := h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: d, Trace: &recTrace{}, ErrorPages: true})
+		resp, err := h.Fetch(context.Background(), &schemes.Request{URL: loc, Dialer: d, Trace: tr, ErrorPages: true})
 		if err != nil {
 			t.Fatalf("reply %d: %v", i, err)
 		}
