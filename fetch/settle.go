@@ -142,8 +142,13 @@ func (t *target) commit(loc schemes.Locator, stamp, durable bool, mod time.Time)
 	if t.mode == inPlace {
 		return nil
 	}
-	if t.mode == intoPart {
-		removeAttr(t.f, recordAttr) // the record is for a partial copy
+	// The record is for a partial copy: NAME gets none. A small copy's
+	// was never stored (record), so it is asked for first: removing an
+	// attribute that is not there cost ext4 a journal transaction, about
+	// 0.03 ms a file (issue 36). A record a killed run left on an empty
+	// NAME.part is still found and removed.
+	if t.mode == intoPart && hasAttr(t.f, recordAttr) {
+		removeAttr(t.f, recordAttr)
 	}
 	if stamp && !mod.IsZero() {
 		if err := setTimes(t.f, mod); err != nil {

@@ -7,24 +7,29 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urlget/urlget/schemes"
 )
 
 // TestRecordBeforeTheBodyUnlessSmall: NAME.part carries its resume record
 // before the first byte of the body lands, unless the copy's size is
 // known and at most smallCopy (issue 36: the attribute cost more than a
-// small file's transfer); either way NAME ends without one. (A small
+// small file's transfer); either way NAME ends without one, even where an
+// earlier run left its record on an empty NAME.part. (A small
 // copy cut short gets its record when the download fails:
 // TestPartialFileCarriesResumeRecord.)
 func TestRecordBeforeTheBodyUnlessSmall(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		size   int
-		noSize bool
-		want   bool // a record on NAME.part while the body is read
+		name     string
+		size     int
+		noSize   bool
+		leftover bool // NAME.part is there, empty, with an earlier run's record
+		want     bool // a record on NAME.part while the body is read
 	}{
-		{"small", smallCopy, false, false},
-		{"past small", smallCopy + 1, false, true},
-		{"small, size unknown", 10, true, true},
+		{"small", smallCopy, false, false, false},
+		{"past small", smallCopy + 1, false, false, true},
+		{"small, size unknown", 10, true, false, true},
+		{"small, over a leftover's record", 10, false, true, true},
 	} {
 		dest := filepath.Join(t.TempDir(), "out.bin")
 		var during *bool
@@ -40,6 +45,15 @@ func TestRecordBeforeTheBodyUnlessSmall(t *testing.T) {
 				has := readRecord(f) != nil
 				during = &has
 			}}
+		}
+		if tc.leftover {
+			// An empty NAME.part a killed run left, with its record.
+			f, err := os.Create(dest + PartSuffix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeRecord(f, schemes.ResumeRecord{Size: 1})
+			f.Close()
 		}
 		c := newClient(h)
 		if _, err := c.Download(context.Background(), "t:x", dest, DownloadOptions{}); err != nil {

@@ -14,3 +14,5 @@ func setAttr(*os.File, string, []byte) error { return errNoAttrs }
 func getAttr(*os.File, string, int) ([]byte, error) { return nil, errNoAttrs }
 
 func removeAttr(*os.File, string) error { return errNoAttrs }
+
+func hasAttr(*os.File, string) bool { return false }

@@ -24,3 +24,11 @@ func getAttr(f *os.File, name string, max int) ([]byte, error) {
 func removeAttr(f *os.File, name string) error {
 	return unix.Fremovexattr(int(f.Fd()), name)
 }
+
+// hasAttr reports whether f carries the attribute name, asking only its
+// size: a read, where removing an attribute that is not there still
+// opens a journal transaction on ext4.
+func hasAttr(f *os.File, name string) bool {
+	_, err := unix.Fgetxattr(int(f.Fd()), name, nil)
+	return err == nil
+}
