@@ -27,10 +27,13 @@ var oneProcessorPolicy bool
 // It applies only where nothing runs in parallel: not with -Z (parallel
 // transfers) nor --segments (one file over several connections), which
 // run one goroutine a connection and want the processors; and not when
-// the user set GOMAXPROCS, which the runtime already obeys; and only in
-// the command itself (oneProcessorPolicy), not where run is called in a
-// test process whose other tests want their processors. It returns the
-// function that gives back the setting before.
+// the user set GOMAXPROCS, which the runtime already obeys. (A copy made
+// in segments that -C - continues without --segments is found to be one
+// only once its download begins, and runs on the one processor: its
+// connections wait on the network; one core decrypts TLS at gigabytes a
+// second.) And only in the command itself (oneProcessorPolicy), not
+// where run is called in a test process whose other tests want their
+// processors. It returns the function that gives back the setting before.
 func (o *options) oneProcessor() (restore func()) {
 	if !oneProcessorPolicy || o.parallel || o.segments > 1 || os.Getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) == 1 {
 		return func() {}
