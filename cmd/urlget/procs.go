@@ -3,26 +3,26 @@ package main
 import (
 	"os"
 	"runtime"
+
+	"github.com/urlget/urlget/fetch"
+	"github.com/urlget/urlget/schemes"
 )
 
-// oneProcessorPolicy says oneProcessor may change GOMAXPROCS: set by main,
+// oneProcessorPolicy says processors may change GOMAXPROCS: set by main,
 // for the process it is; a test calling run leaves it false.
 var oneProcessorPolicy bool
 
-// oneProcessor runs a sequential retrieval (one URL after another, each
-// over one connection) on one processor: GOMAXPROCS 1, as curl runs on one
-// thread. A sequential retrieval has nothing to run in parallel: one
-// goroutine waits on one connection at a time. What a second processor
-// costs it is the handoff: net/http's Transport reads and writes each
-// connection on goroutines of its own (persistConn's readLoop and
-// writeLoop), so every request passes from the caller to them and back,
-// and with two processors each pass wakes an idle thread on the other
-// CPU (a futex wake, then that thread spinning and sleeping again). On
-// loopback, 200 small files one after another into a tmpfs took 60 ms
-// with two processors and 47 ms with one (1,774 context switches, then
-// 328), curl 20 ms; the Transport's handoffs were most of the difference
-// between net/http and a client reading on the caller's goroutine
-// (37 ms against 19 ms for the same 200 files).
+// processors sets GOMAXPROCS for each URL of a sequential run (one URL
+// after another, each over one connection): 1 while the URL's scheme
+// claims schemes.OneProcessor, the setting the run started with
+// otherwise. Such a scheme's exchanges pass between its transport's
+// goroutines (net/http's Transport reads and writes each connection on
+// goroutines of its own), and with two processors every pass wakes an
+// idle thread on the other CPU: on loopback, 200 small files one after
+// another into a tmpfs took 60 ms with two processors and 47 ms with one
+// (1,774 context switches, then 328), curl 20 ms. A scheme whose handler
+// waits on its connection from the caller's goroutine keeps the
+// processors: an LDAP search was slower on one (bench/ldap.sh).
 //
 // It applies only where nothing runs in parallel: not with -Z (parallel
 // transfers) nor --segments (one file over several connections), which
@@ -33,11 +33,41 @@ var oneProcessorPolicy bool
 // connections wait on the network; one core decrypts TLS at gigabytes a
 // second.) And only in the command itself (oneProcessorPolicy), not
 // where run is called in a test process whose other tests want their
-// processors. It returns the function that gives back the setting before.
-func (o *options) oneProcessor() (restore func()) {
-	if !oneProcessorPolicy || o.parallel || o.segments > 1 || os.Getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) == 1 {
-		return func() {}
+// processors.
+type processors struct {
+	on          bool // the policy applies to this run
+	before, now int
+}
+
+// processors starts the policy for a sequential run.
+func (o *options) processors() *processors {
+	p := &processors{before: runtime.GOMAXPROCS(0)}
+	p.now = p.before
+	p.on = oneProcessorPolicy && !o.parallel && o.segments <= 1 && os.Getenv("GOMAXPROCS") == "" && p.before > 1
+	return p
+}
+
+// next sets the processors for raw, the URL about to be fetched (one
+// that does not parse here, such as a host name whose scheme is guessed,
+// keeps the run's setting).
+func (p *processors) next(c *fetch.Client, raw string) {
+	if !p.on {
+		return
 	}
-	before := runtime.GOMAXPROCS(1)
-	return func() { runtime.GOMAXPROCS(before) }
+	want := p.before
+	if loc, err := c.Parse(raw); err == nil && c.Caps(loc).Has(schemes.OneProcessor) {
+		want = 1
+	}
+	if want != p.now {
+		runtime.GOMAXPROCS(want)
+		p.now = want
+	}
+}
+
+// restore gives back the setting the run started with.
+func (p *processors) restore() {
+	if p.now != p.before {
+		runtime.GOMAXPROCS(p.before)
+		p.now = p.before
+	}
 }

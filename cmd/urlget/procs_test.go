@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -9,10 +12,12 @@ import (
 	"testing"
 )
 
-// TestOneProcessorForSequentialRetrieval: the command retrieves URLs one
-// after another at GOMAXPROCS 1 (what the server, in this process, sees
-// while it answers) and gives the setting back afterwards; -Z, --segments
-// and a GOMAXPROCS the user set keep the processors.
+// TestOneProcessorForSequentialRetrieval: the command retrieves the URLs
+// of a scheme claiming schemes.OneProcessor (http) one after another at
+// GOMAXPROCS 1 (what the server, in this process, sees while it answers)
+// and gives the setting back afterwards; a scheme that does not claim it
+// (gopher) keeps the processors, also between two http URLs; -Z,
+// --segments and a GOMAXPROCS the user set keep them.
 func TestOneProcessorForSequentialRetrieval(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one processor already")
@@ -26,6 +31,11 @@ func TestOneProcessorForSequentialRetrieval(t *testing.T) {
 		fmt.Fprint(w, "x")
 	}))
 	defer srv.Close()
+	gopher := gopherRecorder(t, func(n int) {
+		mu.Lock()
+		seen = append(seen, -n) // negative: gopher's
+		mu.Unlock()
+	})
 	oneProcessorPolicy = true
 	defer func() { oneProcessorPolicy = false }()
 	before := runtime.GOMAXPROCS(0)
@@ -38,6 +48,7 @@ func TestOneProcessorForSequentialRetrieval(t *testing.T) {
 		{"", []string{"-Z", srv.URL + "/a", srv.URL + "/b"}, before},
 		{"", []string{"--segments", "2", srv.URL + "/a"}, before},
 		{fmt.Sprint(before), []string{srv.URL + "/a"}, before},
+		{"", []string{srv.URL + "/a", gopher, srv.URL + "/b"}, 1},
 	} {
 		t.Setenv("GOMAXPROCS", tc.env)
 		mu.Lock()
@@ -49,7 +60,10 @@ func TestOneProcessorForSequentialRetrieval(t *testing.T) {
 		}
 		mu.Lock()
 		for _, n := range seen {
-			if n != tc.want {
+			if n < 0 && -n != before {
+				t.Errorf("%v: the gopher server saw GOMAXPROCS %d, want %d", tc.args, -n, before)
+			}
+			if n > 0 && n != tc.want {
 				t.Errorf("%v (GOMAXPROCS=%q): the server saw GOMAXPROCS %d, want %d", tc.args, tc.env, n, tc.want)
 			}
 		}
@@ -61,4 +75,28 @@ func TestOneProcessorForSequentialRetrieval(t *testing.T) {
 			t.Fatalf("%v: GOMAXPROCS %d after the run, want %d back", tc.args, got, before)
 		}
 	}
+}
+
+// gopherRecorder serves a gopher document once a connection and calls
+// seen with GOMAXPROCS as it answers; it returns the document's URL.
+func gopherRecorder(t *testing.T, seen func(int)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			bufio.NewReader(c).ReadString('\n')
+			seen(runtime.GOMAXPROCS(0))
+			io.WriteString(c, "x")
+			c.Close()
+		}
+	}()
+	return "gopher://" + ln.Addr().String() + "/0/doc"
 }

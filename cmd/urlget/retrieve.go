@@ -86,11 +86,13 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	if o.parallel && !o.explain {
 		return o.retrieveParallel(ctx, client, stdin, stdout)
 	}
-	defer o.oneProcessor()()
+	procs := o.processors()
+	defer procs.restore()
 	status := 0
 	ahead := newLookahead(client, o.urls)
 	for i, raw := range o.urls {
 		var err error
+		procs.next(client, raw)
 		if o.explain {
 			err = o.explainOne(client, raw, stdout)
 		} else {

@@ -622,7 +622,7 @@ func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
 		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget |
-			schemes.Pages | schemes.Ranges | schemes.MultiRanges
+			schemes.Pages | schemes.Ranges | schemes.MultiRanges | schemes.OneProcessor
 		if s.Name == "https" {
 			want |= schemes.TLS // http has no upgrade
 		}

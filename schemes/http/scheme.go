@@ -12,9 +12,11 @@ import (
 // resume (Range, If-Range) and ask only for a changed resource
 // (If-Modified-Since). A server's redirect may lead here by default
 // (RedirectTarget): a request is a method and a URL, which no server can
-// shape into another protocol's commands.
+// shape into another protocol's commands. Its exchanges go through
+// net/http's Transport, whose reader and writer goroutines a sequential
+// run serves best on one processor (OneProcessor).
 const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages |
-	schemes.Ranges | schemes.MultiRanges
+	schemes.Ranges | schemes.MultiRanges | schemes.OneProcessor
 
 // submitting is what a handler that sends a body or another method than
 // GET cannot do: its requests are for the URLs its caller names, so it
