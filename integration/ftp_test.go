@@ -81,35 +81,41 @@ func TestConformanceFTPS(t *testing.T) {
 	})
 }
 
-// ftpCommands extracts the commands a server received from the part of its
-// protocol log written since offset, in one form for all three servers:
-// the command line as sent, with any password shown as "****".
+// ftpCommands extracts the commands a server received from this test
+// process's connections (testbed.ClientIP: the tests' clients dial from
+// it) in the part of its protocol log written since offset, in one form
+// for all three servers: the command line as sent, with any password
+// shown as "****". Another process's sessions logged meanwhile are left
+// out (CI run 21 counted a helper's pure-ftpd sessions as its own).
 func ftpCommands(t *testing.T, service string, offset int64) []string {
 	t.Helper()
 	b, err := testbed.ReadProtocolLogSince(service, offset)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each: the client's address, then the command (pure-ftpd: its verb
+	// and argument apart).
 	var re *regexp.Regexp
 	switch service {
 	case testbed.Vsftpd, testbed.VsftpdFTPS:
-		re = regexp.MustCompile(`FTP command: Client "[^"]*", "(.*)"$`)
+		re = regexp.MustCompile(`FTP command: Client "([^"]*)", "(.*)"$`)
 	case testbed.Proftpd:
-		re = regexp.MustCompile(`^\S+ \S+ \S+ \S+ "(.*)" \S+$`)
+		re = regexp.MustCompile(`^\S+ \S+ (\S+) \S+ "(.*)" \S+$`)
 	case testbed.Pureftpd:
-		re = regexp.MustCompile(`\[DEBUG\] Command \[(\w+)\] \[(.*)\]$`)
+		re = regexp.MustCompile(`\(\S*@([^)]*)\) \[DEBUG\] Command \[(\w+)\] \[(.*)\]$`)
 	}
+	ours := testbed.ClientIP.String()
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		m := re.FindStringSubmatch(l)
-		if m == nil {
+		if m == nil || m[1] != ours {
 			continue
 		}
-		cmd := m[1]
+		cmd := m[2]
 		if service == testbed.Pureftpd {
-			cmd = strings.ToUpper(m[1])
-			if m[2] != "" {
-				cmd += " " + m[2]
+			cmd = strings.ToUpper(m[2])
+			if m[3] != "" {
+				cmd += " " + m[3]
 			}
 		}
 		if strings.HasPrefix(strings.ToUpper(cmd), "PASS") {
@@ -154,7 +160,7 @@ func ftpRun(t *testing.T, service string, urls ...string) (bodies []string, errs
 	h := &ftp.Handler{AnonPassword: ftpAnonPassword}
 	c := &fetch.Client{
 		Registry: mustRegistry(fetch.Config{Override: ftp.Schemes(h)}),
-		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second, LocalIP: testbed.ClientIP},
 		Trace:    transport.NewTrace(lockedWriter{&mu, out}),
 	}
 	for _, u := range urls {
@@ -498,7 +504,7 @@ func ftpsSession(t *testing.T, service string, port int, scheme string, h *ftp.H
 	off := testbed.LogSize(service)
 	c := &fetch.Client{
 		Registry:   mustRegistry(fetch.Config{Override: ftp.Schemes(h)}),
-		Dialer:     &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		Dialer:     &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second, LocalIP: testbed.ClientIP},
 		TLS:        cfg,
 		RequireTLS: requireTLS,
 	}

@@ -34,7 +34,7 @@ func TestFTPPipelined(t *testing.T) {
 			trips := map[bool]int{}
 			for _, noPipe := range []bool{false, true} {
 				dir := t.TempDir()
-				args := []string{"-v", "-o", "deep.txt", url}
+				args := []string{"--interface", testbed.ClientIP.String(), "-v", "-o", "deep.txt", url} // its commands counted
 				if noPipe {
 					args = append([]string{"--no-pipeline"}, args...)
 				}

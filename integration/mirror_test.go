@@ -35,7 +35,7 @@ import (
 func mirrorClient(trace io.Writer) *fetch.Client {
 	return &fetch.Client{
 		Registry: mustRegistry(fetch.Config{Options: schemes.Options{"ftp-anon-password": ftpAnonPassword}}),
-		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second, LocalIP: testbed.ClientIP},
 		Trace:    transport.NewTrace(trace),
 	}
 }

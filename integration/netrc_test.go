@@ -38,7 +38,7 @@ func TestNetrcFTP(t *testing.T) {
 				{[]string{"-o", "without.txt", base("ftp", "", s.port)("README.txt")}, "USER anonymous"},
 			} {
 				off := testbed.LogSize(s.service)
-				r := runURLGet(t, dir, tc.args...)
+				r := runURLGet(t, dir, append([]string{"--interface", testbed.ClientIP.String()}, tc.args...)...) // its commands counted
 				if r.code != 0 {
 					t.Fatalf("%v: exit %d: %s", tc.args, r.code, r.stderr)
 				}

@@ -40,7 +40,7 @@ func (d *Dialer) DialDatagram(ctx context.Context, scheme, host string, port int
 	dctx, cancel, timeout := d.connectContext(ctx)
 	defer cancel()
 	d.info(ctx, "Opening UDP to %s", addr)
-	c, err := d.netDialer().DialContext(dctx, "udp", addr)
+	c, err := d.netDialer("udp").DialContext(dctx, "udp", addr)
 	if err != nil {
 		return nil, dialError(ctx, scheme, addr+" (udp)", timeout, err)
 	}

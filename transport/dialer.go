@@ -60,6 +60,11 @@ type Dialer struct {
 	Trace schemes.Trace
 	// Resolver resolves host names; nil means net.DefaultResolver.
 	Resolver *net.Resolver
+	// LocalIP is the address every connection is made from, to servers
+	// and proxies, TCP and UDP (curl's --interface); nil lets the system
+	// choose. A server of the other address family cannot be reached
+	// from it.
+	LocalIP net.IP
 }
 
 var _ schemes.Dialer = (*Dialer)(nil)
@@ -102,7 +107,7 @@ func (d *Dialer) dial(ctx context.Context, scheme, host string, port int) (net.C
 	defer cancel()
 	if proxy == nil {
 		d.info(ctx, "Connecting to %s", addr)
-		c, err := d.netDialer().DialContext(dctx, "tcp", addr)
+		c, err := d.netDialer("tcp").DialContext(dctx, "tcp", addr)
 		if err != nil {
 			return nil, dialError(ctx, scheme, addr, timeout, err)
 		}
@@ -139,15 +144,24 @@ func (d *Dialer) dialProxy(ctx context.Context, proxy *url.URL, scheme, host str
 	return nil, proxyConfigError(scheme, fmt.Errorf("unsupported proxy scheme %q (want http, https, socks5 or socks5h)", proxy.Scheme))
 }
 
-// netDialer is the dialer for direct connections (to servers and proxies).
-func (d *Dialer) netDialer() *net.Dialer {
-	return &net.Dialer{Resolver: d.Resolver}
+// netDialer is the dialer for direct connections (to servers and proxies)
+// over network ("tcp" or "udp").
+func (d *Dialer) netDialer(network string) *net.Dialer {
+	nd := &net.Dialer{Resolver: d.Resolver}
+	if d.LocalIP != nil {
+		if network == "udp" {
+			nd.LocalAddr = &net.UDPAddr{IP: d.LocalIP}
+		} else {
+			nd.LocalAddr = &net.TCPAddr{IP: d.LocalIP}
+		}
+	}
+	return nd
 }
 
 // dialDirect connects to a proxy server.
 func (d *Dialer) dialDirect(ctx context.Context, addr string) (net.Conn, error) {
 	d.info(ctx, "Connecting to proxy %s", addr)
-	c, err := d.netDialer().DialContext(ctx, "tcp", addr)
+	c, err := d.netDialer("tcp").DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
 	}

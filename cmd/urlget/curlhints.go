@@ -75,7 +75,6 @@ var curlHints = map[string]string{
 	"-6":                      "urlget connects to the addresses the name resolves to, in order: there is no -6",
 	"--resolve":               "urlget resolves names with the system's resolver: use the address in the URL instead",
 	"--connect-to":            "urlget resolves names with the system's resolver: use the address in the URL instead",
-	"--interface":             "urlget has no --interface",
 	"-j":                      "urlget keeps no cookies",
 	"--junk-session-cookies":  "urlget keeps no cookies",
 	"--crlf":                  "urlget does not upload",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -32,6 +33,7 @@ type options struct {
 	showError  bool
 	verbose    bool
 	connectTO  time.Duration
+	localIP    net.IP // --interface
 	maxTime    time.Duration
 	idleTO     time.Duration
 	retries    int
@@ -127,7 +129,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.SetInterspersed(true) // curl-style: flags may sit between URLs
 	fs.SetOutput(stderr)
 	var connectTO, maxTime, idleTO, retryDelay, retryMaxTime float64
-	var cont, limitRate, maxFileSize string
+	var cont, limitRate, maxFileSize, iface string
 	var showVersion bool
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "write the i-th URL to `FILE` (- for stdout); repeat per URL")
 	fs.BoolVarP(&o.remoteName, "remote-name", "O", false, "write to a local file named like the remote one")
@@ -146,6 +148,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 	fs.Float64Var(&retryDelay, "retry-delay", 1, "first wait between retries in `SECONDS` (doubles each time)")
 	fs.Float64Var(&retryMaxTime, "retry-max-time", 0, "start no retry after `SECONDS` since the first attempt began (0: no limit)")
 	fs.StringVarP(&o.proxy, "proxy", "x", "", "connect through `URL` (http:// CONNECT or socks5://, socks5h://)")
+	fs.StringVar(&iface, "interface", "", "make every connection from `ADDR`: an IP address of this machine, or a network interface's name (its first address)")
 	fs.StringVarP(&o.dumpHeader, "dump-header", "D", "", "write each response's head to `FILE` (- for stdout), as well as the body: HTTP's as sent, redirects' included; other schemes' lines as -I shows them")
 	fs.StringVar(&limitRate, "limit-rate", "", "read bodies at most `RATE` bytes a second (suffix k, m, g: powers of 1024)")
 	fs.IntVar(&o.max, "max", 0, "ask a listing for at most `N` entries where the protocol takes a number: the newest N articles of a news group (default 100), N hits of a WAIS search (default 40), N records of a Z39.50 search (default 40)")
@@ -218,6 +221,13 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 			return nil, err
 		}
 		*l.to = n
+	}
+	if iface != "" {
+		ip, err := localIP(iface)
+		if err != nil {
+			return nil, err
+		}
+		o.localIP = ip
 	}
 	o.connectTO, o.maxTime, o.idleTO, o.retryDelay = seconds(connectTO), seconds(maxTime), seconds(idleTO), seconds(retryDelay)
 	o.retryMaxTime = seconds(retryMaxTime)

@@ -140,6 +140,7 @@ func (o *options) client(stdin io.Reader, con *console) (*fetch.Client, error) {
 		IdleTimeout:    o.idleTO,
 		AllowPorts:     o.allowPorts,
 		Proxy:          transport.ProxyFromEnvironment,
+		LocalIP:        o.localIP,
 	}
 	if o.proxy != "" {
 		p, err := url.Parse(o.proxy)
