@@ -89,6 +89,14 @@ func TestConformanceFTPS(t *testing.T) {
 // out (CI run 21 counted a helper's pure-ftpd sessions as its own).
 func ftpCommands(t *testing.T, service string, offset int64) []string {
 	t.Helper()
+	return ftpCommandsFrom(t, service, offset, testbed.ClientIP.String())
+}
+
+// ftpCommandsFrom is ftpCommands for the connections from the address
+// from, or from any address when from is "" (a server reached through a
+// proxy, which dials it from the proxy's own).
+func ftpCommandsFrom(t *testing.T, service string, offset int64, from string) []string {
+	t.Helper()
 	b, err := testbed.ReadProtocolLogSince(service, offset)
 	if err != nil {
 		t.Fatal(err)
@@ -104,11 +112,10 @@ func ftpCommands(t *testing.T, service string, offset int64) []string {
 	case testbed.Pureftpd:
 		re = regexp.MustCompile(`\(\S*@([^)]*)\) \[DEBUG\] Command \[(\w+)\] \[(.*)\]$`)
 	}
-	ours := testbed.ClientIP.String()
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		m := re.FindStringSubmatch(l)
-		if m == nil || m[1] != ours {
+		if m == nil || from != "" && m[1] != from {
 			continue
 		}
 		cmd := m[2]

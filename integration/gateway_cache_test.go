@@ -64,7 +64,7 @@ func TestGatewayRevalidatesFTP(t *testing.T) {
 		t.Run(s.service, func(t *testing.T) {
 			testbed.Require(t, s.service)
 			host, rel := scratchTree(t, map[string]string{"doc.bin": "version 1\n"})
-			c := mirrorClient(io.Discard)
+			c := countedClient(io.Discard) // its commands counted
 			base := startGateway(t, gateway.Options{Client: c})
 			url := base + gateway.Address(fmt.Sprintf("ftp://%s/%s/doc.bin", testbed.Addr(s.port), rel))
 			off := testbed.LogSize(s.service)

@@ -49,7 +49,7 @@ func runShards(t *testing.T, n int, src, dst string, args ...string) []*shardRun
 	for i := range n {
 		sh := mirror.Shard{Index: i, Count: n}
 		runs[i] = &shardRun{shard: sh}
-		argv := append([]string{"mirror", "--shard", sh.String(), "--json"}, args...)
+		argv := append([]string{"mirror", "--shard", sh.String(), "--json", "--interface", testbed.ClientIP.String()}, args...)
 		argv = append(argv, src, dst)
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		cmd := exec.CommandContext(ctx, urlgetBinary(t), argv...)
@@ -108,9 +108,10 @@ func runShards(t *testing.T, n int, src, dst string, args ...string) []*shardRun
 	return runs
 }
 
-// vsftpdDownloads counts the files vsftpd sent (its log's "OK DOWNLOAD"
-// lines, which name the whole path from the FTP root) since offset, by
-// path, those under prefix only, as the log writes them (loggedName).
+// vsftpdDownloads counts the files vsftpd sent to this test process (its
+// log's "OK DOWNLOAD" lines for testbed.ClientIP, which name the whole
+// path from the FTP root) since offset, by path, those under prefix only,
+// as the log writes them (loggedName).
 func vsftpdDownloads(t *testing.T, offset int64, prefix string) map[string]int {
 	t.Helper()
 	b, err := testbed.ReadProtocolLogSince(testbed.Vsftpd, offset)
@@ -118,11 +119,12 @@ func vsftpdDownloads(t *testing.T, offset int64, prefix string) map[string]int {
 		t.Fatal(err)
 	}
 	// (an empty file's line has no "N bytes, ")
-	re := regexp.MustCompile(`\] OK DOWNLOAD: Client "[^"]*", "(.*)", (?:\d+ bytes, )?[\d.]+Kbyte/sec$`)
+	re := regexp.MustCompile(`\] OK DOWNLOAD: Client "([^"]*)", "(.*)", (?:\d+ bytes, )?[\d.]+Kbyte/sec$`)
+	ours := testbed.ClientIP.String()
 	out := map[string]int{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if m := re.FindStringSubmatch(l); m != nil && strings.HasPrefix(m[1], prefix) {
-			out[strings.TrimPrefix(m[1], prefix)]++
+		if m := re.FindStringSubmatch(l); m != nil && m[1] == ours && strings.HasPrefix(m[2], prefix) {
+			out[strings.TrimPrefix(m[2], prefix)]++
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,9 +36,20 @@ import (
 func mirrorClient(trace io.Writer) *fetch.Client {
 	return &fetch.Client{
 		Registry: mustRegistry(fetch.Config{Options: schemes.Options{"ftp-anon-password": ftpAnonPassword}}),
-		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second, LocalIP: testbed.ClientIP},
+		Dialer:   &transport.Dialer{ConnectTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second},
 		Trace:    transport.NewTrace(trace),
 	}
+}
+
+// countedClient is mirrorClient dialing from testbed.ClientIP, for a test
+// that counts the commands an FTP server logs from it (ftpCommands).
+// Only for servers reached directly on 127.0.0.1: not for IPv6, not
+// through a proxy (which reaches the server from its own address), and
+// not for gophernicus, which resets connections from other addresses.
+func countedClient(trace io.Writer) *fetch.Client {
+	c := mirrorClient(trace)
+	c.Dialer.(*transport.Dialer).LocalIP = testbed.ClientIP
+	return c
 }
 
 // mirrorEvents collects a run's events.
@@ -78,10 +90,23 @@ func (m *mirrorEvents) String() string {
 
 // runMirror mirrors src into dst with opt and the FTP commands the
 // server logged meanwhile (for an ftp service; nil otherwise), waiting,
-// bounded, until the log shows every session's QUIT.
+// bounded, until the log shows every session's QUIT. A server reached
+// directly is dialed from testbed.ClientIP, and only that address's
+// commands are counted; one reached through the fault proxy sees the
+// proxy's address, whose commands (any process's) are all counted.
 func runMirror(t *testing.T, service, src, dst string, opt mirror.Options) (*mirror.Summary, *mirrorEvents, []string, error) {
 	t.Helper()
+	if service != "" && direct(src) {
+		return runMirrorWith(t, countedClient, service, src, dst, opt)
+	}
 	return runMirrorWith(t, mirrorClient, service, src, dst, opt)
+}
+
+// direct reports whether raw's server is the test bed's host itself, not
+// a proxy in front of it.
+func direct(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.Hostname() == testbed.Host
 }
 
 // runMirrorWith is runMirror with the Client newClient makes (given the
@@ -109,9 +134,13 @@ func runMirrorWith(t *testing.T, newClient func(io.Writer) *fetch.Client, servic
 	}
 	// Until every session's QUIT is logged, bounded: the callers judge
 	// the commands.
+	from := ""
+	if direct(src) {
+		from = testbed.ClientIP.String()
+	}
 	var cmds []string
 	await.Poll(func() bool {
-		cmds = ftpCommands(t, service, off)
+		cmds = ftpCommandsFrom(t, service, off, from)
 		return count(cmds, "QUIT") >= count(cmds, "USER")
 	})
 	return sum, ev, cmds, err
