@@ -299,3 +299,26 @@ func TestFSWalkDirLDAP(t *testing.T) {
 		t.Errorf("a name not listed: %v", err)
 	}
 }
+
+// slapdLinesFrom is the lines of slapd's log that belong to connections
+// it accepted from the address ip ("conn=N fd=F ACCEPT from
+// IP=ip:port"), in order: a test dialing from testbed.ClientIP reads its
+// own operations, not other clients' at the same moment.
+func slapdLinesFrom(log []byte, ip string) []byte {
+	ours := map[string]bool{}
+	var out []byte
+	for line := range strings.Lines(string(log)) {
+		_, rest, ok := strings.Cut(line, " conn=")
+		if !ok {
+			continue
+		}
+		conn, rest, _ := strings.Cut(rest, " ")
+		if strings.Contains(rest, " ACCEPT from IP="+ip+":") {
+			ours[conn] = true
+		}
+		if ours[conn] {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
