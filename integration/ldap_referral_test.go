@@ -119,7 +119,7 @@ func TestLDAPReference(t *testing.T) {
 			await.Poll(func() bool {
 				all, _ := testbed.ReadProtocolLogSince(testbed.Slapd, off)
 				log = slapdLinesFrom(all, testbed.ClientIP.String())
-				return bytes.Contains(log, []byte(" SEARCH RESULT "))
+				return bytes.Contains(log, []byte(" SEARCH RESULT ")) && bytes.Contains(log, []byte(" SRCH base="))
 			})
 			if n := bytes.Count(log, []byte(" SRCH base=")); n != 1 || bytes.Contains(log, []byte(`base="`+team+`"`)) {
 				t.Errorf("%s %q: %d searches, want the one asked for, not the team's\n%s", scope, args, n, log)

@@ -303,20 +303,27 @@ func TestFSWalkDirLDAP(t *testing.T) {
 // slapdLinesFrom is the lines of slapd's log that belong to connections
 // it accepted from the address ip ("conn=N fd=F ACCEPT from
 // IP=ip:port"), in order: a test dialing from testbed.ClientIP reads its
-// own operations, not other clients' at the same moment.
+// own operations, not other clients' at the same moment. The listener
+// thread may log a connection's ACCEPT after a worker logged its first
+// operation (CI run 26), so the connections are found first.
 func slapdLinesFrom(log []byte, ip string) []byte {
-	ours := map[string]bool{}
-	var out []byte
-	for line := range strings.Lines(string(log)) {
+	connOf := func(line string) (conn, rest string) {
 		_, rest, ok := strings.Cut(line, " conn=")
 		if !ok {
-			continue
+			return "", ""
 		}
-		conn, rest, _ := strings.Cut(rest, " ")
-		if strings.Contains(rest, " ACCEPT from IP="+ip+":") {
+		conn, rest, _ = strings.Cut(rest, " ")
+		return conn, rest
+	}
+	ours := map[string]bool{}
+	for line := range strings.Lines(string(log)) {
+		if conn, rest := connOf(line); strings.Contains(rest, " ACCEPT from IP="+ip+":") {
 			ours[conn] = true
 		}
-		if ours[conn] {
+	}
+	var out []byte
+	for line := range strings.Lines(string(log)) {
+		if conn, _ := connOf(line); conn != "" && ours[conn] {
 			out = append(out, line...)
 		}
 	}
