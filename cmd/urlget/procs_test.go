@@ -77,26 +77,13 @@ func TestOneProcessorForSequentialRetrieval(t *testing.T) {
 	}
 }
 
-// gopherRecorder serves a gopher document once a connection and calls
+// gopherRecorder serves a gopher document on each connection and calls
 // seen with GOMAXPROCS as it answers; it returns the document's URL.
 func gopherRecorder(t *testing.T, seen func(int)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			bufio.NewReader(c).ReadString('\n')
-			seen(runtime.GOMAXPROCS(0))
-			io.WriteString(c, "x")
-			c.Close()
-		}
-	}()
-	return "gopher://" + ln.Addr().String() + "/0/doc"
+	return "gopher://" + serveConns(t, func(c net.Conn) {
+		bufio.NewReader(c).ReadString('\n')
+		seen(runtime.GOMAXPROCS(0))
+		io.WriteString(c, "x")
+	}) + "/0/doc"
 }
