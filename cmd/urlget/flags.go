@@ -178,7 +178,7 @@ func parseFlagsFor(args []string, stdin io.Reader, stderr io.Writer, m subcomman
 		addSegmentFlags(fs, o)
 	}
 	fs.BoolVarP(&showVersion, "version", "V", false, "print the version")
-	fs.BoolVar(&o.noPipeline, "no-pipeline", false, "news/nntp and ftp: send each request after the reply to the one before (otherwise a mirror and a list of URLs send article commands up to 64 ahead, RFC 3977 §3.5, and the next file's EPSV with RETR; ftp sends the commands after the login that do not wait on each other's replies, PWD, CWD, TYPE, SIZE, EPSV, together)")
+	fs.BoolVar(&o.noPipeline, "no-pipeline", false, "news/nntp, ftp and http: send each request after the reply to the one before (otherwise a mirror and a list of URLs send article commands up to 64 ahead, RFC 3977 §3.5, the next file's EPSV with RETR, and the GETs of the next URLs of an http server up to 32 ahead, RFC 9112 §9.3.2; ftp sends the commands after the login that do not wait on each other's replies, PWD, CWD, TYPE, SIZE, EPSV, together)")
 	o.schemes = addSchemeFlags(fs)
 	fs.Usage = func() {} // the caller writes the help, on stdout: helpShown
 	if m != nil {

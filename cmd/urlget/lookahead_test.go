@@ -27,7 +27,7 @@ func TestLookahead(t *testing.T) {
 	}{
 		{"news, then others", []string{"news:a@x", "nntp://h/g/1", "http://h/"}, 0, []string{"nntp://h/g/1", "http://h/"}},
 		{"the last", []string{"news:a@x", "news:b@x"}, 1, nil},
-		{"not a pipelining scheme", []string{"http://h/", "news:a@x"}, 0, nil},
+		{"not a pipelining scheme", []string{"gopher://h/", "news:a@x"}, 0, nil},
 		{"up to one that does not parse", []string{"news:a@x", "news:b@x", "news:", "news:c@x"}, 0, []string{"news:b@x"}},
 		{"a window", many, 10, many[11 : 11+fetch.MaxNext]},
 	} {
@@ -58,7 +58,7 @@ func TestParallelAhead(t *testing.T) {
 	}
 	c := &fetch.Client{Registry: reg}
 	list := filepath.Join(t.TempDir(), "list")
-	os.WriteFile(list, []byte("ftp://h/a\n\nftp://h/b\nhttp://h/c\n"), 0o644)
+	os.WriteFile(list, []byte("ftp://h/a\n\nftp://h/b\ngopher://h/c\n"), 0o644)
 	o, err := parseFlags([]string{"-Z", "-i", list, "ftp://h/0"}, strings.NewReader(""), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -81,8 +81,8 @@ func TestParallelAhead(t *testing.T) {
 		}
 		aheads = append(aheads, a)
 	}
-	// http does not pipeline: nothing is readied for it.
-	if fmt.Sprint(order) != "[ftp://h/0 ftp://h/a ftp://h/b http://h/c]" || fmt.Sprint(aheads) != "[ftp://h/a ftp://h/b - -]" {
+	// gopher does not pipeline: nothing is readied for it.
+	if fmt.Sprint(order) != "[ftp://h/0 ftp://h/a ftp://h/b gopher://h/c]" || fmt.Sprint(aheads) != "[ftp://h/a ftp://h/b - -]" {
 		t.Errorf("given %q, ahead %q", order, aheads)
 	}
 	stdin := strings.NewReader("ftp://h/a\nftp://h/b\n")

@@ -39,7 +39,7 @@ func Declaration() schemes.Declaration {
 	both := []string{"http", "https"}
 	return schemes.Declaration{
 		Names: slices.Clone(declared),
-		Uses:  []string{schemes.OptionHead},
+		Uses:  []string{schemes.OptionHead, schemes.OptionNoPipeline},
 		Check: checkSending,
 		Options: append([]schemes.Option{
 			{Name: "location", Short: "L", Kind: schemes.Bool, Schemes: both,
@@ -102,6 +102,9 @@ func newSchemes(v schemes.Values) ([]schemes.Scheme, error) {
 func newHandler(v schemes.Values, stdin io.Reader) (*Handler, error) {
 	h := &Handler{UserAgent: v.String("user-agent"), Referer: v.String("referer"),
 		Decode: v.Bool("compressed"), FailWithBody: v.Bool("fail-with-body"), Fail: v.Bool("fail"), words: v.Words()}
+	if v.Bool(schemes.OptionNoPipeline) {
+		h.Window = 1
+	}
 	if fields := v.Strings("header"); len(fields) > 0 {
 		h.Header = http.Header{}
 		for _, arg := range fields {

@@ -29,6 +29,10 @@ type exchange struct {
 	// sent is the request's method and body: a body that breaks off is
 	// retried only where the request may be sent again (sentOnce).
 	sent sending
+	// piped says the response was read from a pipelined connection,
+	// whose buffer may hold the responses after it: its body is never
+	// spliced from the socket.
+	piped bool
 }
 
 // close discards the response body and releases the request.
@@ -43,6 +47,9 @@ func (x *exchange) close() {
 func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
 	b := &body{rc: x.resp.Body, ctx: ctx, loc: loc, cancel: x.cancel, done: x.done, length: x.resp.ContentLength,
 		framing: framingOf(x.resp), sent: x.sent}
+	if x.piped {
+		return b
+	}
 	if b.raw = spliceConn(x.resp, x.tr.connection()); b.raw != nil {
 		b.size = x.resp.ContentLength
 	}
@@ -56,6 +63,9 @@ func (x *exchange) body(ctx context.Context, loc *URL) io.ReadCloser {
 // A failure once a request that is not idempotent was written is not
 // retryable (sentOnce).
 func (h *Handler) roundTrip(ctx context.Context, c *call, s sending, hdr http.Header) (*exchange, error) {
+	if x, err, ok := h.pipelined(ctx, c, s, hdr); ok {
+		return x, err
+	}
 	hreq := h.newRequest(c, s, hdr)
 	t, cached := h.cache.get(c.req, c.loc.g.Scheme)
 	done := func() {}

@@ -85,8 +85,15 @@ type Handler struct {
 	// which a POST stays a POST with its body (curl's --post301,
 	// --post302, --post303).
 	KeepPost []int
+	// Window is how many GETs may be outstanding on one connection when
+	// the caller says which URLs it will ask for next (schemes.NextOf;
+	// see pipeline.go): 0 means DefaultWindow, 1 sends each request
+	// after the response before it (no pipelining), and the schemes then
+	// do not claim schemes.Pipelines.
+	Window int
 
 	cache transports
+	pipes pipes // pipelined connections with responses waiting
 	// words name the options in messages as the caller does (the
 	// declaration's Values): the compressed option in a decoding
 	// failure, the method and post options in notes about redirects.
@@ -101,7 +108,10 @@ var (
 
 // CloseIdleConnections closes the idle connections the Handler keeps for
 // reuse, e.g. when a fetch run is over.
-func (h *Handler) CloseIdleConnections() { h.cache.closeIdle() }
+func (h *Handler) CloseIdleConnections() {
+	h.cache.closeIdle()
+	h.pipes.closeAll()
+}
 
 // errHeaderTimeout is the cancellation cause when req.Timeout passes
 // before the response headers arrive.

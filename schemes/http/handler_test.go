@@ -622,7 +622,7 @@ func TestSchemes(t *testing.T) {
 	r := schemes.NewRegistry()
 	for _, s := range Schemes(h) {
 		want := schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget |
-			schemes.Pages | schemes.Ranges | schemes.MultiRanges | schemes.OneProcessor
+			schemes.Pages | schemes.Ranges | schemes.MultiRanges | schemes.OneProcessor | schemes.Pipelines
 		if s.Name == "https" {
 			want |= schemes.TLS // http has no upgrade
 		}
@@ -630,6 +630,11 @@ func TestSchemes(t *testing.T) {
 			t.Errorf("%s: handler %v caps %v", s.Name, s.Handler, s.Caps)
 		}
 		r.Register(s)
+	}
+	for _, s := range Schemes(&Handler{Window: 1}) {
+		if s.Caps.Has(schemes.Pipelines) {
+			t.Errorf("%s with a window of 1: caps %v", s.Name, s.Caps)
+		}
 	}
 	if loc, err := r.Parse("https://h.example/x"); err != nil || !loc.(*URL).TLS() {
 		t.Errorf("registry parse: %v %v", loc, err)

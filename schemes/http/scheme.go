@@ -14,7 +14,9 @@ import (
 // (RedirectTarget): a request is a method and a URL, which no server can
 // shape into another protocol's commands. Its exchanges go through
 // net/http's Transport, whose reader and writer goroutines a sequential
-// run serves best on one processor (OneProcessor).
+// run serves best on one processor (OneProcessor). GETs of the URLs a
+// caller will ask for next go ahead on the connection (Pipelines, see
+// pipeline.go), unless the Handler's Window is 1.
 const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes | schemes.Conditional | schemes.Crawls | schemes.RedirectTarget | schemes.Pages |
 	schemes.Ranges | schemes.MultiRanges | schemes.OneProcessor
 
@@ -22,8 +24,9 @@ const caps = schemes.Retrieves | schemes.Lists | schemes.Stats | schemes.Resumes
 // GET cannot do: its requests are for the URLs its caller names, so it
 // neither lists nor crawls (a mirror or a gateway following a page's
 // links would send them there; Pages goes with Lists), and the answer to
-// a POST is no resource whose rest or part a range could bring.
-const submitting = schemes.Lists | schemes.Crawls | schemes.Pages | schemes.Resumes | schemes.Ranges | schemes.MultiRanges
+// a POST is no resource whose rest or part a range could bring; nor is
+// a request that is not a GET sent ahead (Pipelines).
+const submitting = schemes.Lists | schemes.Crawls | schemes.Pages | schemes.Resumes | schemes.Ranges | schemes.MultiRanges | schemes.Pipelines
 
 // Schemes returns the http and https schemes, both served by h. With h nil
 // they only parse. https is TLS from the start; http has no upgrade, so a
@@ -33,6 +36,9 @@ func Schemes(h *Handler) []schemes.Scheme {
 	out := []schemes.Scheme{{Name: "http", Parse: parseLocator}, {Name: "https", Parse: parseLocator}}
 	if h != nil {
 		c := caps
+		if h.window() > 1 {
+			c |= schemes.Pipelines
+		}
 		if h.submits() {
 			c &^= submitting
 		}

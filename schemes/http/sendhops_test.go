@@ -230,11 +230,11 @@ func TestSendCapsAndPlan(t *testing.T) {
 		for _, s := range Schemes(h) {
 			r.Register(s) // panics on caps that contradict each other
 		}
-		if c := Schemes(h)[1].Caps; c.Has(schemes.Lists) || c.Has(schemes.Crawls) || c.Has(schemes.Pages) || c.Has(schemes.Resumes) || !c.Has(schemes.TLS|schemes.Stats) {
+		if c := Schemes(h)[1].Caps; c.Has(schemes.Lists) || c.Has(schemes.Crawls) || c.Has(schemes.Pages) || c.Has(schemes.Resumes) || c.Has(schemes.Pipelines) || !c.Has(schemes.TLS|schemes.Stats) {
 			t.Errorf("%+v: caps %v", h, c)
 		}
 	}
-	if c := Schemes(&Handler{Method: "GET"})[0].Caps; c != caps {
+	if c := Schemes(&Handler{Method: "GET"})[0].Caps; c != caps|schemes.Pipelines {
 		t.Errorf("-X GET: caps %v", c)
 	}
 	lreq, _ := capReq(t, "http://127.0.0.1:1/dir/")
