@@ -110,7 +110,7 @@ var (
 // reuse, e.g. when a fetch run is over.
 func (h *Handler) CloseIdleConnections() {
 	h.cache.closeIdle()
-	h.pipes.closeAll()
+	h.pipes.parked.CloseAll()
 }
 
 // errHeaderTimeout is the cancellation cause when req.Timeout passes

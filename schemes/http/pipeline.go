@@ -108,17 +108,15 @@ type pipeConn struct {
 	last bool
 }
 
-// parkedPipe is a parked connection and the timer that closes it.
-type parkedPipe struct {
-	p     *pipeConn
-	timer *time.Timer
-}
+// Close closes the connection, responses waiting or not.
+func (p *pipeConn) Close() error { return p.conn.Close() }
 
-// pipes holds the Handler's parked connections and the origins that
-// proved not to pipeline.
+// pipes holds the Handler's parked connections (each under the next
+// request it carries) and the origins that proved not to pipeline.
 type pipes struct {
+	parked transport.Parking[pipeKey, *pipeConn]
+
 	mu  sync.Mutex
-	m   map[pipeKey]*parkedPipe
 	off map[origin]bool
 }
 
@@ -417,8 +415,9 @@ func (h *Handler) sendAhead(ctx context.Context, p *pipeConn, c *call, next []sc
 
 // release takes the answered request off p once its body was closed:
 // whole says the body was read to its end, and p may go on. p is parked
-// for the next pending request's Fetch, or closed when none is pending or
-// the connection cannot go on.
+// for the next pending request's Fetch (closed if none comes within
+// parkTimeout), or closed when none is pending or the connection cannot
+// go on.
 func (h *Handler) release(p *pipeConn, whole bool) {
 	p.ahead -= len(p.pending[0].wire)
 	p.pending = p.pending[1:]
@@ -429,54 +428,14 @@ func (h *Handler) release(p *pipeConn, whole bool) {
 	if tc, ok := transport.ConnOf(p.conn); ok {
 		tc.Stop()
 	}
-	h.pipes.park(p)
-}
-
-// park keeps p for the request of p.pending[0], closing it when none
-// comes within parkTimeout; one parked before under the same key is
-// closed.
-func (ps *pipes) park(p *pipeConn) {
-	k := pipeKey{origin: p.origin, next: p.pending[0].wire}
-	pp := &parkedPipe{p: p}
-	ps.mu.Lock()
-	if ps.m == nil {
-		ps.m = map[pipeKey]*parkedPipe{}
-	}
-	old := ps.m[k]
-	ps.m[k] = pp
-	pp.timer = time.AfterFunc(parkTimeout, func() {
-		ps.mu.Lock()
-		mine := ps.m[k] == pp
-		if mine {
-			delete(ps.m, k)
-		}
-		ps.mu.Unlock()
-		if mine {
-			p.conn.Close()
-		}
-	})
-	ps.mu.Unlock()
-	if old != nil {
-		old.timer.Stop()
-		old.p.conn.Close()
-	}
+	h.pipes.parked.Park(pipeKey{origin: p.origin, next: p.pending[0].wire}, p, parkTimeout)
 }
 
 // claim takes the connection parked for the request wire to o, nil when
-// there is none. Whoever takes it out of the map owns it.
+// there is none.
 func (ps *pipes) claim(o origin, wire string) *pipeConn {
-	k := pipeKey{origin: o, next: wire}
-	ps.mu.Lock()
-	pp := ps.m[k]
-	if pp != nil {
-		delete(ps.m, k)
-	}
-	ps.mu.Unlock()
-	if pp == nil {
-		return nil
-	}
-	pp.timer.Stop()
-	return pp.p
+	p, _ := ps.parked.Claim(pipeKey{origin: o, next: wire})
+	return p
 }
 
 // turnOff records that o does not pipeline: no pipeline to it starts
@@ -494,18 +453,6 @@ func (ps *pipes) isOff(o origin) bool {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	return ps.off[o]
-}
-
-// closeAll closes every parked connection.
-func (ps *pipes) closeAll() {
-	ps.mu.Lock()
-	m := ps.m
-	ps.m = nil
-	ps.mu.Unlock()
-	for _, pp := range m {
-		pp.timer.Stop()
-		pp.p.conn.Close()
-	}
 }
 
 // pipeBody is the body of a pipelined response. Close reads what is left

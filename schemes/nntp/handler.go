@@ -72,7 +72,7 @@ type Handler struct {
 	// the scheme then does not claim schemes.Pipelines.
 	Window int
 
-	parking parking // connections with pipelined replies waiting
+	parking transport.Parking[parkKey, parkedSession] // connections with pipelined replies waiting
 	// words name options and settings in messages and plans as the
 	// caller does (the declaration's Values).
 	words schemes.Words

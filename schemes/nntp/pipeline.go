@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/urlget/urlget/schemes"
@@ -55,16 +54,14 @@ type parkKey struct {
 	next pipedCmd
 }
 
-// parkedSession is a parked session and the timer that closes it.
-type parkedSession struct {
-	s     *session
-	timer *time.Timer
-}
+// parkedSession is a session parked with replies waiting: closing it
+// sends no QUIT, which would come after them.
+type parkedSession struct{ s *session }
 
-// parking holds the Handler's parked sessions.
-type parking struct {
-	mu sync.Mutex
-	m  map[parkKey]*parkedSession
+func (p parkedSession) Close() error {
+	p.s.broken = true
+	p.s.close()
+	return nil
 }
 
 // window is Handler.Window with its default; 1 or less is no pipelining.
@@ -171,58 +168,23 @@ func sameLocator(a, b schemes.Locator) bool {
 }
 
 // park keeps s, whose replies to s.pending are waiting, for the request
-// of s.pending[0], closing it if none comes within parkTimeout. A session
-// parked before under the same key is closed: two requests for the same
-// article at once find one of them.
+// of s.pending[0], closing it if none comes within parkTimeout (see
+// transport.Parking).
 func (h *Handler) park(key schemes.ConnKey, s *session) {
 	if tc, ok := transport.ConnOf(s.conn); ok {
 		tc.Stop()
 	}
 	s.conn.SetDeadline(time.Time{})
-	pk := parkKey{conn: key, next: s.pending[0]}
-	ps := &parkedSession{s: s}
-	h.parking.mu.Lock()
-	if h.parking.m == nil {
-		h.parking.m = map[parkKey]*parkedSession{}
-	}
-	old := h.parking.m[pk]
-	h.parking.m[pk] = ps
-	ps.timer = time.AfterFunc(parkTimeout, func() {
-		h.parking.mu.Lock()
-		mine := h.parking.m[pk] == ps
-		if mine {
-			delete(h.parking.m, pk)
-		}
-		h.parking.mu.Unlock()
-		if mine {
-			s.broken = true // replies are waiting: no QUIT after them
-			s.close()
-		}
-	})
-	h.parking.mu.Unlock()
-	if old != nil {
-		old.timer.Stop()
-		old.s.broken = true
-		old.s.close()
-	}
+	h.parking.Park(parkKey{conn: key, next: s.pending[0]}, parkedSession{s}, parkTimeout)
 }
 
 // claim takes the session parked under key for cmd, bound to ctx and
 // tracing into tr as a pooled one does; nil when there is none.
 func (h *Handler) claim(ctx context.Context, req *schemes.Request, p *plan, key schemes.ConnKey, cmd pipedCmd, tr schemes.Trace) *session {
-	pk := parkKey{conn: key, next: cmd}
-	h.parking.mu.Lock()
-	ps := h.parking.m[pk]
-	if ps != nil {
-		delete(h.parking.m, pk)
-	}
-	h.parking.mu.Unlock()
-	if ps == nil {
+	ps, ok := h.parking.Claim(parkKey{conn: key, next: cmd})
+	if !ok {
 		return nil
 	}
-	// Whoever takes it out of the map owns it: a timer that fires now
-	// finds it gone and leaves it alone.
-	ps.timer.Stop()
 	s := ps.s
 	if tc, ok := transport.ConnOf(s.conn); ok {
 		tc.Bind(ctx)

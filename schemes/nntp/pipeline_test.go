@@ -368,9 +368,7 @@ func TestPipelineSkipped(t *testing.T) {
 	// The timer's close has no event to wait on: polled, bounded by
 	// await.Timeout, far past the 50 ms parkTimeout.
 	await.Until(t, "no session parked after parkTimeout", func() bool {
-		h.parking.mu.Lock()
-		defer h.parking.mu.Unlock()
-		return len(h.parking.m) == 0
+		return h.parking.Len() == 0
 	})
 }
 
