@@ -27,11 +27,11 @@ import (
 // a framed body), writes the GETs of the next URLs of the same origin,
 // up to Window requests outstanding. The connection then holds responses
 // nobody has read: it cannot go back to net/http's pool. It is parked in
-// the Handler under the request whose response comes next, byte for byte
-// as written, and the Fetch that builds the same request takes it and
+// the Handler under the URL whose response comes next, and the Fetch of
+// that URL takes it and, when it builds the same request byte for byte,
 // reads that response without sending anything. A Fetch whose request
-// differs (a resume, a condition, a URL skipped) finds nothing parked and
-// goes its own way; the parked connection is closed after parkTimeout.
+// differs (a resume, a condition) closes it and goes its own way; one
+// parked for a URL the caller skips is closed after parkTimeout.
 //
 // Servers that do not pipeline are met three ways: nothing goes ahead
 // before a response on the connection says it persists; a response sent
@@ -82,7 +82,8 @@ func (h *Handler) window() int {
 type origin = schemes.ConnKey
 
 // pipeKey is where a connection with responses waiting is parked: its
-// origin and the next request, as written.
+// origin and the URL of the next response (its request as written is
+// pipedReq.wire).
 type pipeKey struct {
 	origin origin
 	next   string
@@ -126,7 +127,16 @@ type pipes struct {
 // tunnelled connection (a forwarding proxy may not pipeline), by a
 // Handler with a window.
 func (h *Handler) pipeOrigin(c *call, s sending, hdr http.Header) (origin, bool) {
-	if h.window() <= 1 || !s.plain() || len(hdr) > 0 || c.proxy != nil || c.req.OtherOrigin || len(c.req.Redirects) > 0 {
+	if !s.plain() || len(hdr) > 0 || c.proxy != nil || c.req.OtherOrigin || len(c.req.Redirects) > 0 {
+		return origin{}, false
+	}
+	return h.originOf(c)
+}
+
+// originOf is the origin of c's URL, when the Handler pipelines and its
+// Dialer can key connections.
+func (h *Handler) originOf(c *call) (origin, bool) {
+	if h.window() <= 1 {
 		return origin{}, false
 	}
 	k, ok := schemes.NewConnKey(c.req, c.loc.g.Scheme, c.loc.g.Host, c.loc.g.EffectivePort(), c.loc.TLS(), "", "")
@@ -137,19 +147,32 @@ func (h *Handler) pipeOrigin(c *call, s sending, hdr http.Header) (origin, bool)
 // response there when the request went ahead; ok is false when it did
 // neither, and the request goes through net/http. A request sent ahead
 // whose response does not come (aheadStall, the connection's end) is
-// left to net/http too, and the origin pipelines no more.
+// left to net/http too, and the origin pipelines no more. A connection
+// parked for c's URL whose request differs from c's (the caller resumes
+// or sets a condition after all) is closed: neither that response nor
+// those after it will be read.
 func (h *Handler) pipelined(ctx context.Context, c *call, s sending, hdr http.Header) (x *exchange, err error, ok bool) {
-	o, ok := h.pipeOrigin(c, s, hdr)
+	o, ok := h.originOf(c)
 	if !ok {
+		return nil, nil, false
+	}
+	p := h.pipes.claim(o, c.loc.String())
+	if _, ok = h.pipeOrigin(c, s, hdr); !ok {
+		if p != nil {
+			p.Close()
+		}
 		return nil, nil, false
 	}
 	hreq := h.newRequest(c, s, hdr)
 	wire, ok := wireOf(hreq)
+	if p != nil && (!ok || p.pending[0].wire != wire) {
+		p.Close()
+		p = nil
+	}
 	if !ok {
 		return nil, nil, false
 	}
 	next := schemes.NextOf(ctx)
-	p := h.pipes.claim(o, wire)
 	claimed := p != nil
 	_, quiet := c.tr.(schemes.NopTrace)
 	rt := &reqTrace{root: c.tr}
@@ -428,13 +451,13 @@ func (h *Handler) release(p *pipeConn, whole bool) {
 	if tc, ok := transport.ConnOf(p.conn); ok {
 		tc.Stop()
 	}
-	h.pipes.parked.Park(pipeKey{origin: p.origin, next: p.pending[0].wire}, p, parkTimeout)
+	h.pipes.parked.Park(pipeKey{origin: p.origin, next: p.pending[0].loc.String()}, p, parkTimeout)
 }
 
-// claim takes the connection parked for the request wire to o, nil when
-// there is none.
-func (ps *pipes) claim(o origin, wire string) *pipeConn {
-	p, _ := ps.parked.Claim(pipeKey{origin: o, next: wire})
+// claim takes the connection parked for the URL loc of o, nil when there
+// is none.
+func (ps *pipes) claim(o origin, loc string) *pipeConn {
+	p, _ := ps.parked.Claim(pipeKey{origin: o, next: loc})
 	return p
 }
 

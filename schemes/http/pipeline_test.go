@@ -348,3 +348,20 @@ func TestPipelineUnreadBody(t *testing.T) {
 		t.Errorf("%d connections, want 2 (the first closed with /big unread)", n)
 	}
 }
+
+// TestPipelineRequestChanged: a URL whose request turns out other than
+// the one sent ahead (a condition set in its turn) is asked for again, as
+// it is, and the connection parked for it is closed at once rather than
+// left to its timeout: nothing on it would be read.
+func TestPipelineRequestChanged(t *testing.T) {
+	s := newPipeServer(t, "/d")
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	reqs, _ := listReqs(t, s, "/a", "/b", "/c", "/d")
+	reqs[1].IfModifiedSince = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	bodies, _ := fetchAll(t, h, reqs, nil)
+	wantBodies(t, bodies, "/a", "/b", "/c", "/d")
+	if n := h.pipes.parked.Len(); n != 0 {
+		t.Errorf("%d connections still parked", n)
+	}
+}
