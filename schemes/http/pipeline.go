@@ -397,7 +397,9 @@ func (h *Handler) aheadCall(c *call, loc schemes.Locator) (*call, bool) {
 
 // sendAhead writes the GETs of the URLs of next not sent yet on p, after
 // the one whose response was just read, keeping at most Window requests
-// and maxAhead bytes outstanding. Those sent before must be the first of
+// and maxAhead bytes outstanding; once the first are out, it waits until
+// half the window was answered, so that one write carries many requests
+// (and one wake of the server many answers). Those sent before must be the first of
 // next: otherwise the caller's plan changed, and nothing more is sent. It
 // stops at the first URL of another origin. A write that fails ends the
 // pipeline after the current response.
@@ -407,9 +409,14 @@ func (h *Handler) sendAhead(ctx context.Context, p *pipeConn, c *call, next []sc
 		return
 	}
 	for i, r := range sent {
-		if r.loc.String() != next[i].String() {
+		// The same Locator, as a caller passing its list again gives
+		// it, else the same URL.
+		if r.loc != next[i] && r.loc.String() != next[i].String() {
 			return
 		}
+	}
+	if len(sent) > h.window()/2 {
+		return // more goes when half the window is read: one write for many
 	}
 	wrote := false
 	for _, loc := range next[len(sent):] {
