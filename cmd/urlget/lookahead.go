@@ -14,41 +14,55 @@ import (
 type lookahead struct {
 	c    *fetch.Client
 	urls []string
-	locs map[int]schemes.Locator // parsed URLs of the window; nil for one that does not parse
+	// locs holds the URLs parsed, by index: nil where not parsed yet (or
+	// fetched already, when the parsed value is dropped), bad for one
+	// that does not parse. The window given out is a slice of it, so a
+	// URL costs no allocation of its own.
+	locs []schemes.Locator
 }
 
+// bad marks a URL that does not parse.
+var bad schemes.Locator = badLocator{}
+
+type badLocator struct{ schemes.Locator }
+
 func newLookahead(c *fetch.Client, urls []string) *lookahead {
-	return &lookahead{c: c, urls: urls, locs: map[int]schemes.Locator{}}
+	return &lookahead{c: c, urls: urls, locs: make([]schemes.Locator, len(urls))}
 }
 
 // next are the URLs after URL i, up to the first that does not parse,
-// when its scheme pipelines; nil otherwise.
+// when its scheme pipelines; nil otherwise. The slice is the lookahead's,
+// valid until the next call.
 func (l *lookahead) next(i int) []schemes.Locator {
 	loc := l.parse(i)
-	delete(l.locs, i)
+	l.locs[i] = nil
 	if loc == nil || !l.c.Caps(loc).Has(schemes.Pipelines) {
 		return nil
 	}
-	var next []schemes.Locator
-	for j := i + 1; j < len(l.urls) && j <= i+fetch.MaxNext; j++ {
-		n := l.parse(j)
-		if n == nil {
+	end := i + 1
+	for ; end < len(l.urls) && end <= i+fetch.MaxNext; end++ {
+		if l.parse(end) == nil {
 			break
 		}
-		next = append(next, n)
 	}
-	return next
+	if end == i+1 {
+		return nil
+	}
+	return l.locs[i+1 : end : end]
 }
 
 // parse is URL i parsed, nil when it does not parse.
 func (l *lookahead) parse(i int) schemes.Locator {
-	if loc, ok := l.locs[i]; ok {
-		return loc
+	loc := l.locs[i]
+	if loc == nil {
+		var err error
+		if loc, err = l.c.Parse(l.urls[i]); err != nil {
+			loc = bad
+		}
+		l.locs[i] = loc
 	}
-	loc, err := l.c.Parse(l.urls[i])
-	if err != nil {
-		loc = nil
+	if loc == bad {
+		return nil
 	}
-	l.locs[i] = loc
 	return loc
 }

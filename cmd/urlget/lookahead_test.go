@@ -40,7 +40,7 @@ func TestLookahead(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("next %q, want %q", got, tt.want)
 			}
-			if _, kept := l.locs[tt.i]; kept {
+			if l.locs[tt.i] != nil {
 				t.Error("the URL fetched stays parsed in the window")
 			}
 		})

@@ -47,15 +47,15 @@ func (o *options) processors() *processors {
 	return p
 }
 
-// next sets the processors for raw, the URL about to be fetched (one
-// that does not parse here, such as a host name whose scheme is guessed,
-// keeps the run's setting).
-func (p *processors) next(c *fetch.Client, raw string) {
+// next sets the processors for loc, the URL about to be fetched (nil
+// for one that does not parse here, such as a host name whose scheme is
+// guessed: it keeps the run's setting).
+func (p *processors) next(c *fetch.Client, loc schemes.Locator) {
 	if !p.on {
 		return
 	}
 	want := p.before
-	if loc, err := c.Parse(raw); err == nil && c.Caps(loc).Has(schemes.OneProcessor) {
+	if loc != nil && c.Caps(loc).Has(schemes.OneProcessor) {
 		want = 1
 	}
 	if want != p.now {

@@ -92,7 +92,7 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	ahead := newLookahead(client, o.urls)
 	for i, raw := range o.urls {
 		var err error
-		procs.next(client, raw)
+		procs.next(client, ahead.parse(i)) // parsed once, for the look-ahead too
 		if o.explain {
 			err = o.explainOne(client, raw, stdout)
 		} else {

@@ -290,11 +290,22 @@ func (p *pipeConn) send(r *http.Request, wire string, rt *reqTrace, quiet, ahead
 		}
 		rt.Sent(r.Method + " " + r.URL.RequestURI() + " " + r.Proto)
 	}
-	ct := clientTrace(rt, r, quiet)
-	ct.GotConn = nil
-	r = r.WithContext(httptrace.WithClientTrace(context.Background(), ct))
-	if err := r.Write(p.bw); err != nil {
-		return err
+	if quiet {
+		// The bytes are known: no need to have net/http write them
+		// again for its trace hooks.
+		if _, err := p.bw.WriteString(wire); err != nil {
+			return err
+		}
+		rt.mu.Lock()
+		rt.wrote = true
+		rt.mu.Unlock()
+	} else {
+		ct := clientTrace(rt, r, quiet)
+		ct.GotConn = nil
+		r = r.WithContext(httptrace.WithClientTrace(context.Background(), ct))
+		if err := r.Write(p.bw); err != nil {
+			return err
+		}
 	}
 	p.pending = append(p.pending, pipedReq{wire: wire, loc: loc})
 	p.ahead += len(wire)
