@@ -8,9 +8,13 @@
 # each under strace counts the TCP connections it opened: HTTP/1.1
 # keep-alive (and one FTP login) means one for the whole list — 200 files
 # over a 40 ms round trip then take about 200 round trips (8 s), where a
-# connection a file would cost 400 (HTTP) and more (an FTP login a file).
+# connection a file would cost 400 (HTTP) and more (an FTP login a file);
+# urlget's GETs go ahead on the connection (HTTP/1.1 pipelining, up to 32
+# outstanding), so its 200 take some ten round trips.
 # The figures are the median, the time a file, and that time in round
-# trips (over a WAN).
+# trips (over a WAN). TMPDIR=/dev/shm puts the files in a tmpfs, where
+# the file system's costs (ext4's inode allocation after many deletions
+# can dominate) leave the clients' own.
 #
 # WAN=40ms,20MiB/s (see bench/wan.sh) runs everything through toxiproxy on
 # 127.0.0.2. wget's FTP takes PASV's 127.0.0.1 and so bypasses the WAN: it
