@@ -14,30 +14,35 @@ import (
 )
 
 // TestHTTPPipelinedList: 60 small files of one nginx fetched by a list of
-// URLs (-i) go on one connection, their GETs pipelined — nginx's own log
-// marks the requests it read with the one before ($pipe "p") — and land
-// whole; with --no-pipeline they go on one connection too, none
-// pipelined. The requests are told from other clients' by the address
+// URLs (-i), http or https, go on one connection, their GETs pipelined —
+// nginx's own log marks the requests it read with the one before ($pipe
+// "p") — and land whole; with --no-pipeline they go on one connection
+// too, none pipelined. The requests are told from other clients' by the address
 // urlget dials from (testbed.ClientIP, --interface).
 func TestHTTPPipelinedList(t *testing.T) {
 	testbed.Require(t, testbed.Nginx)
 	const files = 60
-	var list strings.Builder
-	for i := 1; i <= files; i++ {
-		fmt.Fprintf(&list, "http://%s/many/file-%04d.txt\n", testbed.Addr(testbed.HTTPPort), i)
+	list := func(scheme string, port int) string {
+		var b strings.Builder
+		for i := 1; i <= files; i++ {
+			fmt.Fprintf(&b, "%s://%s/many/file-%04d.txt\n", scheme, testbed.Addr(port), i)
+		}
+		return b.String()
 	}
 	for _, tt := range []struct {
 		name      string
+		list      string
 		args      []string
 		pipelined func(n int) bool
 	}{
-		{"pipelined", nil, func(n int) bool { return n >= files/2 }},
-		{"--no-pipeline", []string{"--no-pipeline"}, func(n int) bool { return n == 0 }},
+		{"pipelined", list("http", testbed.HTTPPort), nil, func(n int) bool { return n >= files/2 }},
+		{"https, pipelined", list("https", testbed.HTTPSPort), []string{"--cacert", testbed.CACertFile()}, func(n int) bool { return n >= files/2 }},
+		{"--no-pipeline", list("http", testbed.HTTPPort), []string{"--no-pipeline"}, func(n int) bool { return n == 0 }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			listFile := filepath.Join(dir, "list")
-			os.WriteFile(listFile, []byte(list.String()), 0o644)
+			os.WriteFile(listFile, []byte(tt.list), 0o644)
 			out := filepath.Join(dir, "out")
 			off := nginxSettled(t)
 			args := append([]string{"-s", "-O", "--output-dir", out, "--interface", testbed.ClientIP.String(), "-i", listFile}, tt.args...)
