@@ -112,8 +112,9 @@ type pipeConn struct {
 // Close closes the connection, responses waiting or not.
 func (p *pipeConn) Close() error { return p.conn.Close() }
 
-// pipes holds the Handler's parked connections (each under the next
-// request it carries) and the origins that proved not to pipeline.
+// pipes holds the Handler's parked connections (each under the URL of
+// the next response it carries) and the origins that proved not to
+// pipeline.
 type pipes struct {
 	parked transport.Parking[pipeKey, *pipeConn]
 
@@ -121,16 +122,12 @@ type pipes struct {
 	off map[origin]bool
 }
 
-// pipeOrigin is the origin of c's request when the request may be
-// pipelined: a plain GET with no extra field (no range, no condition), to
-// the URL the caller named (no redirect behind it), over a direct or
-// tunnelled connection (a forwarding proxy may not pipeline), by a
-// Handler with a window.
-func (h *Handler) pipeOrigin(c *call, s sending, hdr http.Header) (origin, bool) {
-	if !s.plain() || len(hdr) > 0 || c.proxy != nil || c.req.OtherOrigin || len(c.req.Redirects) > 0 {
-		return origin{}, false
-	}
-	return h.originOf(c)
+// pipelinable says c's request may be pipelined: a plain GET with no
+// extra field (no range, no condition), to the URL the caller named (no
+// redirect behind it), over a direct or tunnelled connection (a
+// forwarding proxy may not pipeline).
+func pipelinable(c *call, s sending, hdr http.Header) bool {
+	return s.plain() && len(hdr) == 0 && c.proxy == nil && !c.req.OtherOrigin && len(c.req.Redirects) == 0
 }
 
 // originOf is the origin of c's URL, when the Handler pipelines and its
@@ -157,7 +154,7 @@ func (h *Handler) pipelined(ctx context.Context, c *call, s sending, hdr http.He
 		return nil, nil, false
 	}
 	p := h.pipes.claim(o, c.loc.String())
-	if _, ok = h.pipeOrigin(c, s, hdr); !ok {
+	if !pipelinable(c, s, hdr) {
 		if p != nil {
 			p.Close()
 		}
@@ -279,9 +276,8 @@ func (h *Handler) dialPipe(ctx context.Context, c *call, o origin) (*pipeConn, e
 // send writes r, whose bytes are wire, on p and notes it pending for
 // loc, tracing its lines in the connection's scope as net/http's writing
 // does (rt); ahead says r goes before the responses to those already
-// pending on p have been read. The
-// connection's head recorder stays off: the head is read from the buffer
-// (peekHead).
+// pending on p have been read. The connection's head recorder stays
+// off: the head is read from the buffer (peekHead).
 func (p *pipeConn) send(r *http.Request, wire string, rt *reqTrace, quiet, ahead bool, loc schemes.Locator) error {
 	rt.carriedBy(p.conn)
 	if !quiet {
@@ -393,11 +389,13 @@ func peekHead(br *bufio.Reader) (string, error) {
 }
 
 // aheadCall is the call of a GET for loc sent ahead of its turn with the
-// settings of c: loc on c's origin (scheme, host and port), with no
-// credentials in it, so that its request carries what c's carries.
+// settings of c: loc on c's origin (scheme, host and port), neither URL
+// with credentials in it, so that the login c carries, if any, is the
+// one the caller's (-u, netrc) gives every URL of the origin, and loc's
+// request carries what it will carry in its turn.
 func (h *Handler) aheadCall(c *call, loc schemes.Locator) (*call, bool) {
 	u, ok := loc.(*URL)
-	if !ok || u.g.User != nil || u.g.Scheme != c.loc.g.Scheme || !strings.EqualFold(u.g.Host, c.loc.g.Host) ||
+	if !ok || u.g.User != nil || c.loc.g.User != nil || u.g.Scheme != c.loc.g.Scheme || u.g.Host != c.loc.g.Host ||
 		u.g.EffectivePort() != c.loc.g.EffectivePort() {
 		return nil, false
 	}
@@ -410,10 +408,10 @@ func (h *Handler) aheadCall(c *call, loc schemes.Locator) (*call, bool) {
 // the one whose response was just read, keeping at most Window requests
 // and maxAhead bytes outstanding; once the first are out, it waits until
 // half the window was answered, so that one write carries many requests
-// (and one wake of the server many answers). Those sent before must be the first of
-// next: otherwise the caller's plan changed, and nothing more is sent. It
-// stops at the first URL of another origin. A write that fails ends the
-// pipeline after the current response.
+// (and one wake of the server many answers). Those sent before must be
+// the first of next: otherwise the caller's plan changed, and nothing
+// more is sent. It stops at the first URL of another origin. A write
+// that fails ends the pipeline after the current response.
 func (h *Handler) sendAhead(ctx context.Context, p *pipeConn, c *call, next []schemes.Locator, quiet bool) {
 	sent := p.pending[1:]
 	if len(sent) > len(next) {

@@ -37,6 +37,7 @@ type pipeServer struct {
 	conns int
 	ahead map[string]bool // path → the request after it came before its answer
 	heads map[string]string
+	auth  map[string]string // path → its request's Authorization
 }
 
 const aheadWait = 5 * time.Second
@@ -48,7 +49,8 @@ func newPipeServer(t *testing.T, last string, setup ...func(*pipeServer)) *pipeS
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &pipeServer{t: t, ln: ln, last: last, closeAfter: map[string]bool{}, ahead: map[string]bool{}, heads: map[string]string{}}
+	s := &pipeServer{t: t, ln: ln, last: last, closeAfter: map[string]bool{}, ahead: map[string]bool{}, heads: map[string]string{},
+		auth: map[string]string{}}
 	for _, f := range setup {
 		f(s)
 	}
@@ -102,6 +104,9 @@ func (s *pipeServer) serve(c net.Conn) {
 			if err != nil {
 				return
 			}
+			s.mu.Lock()
+			s.auth[r.URL.Path] = r.Header.Get("Authorization")
+			s.mu.Unlock()
 			reqs <- r.URL.Path
 		}
 	}()
@@ -363,5 +368,49 @@ func TestPipelineRequestChanged(t *testing.T) {
 	wantBodies(t, bodies, "/a", "/b", "/c", "/d")
 	if n := h.pipes.parked.Len(); n != 0 {
 		t.Errorf("%d connections still parked", n)
+	}
+}
+
+// TestPipelineCredentials: a login the caller gives every URL of the
+// server (-u, netrc: Request.Credentials) goes with the requests sent
+// ahead as with the first; a login written in a URL goes with that URL
+// only, and nothing is sent ahead of it with it.
+func TestPipelineCredentials(t *testing.T) {
+	s := newPipeServer(t, "/c")
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	reqs, tr := listReqs(t, s, "/a", "/b", "/c")
+	for _, r := range reqs {
+		r.Credentials = func(scheme, host string, port int) (string, string, bool) { return "u", "pw", true }
+	}
+	bodies, _ := fetchAll(t, h, reqs, nil)
+	wantBodies(t, bodies, "/a", "/b", "/c")
+	s.mu.Lock()
+	for _, p := range []string{"/a", "/b", "/c"} {
+		if s.auth[p] != "Basic dTpwdw==" {
+			t.Errorf("%s: Authorization %q", p, s.auth[p])
+		}
+	}
+	s.mu.Unlock()
+	if !s.sentAhead("/b") || !strings.Contains(tr.String(), "pipelined") {
+		t.Errorf("not pipelined:\n%s", tr)
+	}
+
+	s = newPipeServer(t, "/c", func(s *pipeServer) { s.noWait = true })
+	reqs, tr = listReqs(t, s, "/a", "/b", "/c")
+	loc, err := parse("http://u:pw@" + s.ln.Addr().String() + "/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs[0].URL = loc
+	bodies, _ = fetchAll(t, h, reqs, nil)
+	wantBodies(t, bodies, "/a", "/b", "/c")
+	s.mu.Lock()
+	if s.auth["/a"] != "Basic dTpwdw==" || s.auth["/b"] != "" || s.auth["/c"] != "" {
+		t.Errorf("Authorization sent: %q", s.auth)
+	}
+	s.mu.Unlock()
+	if i := strings.Index(tr.String(), "sending ahead"); i >= 0 && strings.Index(tr.String(), "> GET /b") > i {
+		t.Errorf("/b sent ahead of /a's answer:\n%s", tr)
 	}
 }
