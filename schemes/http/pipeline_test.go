@@ -21,8 +21,8 @@ import (
 // not the first on its connection nor the list's last, it waits (up to
 // aheadWait) for the request after it, and records whether it came
 // before the answer went out: that request was sent ahead. Each answer's
-// body is "body of PATH"; /big's is 1 MiB; a path in closeAfter is
-// answered with "Connection: close" and the connection closed after it,
+// body is "body of PATH"; /big's is 1 MiB; /hugehead's head is twice a
+// pipeline's buffer; a path in closeAfter is answered with "Connection: close" and the connection closed after it,
 // whatever was sent after it. A naive server reads each request with one
 // read and answers it, losing whatever else that read brought.
 type pipeServer struct {
@@ -82,6 +82,9 @@ func (s *pipeServer) answer(w io.Writer, path string) (closing bool) {
 		body = strings.Repeat("x", 1<<20)
 	}
 	head := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\nX-Path: %s\r\n", len(body), path)
+	if path == "/hugehead" {
+		head += "X-Pad: " + strings.Repeat("x", 2*pipeBuffer) + "\r\n"
+	}
 	if s.closeAfter[path] {
 		head += "Connection: close\r\n"
 	}
@@ -412,5 +415,20 @@ func TestPipelineCredentials(t *testing.T) {
 	s.mu.Unlock()
 	if i := strings.Index(tr.String(), "sending ahead"); i >= 0 && strings.Index(tr.String(), "> GET /b") > i {
 		t.Errorf("/b sent ahead of /a's answer:\n%s", tr)
+	}
+}
+
+// TestPipelineHugeHead: a response head longer than a pipeline's buffer
+// is not read into memory past it: the request goes again through
+// net/http, which reads heads up to 1 MiB, and the next URLs come right.
+func TestPipelineHugeHead(t *testing.T) {
+	s := newPipeServer(t, "/c")
+	h := &Handler{}
+	defer h.CloseIdleConnections()
+	reqs, _ := listReqs(t, s, "/a", "/hugehead", "/c")
+	bodies, heads := fetchAll(t, h, reqs, nil)
+	wantBodies(t, bodies, "/a", "/hugehead", "/c")
+	if len(heads[1]) < 2*pipeBuffer {
+		t.Errorf("head of /hugehead: %d bytes", len(heads[1]))
 	}
 }
