@@ -166,7 +166,7 @@ func (o *options) startAll(run context.Context, c *fetch.Client, n int, src *par
 		go func() {
 			defer func() { <-busy }()
 			defer close(s.done)
-			s.err = o.retrieveOne(run, c, s.i, s.raw, next, s.out)
+			s.err = o.retrieveOne(run, c, s.i, s.raw, nil, next, s.out)
 			if s.err != nil && o.failEarly && run.Err() == nil {
 				select {
 				case <-firstDone:

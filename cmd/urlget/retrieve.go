@@ -92,11 +92,12 @@ func (o *options) retrieveAll(ctx context.Context, stdin io.Reader, stdout, stde
 	ahead := newLookahead(client, o.urls)
 	for i, raw := range o.urls {
 		var err error
-		procs.next(client, ahead.parse(i)) // parsed once, for the look-ahead too
+		loc := ahead.parse(i) // parsed once, for the look-ahead and the retrieval
+		procs.next(client, loc)
 		if o.explain {
 			err = o.explainOne(client, raw, stdout)
 		} else {
-			err = o.retrieveOne(ctx, client, i, raw, ahead.next(i), stdout)
+			err = o.retrieveOne(ctx, client, i, raw, loc, ahead.next(i), stdout)
 		}
 		if in := interruptedBy(ctx); in != nil {
 			// Ctrl-C: this URL's failure is the interrupt's doing, and
@@ -301,14 +302,16 @@ func outputError(loc schemes.Locator, msg string, err error) error {
 	return &schemes.Error{Scheme: loc.Generic().Scheme, Phase: "output", Kind: schemes.KindLocal, URL: loc.Redacted(), Msg: msg, Err: err}
 }
 
-func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, next []schemes.Locator, stdout io.Writer) error {
+// retrieveOne carries out URL i, raw, parsed as loc (nil: parsed here,
+// where a failure to parse is the URL's error), and reports it.
+func (o *options) retrieveOne(ctx context.Context, c *fetch.Client, i int, raw string, loc schemes.Locator, next []schemes.Locator, stdout io.Writer) error {
 	start := time.Now()
 	rep := &report{URL: schemes.RedactString(raw), Input: schemes.RedactString(raw)}
 	var je *jsonEntries
 	if o.json {
 		je = &jsonEntries{w: stdout}
 	}
-	listing, err := o.retrieveInto(ctx, c, i, raw, next, stdout, rep, je)
+	listing, err := o.retrieveInto(ctx, c, i, raw, loc, next, stdout, rep, je)
 	if err != nil {
 		rep.Error = newReportError(err)
 		if interruptedBy(ctx) != nil {
@@ -349,10 +352,11 @@ func newReportError(err error) *reportError {
 // it turned out to be a listing (whose entries je, when set, has streamed
 // into the --json report). With --json a body for stdout goes there
 // before its report, which then starts on a line of its own.
-func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, next []schemes.Locator, stdout io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
-	loc, err := c.Parse(raw)
-	if err != nil {
-		return false, err
+func (o *options) retrieveInto(ctx context.Context, c *fetch.Client, i int, raw string, loc schemes.Locator, next []schemes.Locator, stdout io.Writer, rep *report, je *jsonEntries) (listing bool, err error) {
+	if loc == nil {
+		if loc, err = c.Parse(raw); err != nil {
+			return false, err
+		}
 	}
 	rep.URL, rep.Scheme = loc.Redacted(), loc.Generic().Scheme
 	if o.list { // urlget ls
