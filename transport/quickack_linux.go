@@ -18,12 +18,8 @@ import (
 // to 40 ms, so every exchange took ~42 ms on loopback instead of well under
 // one. TCP_QUICKACK makes the client acknowledge at once.
 func QuickAcker(c net.Conn) func() {
-	tc, ok := Under[*net.TCPConn](c)
-	if !ok {
-		return nil
-	}
-	rc, err := tc.SyscallConn()
-	if err != nil {
+	rc := tcpSocket(c)
+	if rc == nil {
 		return nil
 	}
 	return func() {

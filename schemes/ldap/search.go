@@ -36,7 +36,12 @@ type search struct {
 	id       int64  // the outstanding request
 	cookie   []byte // the paging cookie of the last page, nil if none came
 	entries  int
-	done     bool
+	// pages counts the pages that ended with a cookie, inPage the
+	// entries of the current page, and bytes the entries' size: what
+	// the batches of the reads are judged by (batchFor).
+	pages, inPage int
+	bytes         int
+	done          bool
 	// clean says the search ended with its result, success: the
 	// session is at rest, and may serve the next request.
 	clean  bool
@@ -129,6 +134,7 @@ func (sr *search) next() (*entry, error) {
 			sr.done = true
 			return nil, schemes.IOError(sr.s.scheme, "search", err)
 		}
+		sr.s.batch.want = sr.batchFor()
 		m, err := sr.s.read(sr.id)
 		if err != nil {
 			return nil, sr.fail(err)
@@ -140,6 +146,8 @@ func (sr *search) next() (*entry, error) {
 				return nil, sr.fail(err)
 			}
 			sr.entries++
+			sr.inPage++
+			sr.bytes += len(m.body)
 			return &sr.ent, nil
 		case opSearchReference:
 			sr.ent.refs = sr.ent.refs[:0]
@@ -177,6 +185,8 @@ func (sr *search) next() (*entry, error) {
 				sr.s.tr.Received(fmt.Sprintf("search: success, %d entries", sr.entries))
 				return nil, nil
 			}
+			sr.pages++
+			sr.inPage = 0
 			sr.s.tr.Sent(fmt.Sprintf("search: next page (%d entries so far)", sr.entries))
 			if err := sr.send(); err != nil {
 				sr.done = true
@@ -187,6 +197,25 @@ func (sr *search) next() (*entry, error) {
 		}
 	}
 	return nil, nil
+}
+
+// batchMark is the batch a read waits for while a page has plenty to
+// come (see batchConn).
+const batchMark = 8 << 10
+
+// batchFor is the batch the next read may wait for: batchMark while the
+// current page's entries still to come (a full page's, at the size of
+// those so far) make twice that; none on the first page, which may be
+// the whole of a small search, nor for a page's first entry (the server
+// is still working on the request), nor near a page's end.
+func (sr *search) batchFor() int {
+	if sr.pages == 0 || sr.entries == 0 || sr.inPage == 0 {
+		return 0
+	}
+	if (sr.pageSize-sr.inPage)*(sr.bytes/sr.entries) < 2*batchMark {
+		return 0
+	}
+	return batchMark
 }
 
 // fail ends the search with err, traced.

@@ -31,6 +31,7 @@ const oidStartTLS = "1.3.6.1.4.1.1466.20037"
 // (bench/ldap.sh).
 type session struct {
 	c      net.Conn
+	batch  *batchConn // c as rd reads it
 	rd     msgReader
 	id     int64
 	tr     schemes.Trace
@@ -61,13 +62,15 @@ func (s *session) keep() error {
 	if s.conns == nil || !s.key.Pooled() {
 		return s.Close()
 	}
+	s.batch.rest()
 	s.conns.Keep(s.key, s)
 	return nil
 }
 
 // newSession starts a session on c.
 func newSession(c net.Conn, tr schemes.Trace, scheme string) *session {
-	return &session{c: c, rd: msgReader{r: bufio.NewReaderSize(c, readBuffer), max: maxMessage}, tr: tr, scheme: scheme}
+	b := newBatchConn(c)
+	return &session{c: c, batch: b, rd: msgReader{r: bufio.NewReaderSize(b, readBuffer), max: maxMessage}, tr: tr, scheme: scheme}
 }
 
 // send writes a request with the next message ID, and controls (nil:
