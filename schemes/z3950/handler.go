@@ -227,13 +227,17 @@ func (z *URL) withDatabase(db string) *URL {
 	return &URL{Databases: []string{db}, ESN: z.ESN, RecordSyntaxes: z.RecordSyntaxes, u: &u}
 }
 
-// hitListing presents a search's records batch by batch.
+// hitListing presents a search's records batch by batch. As soon as a
+// batch has come, the next is asked for, so that the server works on it
+// while this one is listed: still one request under way at a time, as an
+// association without concurrent operations allows (Z39.50-1995 §3.2.1.1).
 type hitListing struct {
 	s     *session
 	z     *URL
 	total int      // records to list
 	next  int      // the next record's position, 1-based
 	batch []record // presented, not yet listed
+	asked int      // records of the Present under way (from next+len(batch)), 0 for none
 }
 
 func (l *hitListing) nextEntry() (schemes.Entry, error) {
@@ -241,7 +245,16 @@ func (l *hitListing) nextEntry() (schemes.Entry, error) {
 		if l.next > l.total {
 			return schemes.Entry{}, io.EOF
 		}
-		r, err := l.s.present(l.next, min(presentBatch, l.total-l.next+1))
+		n := l.asked
+		if n == 0 {
+			n = min(presentBatch, l.total-l.next+1)
+			if err := l.s.askPresent(l.next, n); err != nil {
+				l.s.abort()
+				return schemes.Entry{}, err
+			}
+		}
+		l.asked = 0
+		r, err := l.s.readPresent(n)
 		if err != nil {
 			l.s.abort()
 			return schemes.Entry{}, err
@@ -252,6 +265,14 @@ func (l *hitListing) nextEntry() (schemes.Entry, error) {
 				Msg: fmt.Sprintf("no records at position %d of %d", l.next, l.total)}
 		}
 		l.batch = r.records
+		if after := l.next + len(r.records); after <= l.total {
+			n := min(presentBatch, l.total-after+1)
+			if err := l.s.askPresent(after, n); err != nil {
+				l.s.abort()
+				return schemes.Entry{}, err
+			}
+			l.asked = n
+		}
 	}
 	rec := l.batch[0]
 	l.batch = l.batch[1:]
@@ -260,9 +281,19 @@ func (l *hitListing) nextEntry() (schemes.Entry, error) {
 	return l.entry(pos, rec), nil
 }
 
-// close keeps the session: between batches no request is under way, so
-// it is in step whether or not the listing was read to its end.
-func (l *hitListing) close() error { return l.s.keep() }
+// close keeps the session, in step once the response to a Present asked
+// ahead is read (and dropped): a listing closed before its end asked for
+// a batch nobody lists.
+func (l *hitListing) close() error {
+	if l.asked > 0 {
+		l.asked = 0
+		if _, err := readAPDU(l.s.br, maxAPDU); err != nil {
+			l.s.abort()
+			return nil
+		}
+	}
+	return l.s.keep()
+}
 
 // entry is a record's listing entry: Name its position in the result set,
 // Title its title (MARC 245 $a $b, a SUTRS or XML record's first line),

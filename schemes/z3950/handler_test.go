@@ -159,24 +159,7 @@ var testDialer = &transport.Dialer{}
 
 func list(t *testing.T, h *Handler, raw string) ([]schemes.Entry, *schemestest.Trace, error) {
 	t.Helper()
-	req, tr := request(t, raw)
-	resp, err := h.List(context.Background(), req)
-	if err != nil {
-		return nil, tr, err
-	}
-	var out []schemes.Entry
-	for {
-		e, err := resp.Listing.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			resp.Listing.Close()
-			return out, tr, err
-		}
-		out = append(out, e)
-	}
-	return out, tr, resp.Listing.Close()
+	return listWith(t, h, raw, nil)
 }
 
 func TestListBoundedByMax(t *testing.T) {
@@ -362,4 +345,64 @@ func TestAssociationPooled(t *testing.T) {
 	if closes.Load() != 1 {
 		t.Errorf("%d Close APDUs after CloseIdle, want 1", closes.Load())
 	}
+}
+
+// TestPresentAhead: once a batch of records has come, the next is asked
+// for before the first record of the batch is listed (the server works
+// while the client lists), one request under way at a time; a listing
+// closed with that request under way reads its answer, and the
+// association serves the next URL in step.
+func TestPresentAhead(t *testing.T) {
+	addr, conns := countingServer(t, ztestLike(nil))
+	pool := &transport.Pool{}
+	defer pool.CloseIdle()
+	h := &Handler{Max: 250}
+	req, tr := request(t, "z39.50s://"+addr+"/Default?1000;rs=sutrs")
+	req.Conns = pool
+	resp, err := h.List(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := resp.Listing.Next()
+	if err != nil || e.Name != "1" {
+		t.Fatalf("first entry %+v, %v", e, err)
+	}
+	s := tr.String()
+	if !strings.Contains(s, "> PresentRequest resultSetStartPoint=101 numberOfRecordsRequested=100") ||
+		strings.Contains(s, "resultSetStartPoint=201") {
+		t.Errorf("after the first record, trace:\n%s", s)
+	}
+	if err := resp.Listing.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := listWith(t, h, "z39.50s://"+addr+"/Default?7;rs=sutrs", pool)
+	if err != nil || len(entries) != 7 || entries[6].Title != "record 7" {
+		t.Fatalf("the next URL on the kept association: %d entries, %v", len(entries), err)
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections, want the one association kept in step", n)
+	}
+}
+
+// listWith is list with the request's Conns set to pool (nil: none).
+func listWith(t *testing.T, h *Handler, raw string, pool schemes.Conns) ([]schemes.Entry, *schemestest.Trace, error) {
+	t.Helper()
+	req, tr := request(t, raw)
+	req.Conns = pool
+	resp, err := h.List(context.Background(), req)
+	if err != nil {
+		return nil, tr, err
+	}
+	var out []schemes.Entry
+	for {
+		e, err := resp.Listing.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return out, tr, err
+		}
+		out = append(out, e)
+	}
+	return out, tr, resp.Listing.Close()
 }

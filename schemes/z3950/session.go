@@ -209,10 +209,33 @@ func (s *session) search(words []string) (int64, error) {
 // present asks for n records from start and returns those the server
 // sent (fewer when its message size is reached).
 func (s *session) present(start, n int) (presentResult, error) {
-	syntax, esn := s.z.syntax(), s.z.esn()
-	p, err := s.exchange("present", presentRequest(start, n, syntax, esn), describePresent(start, n, syntax, esn))
-	if err != nil {
+	if err := s.askPresent(start, n); err != nil {
 		return presentResult{}, err
+	}
+	return s.readPresent(n)
+}
+
+// askPresent sends the PresentRequest for n records from start, whose
+// response readPresent reads: the association's one request under way.
+func (s *session) askPresent(start, n int) error {
+	syntax, esn := s.z.syntax(), s.z.esn()
+	s.tr.Sent(describePresent(start, n, syntax, esn))
+	if _, err := s.c.Write(presentRequest(start, n, syntax, esn)); err != nil {
+		return s.ioError("present", err)
+	}
+	return nil
+}
+
+// readPresent reads the response to the PresentRequest for n records
+// askPresent sent.
+func (s *session) readPresent(n int) (presentResult, error) {
+	b, err := readAPDU(s.br, maxAPDU)
+	if err != nil {
+		return presentResult{}, s.ioError("present", err)
+	}
+	p, err := decode(b)
+	if err != nil {
+		return presentResult{}, s.ioError("present", err)
 	}
 	r, err := decodePresent(&p, n)
 	if err != nil {
