@@ -23,9 +23,9 @@ import (
 // GET (no range, no condition, no proxy, no redirect behind it) comes
 // with the URLs the caller will ask for next (schemes.NextOf), the
 // Handler sends it on a connection of its own, and once the response's
-// head says the connection persists (HTTP/1.1, no "Connection: close",
-// a framed body), writes the GETs of the next URLs of the same origin,
-// up to Window requests outstanding. The connection then holds responses
+// head says it succeeded (2xx) and the connection persists (HTTP/1.1, no
+// "Connection: close", a framed body), writes the GETs of the next URLs
+// of the same origin, up to Window requests outstanding. The connection then holds responses
 // nobody has read: it cannot go back to net/http's pool. It is parked in
 // the Handler under the URL whose response comes next, and the Fetch of
 // that URL takes it and, when it builds the same request byte for byte,
@@ -220,10 +220,14 @@ func (h *Handler) pipelined(ctx context.Context, c *call, s sending, hdr http.He
 	if !quiet {
 		traceResponse(rt, resp)
 	}
-	if persists(resp) {
-		h.sendAhead(ctx, p, c, next, quiet)
-	} else {
+	switch {
+	case !persists(resp):
 		p.last = true
+	case resp.StatusCode/100 == 2:
+		// Only after a success: the caller may stop at a failure
+		// (--fail-early) or follow a redirect, and a request sent after
+		// either would be one it never made.
+		h.sendAhead(ctx, p, c, next, quiet)
 	}
 	resp.Body = &pipeBody{rc: resp.Body, release: func(whole bool) { h.release(p, whole) }}
 	return &exchange{resp: resp, tr: rt, cancel: func(error) {}, done: func() {}, head: head, sent: s, piped: true}, nil, true

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlget/urlget/internal/await"
 	"github.com/urlget/urlget/schemes"
 )
 
@@ -22,7 +23,8 @@ import (
 // aheadWait) for the request after it, and records whether it came
 // before the answer went out: that request was sent ahead. Each answer's
 // body is "body of PATH"; /big's is 1 MiB; /hugehead's head is twice a
-// pipeline's buffer; a path in closeAfter is answered with "Connection: close" and the connection closed after it,
+// pipeline's buffer; a path starting /missing is a 404; a path in
+// closeAfter is answered with "Connection: close" and the connection closed after it,
 // whatever was sent after it. A naive server reads each request with one
 // read and answers it, losing whatever else that read brought.
 type pipeServer struct {
@@ -35,6 +37,7 @@ type pipeServer struct {
 
 	mu    sync.Mutex
 	conns int
+	ended int             // connections whose requests were all read (the client closed them)
 	ahead map[string]bool // path → the request after it came before its answer
 	heads map[string]string
 	auth  map[string]string // path → its request's Authorization
@@ -77,11 +80,14 @@ func newPipeServer(t *testing.T, last string, setup ...func(*pipeServer)) *pipeS
 func (s *pipeServer) url(path string) string { return "http://" + s.ln.Addr().String() + path }
 
 func (s *pipeServer) answer(w io.Writer, path string) (closing bool) {
-	body := "body of " + path
+	body, status := "body of "+path, "200 OK"
 	if path == "/big" {
 		body = strings.Repeat("x", 1<<20)
 	}
-	head := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Length: %d\r\nX-Path: %s\r\n", len(body), path)
+	if strings.HasPrefix(path, "/missing") {
+		status = "404 Not Found"
+	}
+	head := fmt.Sprintf("HTTP/1.1 %s\r\nContent-Length: %d\r\nX-Path: %s\r\n", status, len(body), path)
 	if path == "/hugehead" {
 		head += "X-Pad: " + strings.Repeat("x", 2*pipeBuffer) + "\r\n"
 	}
@@ -101,6 +107,7 @@ func (s *pipeServer) serve(c net.Conn) {
 	reqs := make(chan string, 64)
 	go func() {
 		defer close(reqs)
+		defer func() { s.mu.Lock(); s.ended++; s.mu.Unlock() }()
 		br := bufio.NewReader(c)
 		for {
 			r, err := http.ReadRequest(br)
@@ -430,5 +437,29 @@ func TestPipelineHugeHead(t *testing.T) {
 	wantBodies(t, bodies, "/a", "/hugehead", "/c")
 	if len(heads[1]) < 2*pipeBuffer {
 		t.Errorf("head of /hugehead: %d bytes", len(heads[1]))
+	}
+}
+
+// TestPipelineNothingAheadOfFailure: a failure's answer (a 404) sends
+// nothing ahead: a caller that stops there (--fail-early) has the server
+// see no request it did not make.
+func TestPipelineNothingAheadOfFailure(t *testing.T) {
+	s := newPipeServer(t, "/b", func(s *pipeServer) { s.noWait = true })
+	h := &Handler{}
+	reqs, _ := listReqs(t, s, "/missing", "/b")
+	_, err := h.Fetch(schemes.WithNext(context.Background(), []schemes.Locator{reqs[1].URL}), reqs[0])
+	if schemes.KindOf(err) != schemes.KindNotFound {
+		t.Fatalf("/missing: %v", err)
+	}
+	h.CloseIdleConnections()
+	await.Until(t, "the server reading all the client sent", func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.ended == s.conns
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, sent := s.auth["/b"]; sent {
+		t.Error("/b was sent ahead of a 404")
 	}
 }
