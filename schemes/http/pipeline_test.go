@@ -175,6 +175,14 @@ func (s *pipeServer) sentAhead(path string) bool {
 	return s.ahead[path]
 }
 
+// authOf is the Authorization of path's request; sent says one came.
+func (s *pipeServer) authOf(path string) (auth string, sent bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	auth, sent = s.auth[path]
+	return auth, sent
+}
+
 func (s *pipeServer) connCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -395,13 +403,11 @@ func TestPipelineCredentials(t *testing.T) {
 	}
 	bodies, _ := fetchAll(t, h, reqs, nil)
 	wantBodies(t, bodies, "/a", "/b", "/c")
-	s.mu.Lock()
 	for _, p := range []string{"/a", "/b", "/c"} {
-		if s.auth[p] != "Basic dTpwdw==" {
-			t.Errorf("%s: Authorization %q", p, s.auth[p])
+		if a, _ := s.authOf(p); a != "Basic dTpwdw==" {
+			t.Errorf("%s: Authorization %q", p, a)
 		}
 	}
-	s.mu.Unlock()
 	if !s.sentAhead("/b") || !strings.Contains(tr.String(), "pipelined") {
 		t.Errorf("not pipelined:\n%s", tr)
 	}
@@ -415,11 +421,11 @@ func TestPipelineCredentials(t *testing.T) {
 	reqs[0].URL = loc
 	bodies, _ = fetchAll(t, h, reqs, nil)
 	wantBodies(t, bodies, "/a", "/b", "/c")
-	s.mu.Lock()
-	if s.auth["/a"] != "Basic dTpwdw==" || s.auth["/b"] != "" || s.auth["/c"] != "" {
-		t.Errorf("Authorization sent: %q", s.auth)
+	for p, want := range map[string]string{"/a": "Basic dTpwdw==", "/b": "", "/c": ""} {
+		if a, _ := s.authOf(p); a != want {
+			t.Errorf("%s: Authorization %q, want %q", p, a, want)
+		}
 	}
-	s.mu.Unlock()
 	if i := strings.Index(tr.String(), "sending ahead"); i >= 0 && strings.Index(tr.String(), "> GET /b") > i {
 		t.Errorf("/b sent ahead of /a's answer:\n%s", tr)
 	}
@@ -457,9 +463,7 @@ func TestPipelineNothingAheadOfFailure(t *testing.T) {
 		defer s.mu.Unlock()
 		return s.ended == s.conns
 	})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, sent := s.auth["/b"]; sent {
+	if _, sent := s.authOf("/b"); sent {
 		t.Error("/b was sent ahead of a 404")
 	}
 }
