@@ -227,7 +227,7 @@ func (h *Handler) pipelined(ctx context.Context, c *call, s sending, hdr http.He
 		// Only after a success: the caller may stop at a failure
 		// (--fail-early) or follow a redirect, and a request sent after
 		// either would be one it never made.
-		h.sendAhead(ctx, p, c, next, quiet)
+		h.sendAhead(p, c, next, quiet)
 	}
 	resp.Body = &pipeBody{rc: resp.Body, release: func(whole bool) { h.release(p, whole) }}
 	return &exchange{resp: resp, tr: rt, cancel: func(error) {}, done: func() {}, head: head, sent: s, piped: true}, nil, true
@@ -369,11 +369,7 @@ func (p *pipeConn) read(ctx context.Context, c *call, hreq *http.Request, ahead 
 }
 
 // errHeadTooLong is a response head that does not fit the read buffer.
-var errHeadTooLong = &headError{}
-
-type headError struct{}
-
-func (*headError) Error() string { return "response head longer than the pipeline's buffer" }
+var errHeadTooLong = errors.New("response head longer than the pipeline's buffer")
 
 // peekHead waits until the head of the next response is in br whole, and
 // returns it, without consuming it.
@@ -416,7 +412,7 @@ func (h *Handler) aheadCall(c *call, loc schemes.Locator) (*call, bool) {
 // the first of next: otherwise the caller's plan changed, and nothing
 // more is sent. It stops at the first URL of another origin. A write
 // that fails ends the pipeline after the current response.
-func (h *Handler) sendAhead(ctx context.Context, p *pipeConn, c *call, next []schemes.Locator, quiet bool) {
+func (h *Handler) sendAhead(p *pipeConn, c *call, next []schemes.Locator, quiet bool) {
 	sent := p.pending[1:]
 	if len(sent) > len(next) {
 		return

@@ -134,10 +134,23 @@ func open(ctx context.Context, req *schemes.Request, z *URL) (*session, error) {
 
 // exchange sends apdu, traced as what, and reads and decodes the reply.
 func (s *session) exchange(phase string, apdu []byte, what string) (node, error) {
+	if err := s.send(phase, apdu, what); err != nil {
+		return node{}, err
+	}
+	return s.receive(phase)
+}
+
+// send sends apdu, traced as what.
+func (s *session) send(phase string, apdu []byte, what string) error {
 	s.tr.Sent(what)
 	if _, err := s.c.Write(apdu); err != nil {
-		return node{}, s.ioError(phase, err)
+		return s.ioError(phase, err)
 	}
+	return nil
+}
+
+// receive reads and decodes the next reply.
+func (s *session) receive(phase string) (node, error) {
 	b, err := readAPDU(s.br, maxAPDU)
 	if err != nil {
 		return node{}, s.ioError(phase, err)
@@ -219,23 +232,15 @@ func (s *session) present(start, n int) (presentResult, error) {
 // response readPresent reads: the association's one request under way.
 func (s *session) askPresent(start, n int) error {
 	syntax, esn := s.z.syntax(), s.z.esn()
-	s.tr.Sent(describePresent(start, n, syntax, esn))
-	if _, err := s.c.Write(presentRequest(start, n, syntax, esn)); err != nil {
-		return s.ioError("present", err)
-	}
-	return nil
+	return s.send("present", presentRequest(start, n, syntax, esn), describePresent(start, n, syntax, esn))
 }
 
 // readPresent reads the response to the PresentRequest for n records
 // askPresent sent.
 func (s *session) readPresent(n int) (presentResult, error) {
-	b, err := readAPDU(s.br, maxAPDU)
+	p, err := s.receive("present")
 	if err != nil {
-		return presentResult{}, s.ioError("present", err)
-	}
-	p, err := decode(b)
-	if err != nil {
-		return presentResult{}, s.ioError("present", err)
+		return presentResult{}, err
 	}
 	r, err := decodePresent(&p, n)
 	if err != nil {
